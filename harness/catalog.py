@@ -1,0 +1,92 @@
+"""Where things are: the problems folder, stored solutions and their expected verdicts, and which
+problem a solution file is for."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import JudgeInputError
+from .problem import Problem, load_problem
+from .verdicts import FOLDER_VERDICTS, Verdict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+CLASS_LINE = re.compile(r"^class\s+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class StoredSolution:
+    path: Path
+    expected: Verdict
+
+
+class Catalog:
+    """The problems under one folder, loaded once each, and the stored solutions for them."""
+
+    def __init__(self, problems_dir: Path, solutions_dir: Path):
+        self.problems_dir = problems_dir
+        self.solutions_dir = solutions_dir
+        self._loaded: dict[str, Problem] = {}
+
+    def slugs(self) -> list[str]:
+        if not self.problems_dir.is_dir():
+            raise JudgeInputError("no problems folder", self.problems_dir)
+        return sorted(p.name for p in self.problems_dir.iterdir() if (p / "problem.yaml").is_file())
+
+    def problem(self, slug: str) -> Problem:
+        if slug not in self._loaded:
+            if slug not in self.slugs():
+                known = ", ".join(self.slugs()) or "none"
+                raise JudgeInputError(f"unknown problem {slug!r} (known: {known})")
+            self._loaded[slug] = load_problem(self.problems_dir / slug)
+        return self._loaded[slug]
+
+    def problem_for(self, solution: Path) -> Problem:
+        """The problem whose class the file defines (read without running it)."""
+        names = defined_classes(solution)
+        matches = [slug for slug in self.slugs() if self.problem(slug).class_name in names]
+        if len(matches) == 1:
+            return self.problem(matches[0])
+        if not matches:
+            found = ", ".join(sorted(names)) or "no class"
+            raise JudgeInputError(f"no problem has a class named like this file's ({found}); use --problem", solution)
+        raise JudgeInputError(f"the file matches several problems ({', '.join(matches)}); use --problem", solution)
+
+    def stored_solutions(self, slug: str) -> list[StoredSolution]:
+        """solutions/<slug>/<expected verdict folder>/*.py, in a stable order."""
+        folder = self.solutions_dir / slug
+        if not folder.is_dir():
+            return []
+        found = []
+        for entry in sorted(folder.iterdir()):
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            if entry.is_dir() and entry.name in FOLDER_VERDICTS:
+                found += [StoredSolution(p, FOLDER_VERDICTS[entry.name]) for p in sorted(entry.glob("*.py"))]
+            else:
+                known = ", ".join(FOLDER_VERDICTS)
+                raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
+        return found
+
+
+def defined_classes(path: Path) -> set[str]:
+    """Top-level class names; a file that does not parse is scanned by regex (so it can still get CE)."""
+    try:
+        source = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as err:
+        raise JudgeInputError(f"cannot read the solution: {err.strerror}", path) from None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set(CLASS_LINE.findall(source))
+    return {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+
+
+def display_path(path: Path) -> str:
+    """A path relative to the project when it is inside it, for tables and reports."""
+    try:
+        return str(path.resolve().relative_to(PROJECT_ROOT))
+    except ValueError:
+        return str(path)

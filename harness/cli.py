@@ -1,0 +1,218 @@
+"""The command line: `judge.py grade | check | report | doctor`.
+
+Exit status: 0 when everything is as it should be (AC, or every stored solution at its expected
+verdict), 1 when it is not, 2 for a usage or input error (reported in one line naming the file and
+line, never with a traceback), 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from .catalog import PROJECT_ROOT, Catalog, display_path
+from .errors import JudgeInputError
+from .grading import GradeResult, Pool, SolutionRun
+from .tables import check_row, check_table, summary_line, test_table, write_report
+from .verdicts import Verdict
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    options = parser.parse_args(argv)
+    try:
+        return options.command(options)
+    except JudgeInputError as err:
+        print(f"judge: error: {err}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    except KeyboardInterrupt:
+        print("\njudge: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="judge.py", description="Grade TopCoder-style Python solutions.")
+    parser.add_argument("--problems", type=Path, default=PROJECT_ROOT / "problems", metavar="DIR",
+                        help="the problems folder (default: problems/)")
+    parser.add_argument("--solutions", type=Path, default=PROJECT_ROOT / "solutions", metavar="DIR",
+                        help="the stored solutions folder (default: solutions/)")
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    grade = commands.add_parser("grade", help="grade one solution file, test by test")
+    grade.add_argument("solution", type=Path, help="a Python file defining the problem's class")
+    grade.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
+    grade.add_argument("--examples", action="store_true", help="run only the statement's examples")
+    grade.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
+    grade.add_argument("--first-failure", action="store_true", help="stop at the first failing test")
+    grade.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+    _add_jobs(grade)
+    grade.set_defaults(command=cmd_grade)
+
+    check = commands.add_parser("check", help="every stored solution must get its expected verdict")
+    check.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
+    check.add_argument("--all-tests", action="store_true",
+                       help="run every test (default: stop each solution at its first failing test)")
+    check.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    _add_jobs(check)
+    check.set_defaults(command=cmd_check)
+
+    report = commands.add_parser("report", help="grade every stored solution on every test; write reports/")
+    report.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
+    report.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports", metavar="DIR",
+                        help="where to write the reports (default: reports/)")
+    _add_jobs(report)
+    report.set_defaults(command=cmd_report)
+
+    doctor = commands.add_parser("doctor", help="show which isolation layers this machine provides")
+    doctor.set_defaults(command=cmd_doctor)
+    return parser
+
+
+def _add_jobs(parser: argparse.ArgumentParser) -> None:
+    default = len(os.sched_getaffinity(0))
+    parser.add_argument("-j", "--jobs", type=_positive, default=default, metavar="N",
+                        help=f"tests run in parallel on N workers (default: {default}, the number of cores)")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+# -- grade -----------------------------------------------------------------------------------------
+
+def cmd_grade(options) -> int:
+    catalog = Catalog(options.problems, options.solutions)
+    solution = options.solution
+    if not solution.is_file():
+        raise JudgeInputError("no such file", solution)
+    problem = catalog.problem(options.problem) if options.problem else catalog.problem_for(solution)
+    tests = problem.examples if options.examples else problem.tests
+    if options.test:
+        unknown = sorted(set(options.test) - {t.name for t in problem.tests})
+        if unknown:
+            raise JudgeInputError(f"problem {problem.slug} has no test named {unknown[0]!r}")
+        tests = [t for t in tests if t.name in options.test]
+    print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
+          f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
+    progress = Progress(len(tests))
+    started = time.monotonic()
+    with Pool(options.jobs) as pool:
+        [result] = pool.grade([SolutionRun(problem, solution, tests, options.first_failure)],
+                              on_test=lambda run, index, test: progress.step(f"{test.name} {test.verdict}"))
+    progress.clear()
+    print(test_table(result))
+    print(summary_line(result))
+    print(f"judged in {time.monotonic() - started:.2f} s with {options.jobs} worker(s)")
+    if options.json:
+        _write_json(options.json, result.to_json())
+    return EXIT_OK if result.verdict is Verdict.AC else EXIT_FAILED
+
+
+# -- check and report ------------------------------------------------------------------------------
+
+def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool):
+    """(run, expected verdict) for every stored solution of the chosen problems; loads everything first."""
+    chosen = slugs or catalog.slugs()
+    runs = []
+    for slug in chosen:
+        problem = catalog.problem(slug)
+        for stored in catalog.stored_solutions(slug):
+            runs.append((SolutionRun(problem, stored.path, problem.tests, stop_on_failure), stored.expected))
+    if not runs:
+        raise JudgeInputError("no stored solutions to check", catalog.solutions_dir)
+    return runs
+
+
+def cmd_check(options) -> int:
+    catalog = Catalog(options.problems, options.solutions)
+    runs = _stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests)
+    expected = {id(run): verdict for run, verdict in runs}
+    total_tests = sum(len(run.tests) for run, _ in runs)
+    print(f"Checking {len(runs)} stored solutions of {len({r.problem.slug for r, _ in runs})} problems "
+          f"with {options.jobs} worker(s)")
+    progress = Progress(total_tests)
+    started = time.monotonic()
+
+    def done(result: GradeResult) -> None:
+        want = next(v for run, v in runs if run.solution == result.solution and run.problem is result.problem)
+        progress.clear()
+        mark = "ok" if result.verdict is want else "MISMATCH"
+        print(f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {want})", flush=True)
+
+    with Pool(options.jobs) as pool:
+        results = pool.grade([run for run, _ in runs],
+                             on_test=lambda run, index, test: progress.step(display_path(run.solution)),
+                             on_done=done)
+    progress.clear()
+    rows = [check_row(result, expected[id(run)]) for result, (run, _) in zip(results, runs)]
+    print(check_table(rows))
+    matched = sum(row[-1] == "ok" for row in rows)
+    print(f"{matched} of {len(rows)} solutions got their expected verdict "
+          f"({time.monotonic() - started:.1f} s)")
+    if options.json:
+        _write_json(options.json, [dict(r.to_json(), expected=row[1]) for r, row in zip(results, rows)])
+    return EXIT_OK if matched == len(rows) else EXIT_FAILED
+
+
+def cmd_report(options) -> int:
+    catalog = Catalog(options.problems, options.solutions)
+    runs = _stored_runs(catalog, options.slugs, stop_on_failure=False)
+    progress = Progress(sum(len(run.tests) for run, _ in runs))
+    with Pool(options.jobs) as pool:
+        results = pool.grade([run for run, _ in runs],
+                             on_test=lambda run, index, test: progress.step(display_path(run.solution)))
+    progress.clear()
+    by_problem: dict[str, list] = {}
+    for result, (_, expected) in zip(results, runs):
+        by_problem.setdefault(result.problem.slug, []).append((result, expected))
+    for slug, pairs in by_problem.items():
+        print(f"\n{pairs[0][0].problem.name} ({slug})")
+        print(check_table([check_row(r, e) for r, e in pairs]))
+        for path in write_report(options.out, slug, pairs):
+            print(f"wrote {display_path(path)}")
+    return EXIT_OK
+
+
+def cmd_doctor(options) -> int:
+    from .isolation import describe_layers
+
+    print(describe_layers())
+    return EXIT_OK
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+class Progress:
+    """A one-line counter on stderr for long runs, shown only on a terminal."""
+
+    def __init__(self, total: int):
+        self.total, self.done = total, 0
+        self.live = sys.stderr.isatty()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        if self.live:
+            sys.stderr.write(f"\r\033[K[{self.done}/{self.total}] {label}"[:120])
+            sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.live:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def _write_json(path: Path, data) -> None:
+    try:
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
+    print(f"wrote {path}")

@@ -1,0 +1,295 @@
+"""Grading: turn each test's run into a verdict, and schedule tests of many solutions on a pool of workers.
+
+Tests of one solution are handed out in order, so with `stop_on_failure` the first failing test is the
+same whatever the number of workers: every test before it has been dispatched and will complete.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .checker import compare
+from .problem import Problem, TestCase
+from .runner import Worker, WorkerDied
+from .verdicts import Limits, RunFacts, Verdict, failure_verdict, resource_verdict
+
+
+@dataclass
+class TestResult:
+    name: str
+    verdict: Verdict | None  # None: not run (an earlier test failed, or the solution did not compile)
+    cpu_ms: float = 0.0
+    wall_ms: float = 0.0
+    memory_mib: float = 0.0
+    message: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "verdict": str(self.verdict) if self.verdict else None,
+            "cpu_ms": round(self.cpu_ms, 1),
+            "wall_ms": round(self.wall_ms, 1),
+            "memory_mib": round(self.memory_mib, 1),
+            "message": self.message,
+        }
+
+
+@dataclass
+class GradeResult:
+    problem: Problem
+    solution: Path
+    tests: list[TestResult]
+    compile_message: str = ""
+    baseline_mib: float = 0.0
+    internal_error: str = ""
+
+    @property
+    def verdict(self) -> Verdict:
+        """CE when it did not load; else the verdict of the first failing test in order; else AC."""
+        if self.compile_message:
+            return Verdict.CE
+        for test in self.tests:
+            if test.verdict not in (Verdict.AC, None):
+                return test.verdict
+        if any(test.verdict is None for test in self.tests):
+            return Verdict.IE  # tests left unrun with no failure to explain it
+        return Verdict.AC
+
+    @property
+    def first_failure(self) -> TestResult | None:
+        return next((t for t in self.tests if t.verdict not in (Verdict.AC, None)), None)
+
+    @property
+    def passed(self) -> int:
+        return sum(test.verdict is Verdict.AC for test in self.tests)
+
+    @property
+    def slowest(self) -> TestResult | None:
+        ran = [test for test in self.tests if test.verdict is not None]
+        return max(ran, key=lambda t: t.cpu_ms) if ran else None
+
+    def to_json(self) -> dict:
+        slowest = self.slowest
+        return {
+            "problem": self.problem.slug,
+            "solution": str(self.solution),
+            "verdict": str(self.verdict),
+            "message": self.compile_message or (self.first_failure.message if self.first_failure else ""),
+            "passed": self.passed,
+            "total": len(self.tests),
+            "slowest": {"name": slowest.name, "cpu_ms": round(slowest.cpu_ms, 1)} if slowest else None,
+            "limits": {"time_s": self.problem.time_limit, "memory_mib": self.problem.memory_limit},
+            "baseline_mib": round(self.baseline_mib, 1),
+            "tests": [test.to_json() for test in self.tests],
+        }
+
+
+def limits_of(problem: Problem) -> Limits:
+    return Limits(problem.time_limit, problem.memory_limit)
+
+
+def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+    """The verdict of one test, from the facts of its run and the expected value (which only we hold)."""
+    over = resource_verdict(facts, limits_of(problem))
+    if over:
+        return over
+    report = _parse_report(facts)
+    if report is None:
+        return failure_verdict(facts, None)
+    kind = report.get("kind")
+    if kind == "return":
+        outcome = compare(test.expected, report.get("value"), problem.returns, problem.double_tolerance)
+        return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
+    if kind == "setup-error":
+        return Verdict.IE, f"the judge could not set up the test: {report.get('message')}"
+    if kind == "error":
+        return failure_verdict(facts, report)
+    return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
+
+
+def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
+    """None when the solution loads (module runs, class and method exist); else why not (CE, TLE, MLE)."""
+    over = resource_verdict(facts, limits_of(problem))
+    if over:
+        return over[0], f"while loading the solution: {over[1]}"
+    report = _parse_report(facts)
+    kind = report.get("kind") if report else None
+    if kind == "loaded":
+        return None
+    if kind == "missing":
+        return Verdict.CE, report.get("message", "")
+    if kind == "setup-error":
+        return Verdict.IE, f"the judge could not set up the run: {report.get('message')}"
+    verdict, message = failure_verdict(facts, report if kind == "error" else None)
+    return (verdict if verdict is Verdict.MLE else Verdict.CE), f"while loading the solution: {message}"
+
+
+def _parse_report(facts: RunFacts) -> dict | None:
+    if not facts.report or facts.report_truncated:
+        return None
+    try:
+        report = json.loads(facts.report)
+    except ValueError:
+        return {"kind": "garbled"}
+    return report if isinstance(report, dict) else {"kind": "garbled"}
+
+
+@dataclass
+class SolutionRun:
+    """The state of grading one solution: shared by the worker threads, guarded by `lock`."""
+
+    problem: Problem
+    solution: Path
+    tests: list[TestCase]
+    stop_on_failure: bool
+    results: list[TestResult | None] = field(default_factory=list)
+    load_outcome: tuple[Verdict, str] | None = None
+    load_checked: bool = False
+    first_failure: int | None = None
+    pending: int = 0
+    baseline_mib: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self):
+        self.results = [None] * len(self.tests)
+        self.pending = len(self.tests)
+
+    @property
+    def key(self) -> tuple:
+        return (self.problem.slug, str(self.solution))
+
+    def skips(self, index: int) -> bool:
+        if self.load_outcome is not None:
+            return True
+        return self.stop_on_failure and self.first_failure is not None and index > self.first_failure
+
+    def result(self) -> GradeResult:
+        tests = [r or TestResult(t.name, None) for r, t in zip(self.results, self.tests)]
+        compile_message = ""
+        if self.load_outcome is not None:
+            verdict, message = self.load_outcome
+            if verdict is Verdict.CE:
+                compile_message = message
+            else:  # TLE or MLE while loading: every test would meet the same fate
+                tests[0] = TestResult(tests[0].name, verdict, message=message)
+        return GradeResult(self.problem, self.solution, tests, compile_message, self.baseline_mib)
+
+
+TestCallback = Callable[[SolutionRun, int, TestResult], None]
+DoneCallback = Callable[[GradeResult], None]
+
+
+class Pool:
+    """N workers grading tests of a list of solutions; one thread per worker talks to its zygote."""
+
+    def __init__(self, jobs: int):
+        self.jobs = max(1, jobs)
+        self._workers: list[Worker] = []
+        self._workers_lock = threading.Lock()
+        self._callback_lock = threading.Lock()
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._workers_lock:
+            for worker in self._workers:
+                worker.close()
+            self._workers.clear()
+
+    def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None,
+              on_done: DoneCallback | None = None) -> list[GradeResult]:
+        jobs: queue.SimpleQueue = queue.SimpleQueue()
+        for run in runs:
+            for index in range(len(run.tests)):
+                jobs.put((run, index))
+        threads = [
+            threading.Thread(target=self._work, args=(jobs, on_test, on_done), daemon=True)
+            for _ in range(min(self.jobs, max(1, jobs.qsize())))
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return [run.result() for run in runs]
+
+    def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
+        worker = None
+        while True:
+            try:
+                run, index = jobs.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                worker = self._run_job(worker, run, index, on_test)
+            finally:
+                with run.lock:
+                    run.pending -= 1
+                    finished = run.pending == 0
+                if finished and on_done:
+                    with self._callback_lock:
+                        on_done(run.result())
+
+    def _run_job(self, worker: Worker | None, run: SolutionRun, index: int,
+                 on_test: TestCallback | None) -> Worker | None:
+        test = run.tests[index]
+        try:
+            worker = worker or self._new_worker()
+            if not self._ensure_loaded(worker, run) or run.skips(index):
+                return worker
+            facts = worker.run(test.args)
+            verdict, message = judge_test(test, facts, run.problem)
+            result = TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message)
+        except WorkerDied as err:
+            self._discard(worker)
+            worker = None  # the next job starts a new one
+            result = TestResult(test.name, Verdict.IE, message=str(err))
+        with run.lock:
+            run.results[index] = result
+            if result.verdict is not Verdict.AC and (run.first_failure is None or index < run.first_failure):
+                run.first_failure = index
+        if on_test:
+            with self._callback_lock:
+                on_test(run, index, result)
+        return worker
+
+    def _ensure_loaded(self, worker: Worker, run: SolutionRun) -> bool:
+        """Load the solution into this worker; the first worker to see it also checks that it loads."""
+        if worker.loaded_key == run.key:
+            return True
+        problem = run.problem
+        with run.lock:
+            if run.load_outcome is not None:
+                return False
+            check = not run.load_checked
+            response = worker.load(run.key, run.solution, problem.class_name, problem.method,
+                                   problem.time_limit, problem.memory_limit, check=check)
+            run.load_checked = True
+            run.baseline_mib = worker.baseline_kib / 1024
+            if not response["ok"]:
+                run.load_outcome = (Verdict.CE, response["compile_error"])
+            elif check:
+                run.load_outcome = judge_load(response["facts"], problem)
+            return run.load_outcome is None
+
+    def _new_worker(self) -> Worker:
+        worker = Worker()
+        with self._workers_lock:
+            self._workers.append(worker)
+        return worker
+
+    def _discard(self, worker: Worker | None) -> None:
+        if worker is None:
+            return
+        with self._workers_lock:
+            if worker in self._workers:
+                self._workers.remove(worker)
+        worker.close()

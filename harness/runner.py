@@ -1,0 +1,114 @@
+"""The judge's side of a worker: start a zygote, hand it a solution and one test at a time, read facts.
+
+The zygote is a fresh interpreter with a minimal environment, so a solution can see neither the
+judge's memory (expected outputs) nor its environment variables.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .verdicts import RunFacts
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BOOTSTRAP = f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.zygote import serve; serve()"
+MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
+START_TIMEOUT = 30.0  # seconds for a new interpreter to say it is ready (slow machines, cold caches)
+ANSWER_GRACE = 10.0  # seconds past a child's own limits before the judge gives up on the zygote
+
+
+class WorkerDied(Exception):
+    """The zygote stopped answering: a fault of the harness (or the machine), never of a solution."""
+
+
+class Worker:
+    """One zygote process and the solution currently loaded in it."""
+
+    def __init__(self):
+        self._stderr = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(
+            [sys.executable, "-s", "-B", "-P", "-c", BOOTSTRAP],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            env=MINIMAL_ENV,
+            cwd="/",
+            close_fds=True,
+        )
+        self._buffer = b""
+        try:
+            hello = self._receive(START_TIMEOUT)
+        except WorkerDied:
+            self.close()
+            raise
+        self.baseline_kib: int = hello["baseline_kib"]
+        self.warnings: list[str] = hello["problems"]
+        self.loaded_key: tuple | None = None
+        self._answer_timeout = ANSWER_GRACE
+
+    def load(self, key: tuple, path: Path, class_name: str, method: str, time_limit: float, memory_mib: int,
+             check: bool) -> dict:
+        """Compile a solution in the zygote (and, with check, load it once in a child); see zygote docs."""
+        self.loaded_key = None
+        self._answer_timeout = 2 * time_limit + 1 + ANSWER_GRACE
+        response = self._ask({
+            "op": "load", "path": str(Path(path).resolve()), "class": class_name, "method": method,
+            "time_limit": time_limit, "memory_mib": memory_mib, "check": check,
+        })
+        if response.get("ok"):
+            self.loaded_key = key
+        if "facts" in response:
+            response["facts"] = RunFacts.from_message(response["facts"])
+        return response
+
+    def run(self, args: tuple) -> RunFacts:
+        return RunFacts.from_message(self._ask({"op": "run", "args": list(args)}))
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout, self._stderr):
+            stream.close()
+
+    # -- the pipe protocol ------------------------------------------------------------------------
+
+    def _ask(self, request: dict) -> dict:
+        try:
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._died("stopped accepting requests") from None
+        response = self._receive(self._answer_timeout)
+        if "internal_error" in response:
+            raise WorkerDied(f"the worker failed: {response['internal_error']}")
+        return response
+
+    def _receive(self, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                raise self._died(f"did not answer within {timeout:.0f} s")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise self._died("exited")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def _died(self, what: str) -> WorkerDied:
+        self.process.kill()
+        self.process.wait()
+        self._stderr.seek(0)
+        tail = self._stderr.read().decode("utf-8", "replace").strip().splitlines()[-1:]
+        detail = f": {tail[0]}" if tail else ""
+        return WorkerDied(f"the worker process {what} (exit status {self.process.returncode}){detail}")

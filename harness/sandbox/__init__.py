@@ -1,0 +1,270 @@
+"""Kernel confinement layers for solution processes: no_new_privs, Landlock, seccomp.
+
+Use:
+    conf = prepare(readable_paths, must_not_cover=[project_dir])  # once, in the zygote
+    ... fork ...
+    # child: rlimits, fd redirection (keep conf.keep_fds open!), then
+    conf.enter()        # microseconds; raises ConfinementError if anything fails
+    ... exec the solution ...
+
+If enter() raises, the child is in an unknown, partly confined state: it must _exit() without
+running solution code. Layers the kernel does not offer are reported inactive (with the reason)
+in conf.layers and probe(); they never make prepare() or enter() fail.
+
+See docs/security.md for what each layer stops and what is not covered.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from dataclasses import dataclass
+from typing import Iterable
+
+from . import _landlock, _seccomp, _sys
+
+__all__ = ["LayerStatus", "Confinement", "ConfinementError", "probe", "prepare", "warning_line"]
+
+LAYER_NAMES = ("no_new_privs", "landlock.fs", "landlock.net", "landlock.scope", "seccomp")
+
+
+@dataclass(frozen=True)
+class LayerStatus:
+    name: str
+    active: bool
+    detail: str  # version and what it stops when active; why not when inactive
+
+
+class ConfinementError(RuntimeError):
+    """enter() could not apply a layer that prepare() promised: do not run solution code."""
+
+
+# --- paths the interpreter needs after fork -----------------------------------------------------
+
+_SYSTEM_DIRS = ("/lib", "/lib64", "/lib32", "/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/local/lib")
+_SYSTEM_FILES = ("/etc/ld.so.cache",)
+
+
+def interpreter_paths() -> list[str]:
+    """What CPython needs to import stdlib, site-packages and extension modules after fork.
+
+    Every entry is a system location: never sys.path entries in general (a .pth or -P-less run
+    may put the project itself there).
+    """
+    paths: list[str] = []
+    for schema_vars in (None, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
+        got = sysconfig.get_paths(vars=schema_vars) if schema_vars else sysconfig.get_paths()
+        paths += [got[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in got]
+    libdir = sysconfig.get_config_var("LIBDIR")
+    if libdir:
+        paths.append(libdir)
+    paths += _SYSTEM_DIRS
+    paths += _SYSTEM_FILES
+    return paths
+
+
+def _mapped_library_dirs() -> list[str]:
+    """Directories of shared objects already mapped (libpython, libffi, ... in unusual prefixes)."""
+    dirs = []
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                parts = line.split(None, 5)
+                if len(parts) == 6 and parts[5].startswith("/") and ".so" in parts[5]:
+                    dirs.append(os.path.dirname(parts[5].rstrip("\n")))
+    except OSError:
+        pass
+    return dirs
+
+
+def _covers(granted: str, secret: str) -> bool:
+    return granted == "/" or secret == granted or secret.startswith(granted.rstrip("/") + "/")
+
+
+# --- probe ---------------------------------------------------------------------------------------
+
+
+def _landlock_layers(abi: int, errata: int, why: str, n_paths: int | None = None) -> list[LayerStatus]:
+    if abi <= 0:
+        return [LayerStatus(n, False, why) for n in ("landlock.fs", "landlock.net", "landlock.scope")]
+    ver = f"Landlock ABI {abi}" + (f" (errata 0x{errata:x})" if errata else "")
+    where = f"{n_paths} read-only paths" if n_paths is not None else "read-only system paths"
+    truncate = "truncate" if abi >= 3 else "truncate (not before ABI 3: seccomp blocks truncate(2))"
+    fs = LayerStatus(
+        "landlock.fs", True,
+        f"{ver}: read/execute beneath {where} only; no write, create, delete, rename, link, {truncate}"
+        + (", device ioctl" if abi >= 5 else "") + " anywhere; /proc, /dev, /tmp, the project unreadable",
+    )  # fmt: skip
+    net = (
+        LayerStatus("landlock.net", True, f"{ver}: TCP bind and connect denied")
+        if abi >= 4
+        else LayerStatus("landlock.net", False, f"needs Landlock ABI 4 (Linux 6.7), kernel has {abi}")
+    )
+    scope = (
+        LayerStatus("landlock.scope", True, f"{ver}: no signals or abstract-unix connects outside the sandbox")
+        if abi >= 6
+        else LayerStatus("landlock.scope", False, f"needs Landlock ABI 6 (Linux 6.12), kernel has {abi}")
+    )
+    return [fs, net, scope]
+
+
+def _seccomp_layer(arch: str | None, why: str) -> LayerStatus:
+    if arch is None:
+        return LayerStatus("seccomp", False, why)
+    n = sum(1 for _g, _w, _a, names in _seccomp.DENY_GROUPS for nm in names if nm in _seccomp.SYSCALLS[arch])
+    return LayerStatus(
+        "seccomp", True,
+        f"{arch} BPF deny list ({n} syscalls + {len(_seccomp.CONDITIONAL)} argument checks): no fork/exec, "
+        f"no sockets, no ptrace or signals to others, no namespaces/mounts/bpf/io_uring/keys, no chmod/"
+        f"chown/xattr, no SysV/POSIX IPC; syscalls > {_seccomp.MAX_REVIEWED_NR} get ENOSYS",
+    )  # fmt: skip
+
+
+def _nnp_layer() -> LayerStatus:
+    if _sys.libc().prctl(_sys.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) < 0:
+        return LayerStatus("no_new_privs", False, "PR_SET_NO_NEW_PRIVS unsupported (Linux < 3.5)")
+    return LayerStatus("no_new_privs", True, "execve cannot grant privileges (setuid, file capabilities)")
+
+
+def probe() -> list[LayerStatus]:
+    """What this machine offers (no restriction is applied)."""
+    abi, errata, why = _landlock.abi_version()
+    arch, swhy = _seccomp.availability()
+    return [_nnp_layer(), *_landlock_layers(abi, errata, why), _seccomp_layer(arch, swhy)]
+
+
+def warning_line(layers: Iterable[LayerStatus]) -> str | None:
+    """One line naming the inactive layers, or None when all are active."""
+    off = [f"{l.name} ({l.detail})" for l in layers if not l.active]
+    return "sandbox layers inactive: " + "; ".join(off) if off else None
+
+
+# --- prepare / enter -----------------------------------------------------------------------------
+
+
+class Confinement:
+    """Everything enter() needs, built in the zygote; enter() runs in each forked child."""
+
+    def __init__(self, layers, ruleset_fd, restrict_flags, seccomp_prog, granted_paths):
+        self.layers: list[LayerStatus] = layers
+        self.granted_paths: tuple[str, ...] = granted_paths
+        self._ruleset_fd: int = ruleset_fd  # -1 when Landlock is inactive
+        self._restrict_flags = restrict_flags
+        self._prog = seccomp_prog  # (Program, ctypes array, SockFprog) or None
+        self._owner_pid = os.getpid()
+        lc = _sys.libc()
+        self._syscall3 = lc.syscall3
+        self._prctl = lc.prctl
+        self._nnp = any(l.name == "no_new_privs" and l.active for l in layers)
+        if self._prog is not None:
+            prog, arr, fprog = self._prog
+            self._filter_arr = arr
+            self._fprog_addr = _seccomp.ctypes.addressof(fprog)
+            self._pid_slots = prog.pid_slots
+
+    @property
+    def keep_fds(self) -> tuple[int, ...]:
+        """fds that must stay open in the child until enter() (which closes them)."""
+        return (self._ruleset_fd,) if self._ruleset_fd >= 0 else ()
+
+    def enter(self) -> None:
+        """Confine the calling process for good. Call in the forked child, single-threaded."""
+        pid = os.getpid()
+        if pid == self._owner_pid:
+            raise ConfinementError("enter() must run in a forked child, not in the process that called prepare()")
+        th = sys.modules.get("threading")
+        if th is not None and th.active_count() > 1:
+            raise ConfinementError("enter() must run while single-threaded (other threads would stay free)")
+        step = "no_new_privs"
+        try:
+            if self._nnp and self._prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+                _sys.check(-1, "prctl(PR_SET_NO_NEW_PRIVS)")
+            if self._ruleset_fd >= 0:
+                step = "landlock"
+                r = self._syscall3(_sys.NR_LANDLOCK_RESTRICT_SELF, self._ruleset_fd, self._restrict_flags, 0)
+                _sys.check(r, "landlock_restrict_self")
+                os.close(self._ruleset_fd)
+            if self._prog is not None:
+                step = "seccomp"
+                arr = self._filter_arr
+                for i in self._pid_slots:
+                    arr[i].k = pid
+                r = self._prctl(_sys.PR_SET_SECCOMP, _seccomp.SECCOMP_MODE_FILTER, self._fprog_addr, 0, 0)
+                _sys.check(r, "prctl(PR_SET_SECCOMP)")
+        except OSError as e:
+            raise ConfinementError(f"confinement failed at {step}: {e}; the process is partly confined") from e
+
+    def close(self) -> None:
+        """Release the ruleset fd in the zygote when no more children will be forked."""
+        if self._ruleset_fd >= 0 and os.getpid() == self._owner_pid:
+            os.close(self._ruleset_fd)
+            self._ruleset_fd = -1
+
+
+def prepare(
+    readable_paths: Iterable[str] = (),
+    *,
+    must_not_cover: Iterable[str] = (),
+    landlock: bool = True,
+    seccomp: bool = True,
+) -> Confinement:
+    """Build all layers once, in the zygote (about a millisecond; nothing is applied here).
+
+    readable_paths: extra files or directories the solution may read (read-only). Each must exist.
+    must_not_cover: paths that must stay unreadable (project folder, problems, expected outputs);
+        a granted path equal to or above one of them is a ValueError.
+    landlock / seccomp: switch a layer off (tests use this to check each layer on its own).
+    """
+    secrets = [os.path.realpath(p) for p in must_not_cover]
+
+    def grantable(path: str, strict: bool) -> str | None:
+        real = os.path.realpath(path)
+        bad = [s for s in secrets if _covers(real, s)]
+        if real == "/" or bad:
+            if strict:
+                raise ValueError(f"readable path {path!r} would expose {bad or ['/']}")
+            return None
+        return real
+
+    layers = [_nnp_layer()]
+    ruleset_fd, flags, granted = -1, 0, []
+    if landlock:
+        abi, errata, why = _landlock.abi_version()
+    else:
+        abi, errata, why = 0, 0, "disabled by prepare(landlock=False)"
+    if abi > 0:
+        wanted: list[tuple[str, bool]] = [(p, True) for p in readable_paths]
+        wanted += [(p, False) for p in interpreter_paths()]
+        wanted += [(p, False) for p in _mapped_library_dirs()]
+        seen: set[str] = set()
+        for path, explicit in wanted:
+            if not explicit and not os.path.exists(path):
+                continue
+            if explicit and not os.path.exists(path):
+                raise FileNotFoundError(f"readable path does not exist: {path}")
+            real = grantable(path, strict=explicit or path in _SYSTEM_DIRS)
+            if real and real not in seen:
+                seen.add(real)
+                granted.append(real)
+        ruleset_fd = _landlock.create_ruleset(abi)
+        try:
+            for real in granted:
+                _landlock.allow_read(ruleset_fd, real)
+        except BaseException:
+            os.close(ruleset_fd)
+            raise
+        flags = _landlock.restrict_flags(abi)
+    layers += _landlock_layers(abi, errata, why, len(granted))
+
+    prog = None
+    if seccomp:
+        arch, swhy = _seccomp.availability()
+    else:
+        arch, swhy = None, "disabled by prepare(seccomp=False)"
+    if arch is not None:
+        program = _seccomp.build_program(arch)
+        arr, fprog = _seccomp.compile_program(program)
+        prog = (program, arr, fprog)
+    layers.append(_seccomp_layer(arch, swhy))
+    return Confinement(layers, ruleset_fd, flags, prog, tuple(granted))

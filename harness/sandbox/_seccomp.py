@@ -1,0 +1,371 @@
+"""Hand-written classic-BPF seccomp filter: a deny list over a default-allow policy.
+
+Landlock confines the filesystem (and TCP, and signals on newer kernels); this filter closes what
+Landlock leaves open (process creation, sockets of every family, other processes, kernel
+facilities, file-metadata changes, persistent IPC, system administration). docs/security.md gives
+the reason for each group. Denied calls return an errno, so a solution sees a Python exception.
+
+Syscall numbers: x86_64 from arch/x86/entry/syscalls/syscall_64.tbl, aarch64 from the generic
+table (scripts/syscall.tbl, ABIs common/64/rlimit/renameat/newstat/memfd_secret); the test suite
+checks both against the installed kernel headers where they have the name.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+from dataclasses import dataclass
+
+from . import _sys
+
+# --- seccomp / BPF constants (include/uapi/linux/seccomp.h, filter.h, audit.h) ---------------
+
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_GET_ACTION_AVAIL = 2
+SECCOMP_MODE_FILTER = 2
+
+RET_KILL_PROCESS = 0x80000000
+RET_ERRNO = 0x00050000
+RET_ALLOW = 0x7FFF0000
+
+AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}  # EM_* | 64BIT | LE
+
+LD_W_ABS = 0x20  # BPF_LD | BPF_W | BPF_ABS
+ALU_AND_K = 0x54  # BPF_ALU | BPF_AND | BPF_K
+JMP_JA = 0x05
+JMP_JEQ_K = 0x15
+JMP_JGT_K = 0x25
+JMP_JGE_K = 0x35
+RET_K = 0x06
+
+# struct seccomp_data { int nr; __u32 arch; __u64 instruction_pointer; __u64 args[6]; }
+OFF_NR = 0
+OFF_ARCH = 4
+
+
+def arg_lo(i: int) -> int:  # both supported arches are little-endian
+    return 16 + 8 * i
+
+
+def arg_hi(i: int) -> int:
+    return 16 + 8 * i + 4
+
+
+CLONE_THREAD = 0x00010000
+CLONE_NEWNS = 0x00020000
+CLONE_NEWCGROUP = 0x02000000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+CLONE_NS_FLAGS = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET
+
+# ioctl requests a Python program legitimately issues on pipes, /dev/null and read-only files.
+# Same values on x86_64 and aarch64 (asm-generic/ioctls.h); TCGETS2 = _IOR('T', 0x2A, termios2).
+ALLOWED_IOCTLS = {
+    "TCGETS": 0x5401,  # isatty(), used by open() to choose buffering
+    "TCGETS2": 0x802C542A,  # newer glibc isatty()
+    "TIOCGWINSZ": 0x5413,  # shutil.get_terminal_size()
+    "TIOCGPGRP": 0x540F,
+    "FIONREAD": 0x541B,
+    "FIONBIO": 0x5421,
+    "FIONCLEX": 0x5450,  # os.set_inheritable()
+    "FIOCLEX": 0x5451,
+}
+
+# Highest syscall number whose meaning we reviewed (469 = file_setattr, Linux 6.17). Anything
+# above - future syscalls, x86 x32 numbers (bit 30), garbage - gets ENOSYS, the answer libc
+# expects from an older kernel, so a new syscall can never open a gap unnoticed.
+MAX_REVIEWED_NR = 469
+
+# --- syscall numbers ----------------------------------------------------------------------------
+
+_GENERIC = {  # numbers shared by x86_64 and aarch64 (the unified range >= 424)
+    "pidfd_send_signal": 424, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
+    "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442,
+    "quotactl_fd": 443, "memfd_secret": 447, "process_mrelease": 448, "fchmodat2": 452,
+    "setxattrat": 463, "removexattrat": 466, "open_tree_attr": 467, "file_setattr": 469,
+}  # fmt: skip
+
+SYSCALLS: dict[str, dict[str, int]] = {
+    "x86_64": {
+        "ioctl": 16, "shmget": 29, "shmat": 30, "shmctl": 31, "socket": 41, "socketpair": 53,
+        "clone": 56, "fork": 57, "vfork": 58, "execve": 59, "kill": 62, "semget": 64, "semop": 65,
+        "semctl": 66, "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
+        "truncate": 76, "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94,
+        "ptrace": 101, "syslog": 103, "setpgid": 109, "setsid": 112, "utime": 132, "mknod": 133,
+        "uselib": 134, "personality": 135, "setpriority": 141, "sched_setparam": 142,
+        "sched_setscheduler": 144, "vhangup": 153, "modify_ldt": 154, "pivot_root": 155,
+        "adjtimex": 159, "setrlimit": 160, "chroot": 161, "acct": 163, "settimeofday": 164,
+        "mount": 165, "umount2": 166, "swapon": 167, "swapoff": 168, "reboot": 169,
+        "sethostname": 170, "setdomainname": 171, "iopl": 172, "ioperm": 173, "init_module": 175,
+        "delete_module": 176, "quotactl": 179, "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190,
+        "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199, "tkill": 200,
+        "sched_setaffinity": 203, "semtimedop": 220, "clock_settime": 227, "tgkill": 234,
+        "utimes": 235, "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
+        "mq_notify": 244, "mq_getsetattr": 245, "kexec_load": 246, "add_key": 248,
+        "request_key": 249, "keyctl": 250, "ioprio_set": 251, "inotify_init": 253,
+        "inotify_add_watch": 254, "migrate_pages": 256, "mknodat": 259, "fchownat": 260,
+        "futimesat": 261, "fchmodat": 268, "unshare": 272, "move_pages": 279, "utimensat": 280,
+        "inotify_init1": 294, "rt_tgsigqueueinfo": 297, "perf_event_open": 298, "fanotify_init": 300,
+        "fanotify_mark": 301, "prlimit64": 302, "name_to_handle_at": 303, "open_by_handle_at": 304,
+        "clock_adjtime": 305, "setns": 308, "process_vm_readv": 310, "process_vm_writev": 311,
+        "kcmp": 312, "finit_module": 313, "sched_setattr": 314, "memfd_create": 319,
+        "kexec_file_load": 320, "bpf": 321, "execveat": 322, "userfaultfd": 323,
+        "rt_sigqueueinfo": 129,
+        **_GENERIC,
+    },
+    "aarch64": {
+        "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15,
+        "fremovexattr": 16, "inotify_init1": 26, "inotify_add_watch": 27, "ioctl": 29,
+        "ioprio_set": 30, "mknodat": 33, "umount2": 39, "mount": 40, "pivot_root": 41,
+        "truncate": 45, "chroot": 51, "fchmod": 52, "fchmodat": 53, "fchownat": 54, "fchown": 55,
+        "vhangup": 58, "quotactl": 60, "utimensat": 88, "acct": 89, "personality": 92,
+        "unshare": 97, "kexec_load": 104, "init_module": 105, "delete_module": 106,
+        "clock_settime": 112, "syslog": 116, "ptrace": 117, "sched_setparam": 118,
+        "sched_setscheduler": 119, "sched_setaffinity": 122, "kill": 129, "tkill": 130,
+        "tgkill": 131, "rt_sigqueueinfo": 138, "setpriority": 140, "reboot": 142, "setpgid": 154,
+        "setsid": 157, "sethostname": 161, "setdomainname": 162, "setrlimit": 164,
+        "settimeofday": 170, "adjtimex": 171, "mq_open": 180, "mq_unlink": 181,
+        "mq_timedsend": 182, "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
+        "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189, "semget": 190, "semctl": 191,
+        "semtimedop": 192, "semop": 193, "shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197,
+        "socket": 198, "socketpair": 199, "add_key": 217, "request_key": 218, "keyctl": 219,
+        "clone": 220, "execve": 221, "swapon": 224, "swapoff": 225, "migrate_pages": 238,
+        "move_pages": 239, "rt_tgsigqueueinfo": 240, "perf_event_open": 241, "prlimit64": 261,
+        "fanotify_init": 262, "fanotify_mark": 263, "name_to_handle_at": 264,
+        "open_by_handle_at": 265, "clock_adjtime": 266, "setns": 268, "process_vm_readv": 270,
+        "process_vm_writev": 271, "kcmp": 272, "finit_module": 273, "sched_setattr": 274,
+        "memfd_create": 279, "bpf": 280, "execveat": 281, "userfaultfd": 282,
+        "kexec_file_load": 294,
+        **_GENERIC,
+    },
+}  # fmt: skip
+
+# --- policy -------------------------------------------------------------------------------------
+
+EPERM = ("errno", errno.EPERM)
+EACCES = ("errno", errno.EACCES)
+ENOSYS = ("errno", errno.ENOSYS)
+
+# (group, reason, action, names). Names missing on an architecture (fork on aarch64) are skipped.
+DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
+    ("processes", "no new processes (fork bombs, double-fork daemons, escaping the process group)",
+     EPERM, ("fork", "vfork", "setsid", "setpgid")),
+    ("exec", "no other program may replace the interpreter", EACCES, ("execve", "execveat")),
+    ("clone3", "clone3 flags live in memory BPF cannot read: ENOSYS makes glibc fall back to clone",
+     ENOSYS, ("clone3",)),
+    ("sockets", "no socket of any family: network, unix, netlink, packet", EACCES, ("socket", "socketpair")),
+    ("other-processes", "no reading, writing, signalling or re-prioritising other processes",
+     EPERM, ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
+             "pidfd_send_signal", "process_madvise", "process_mrelease", "tkill", "rt_sigqueueinfo",
+             "rt_tgsigqueueinfo", "setpriority", "ioprio_set", "sched_setaffinity", "sched_setscheduler",
+             "sched_setparam", "sched_setattr", "migrate_pages", "move_pages", "setrlimit")),
+    ("namespaces-mounts", "no namespaces, mounts, chroot or quota changes", EPERM,
+     ("mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "open_tree", "open_tree_attr",
+      "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "quotactl", "quotactl_fd")),
+    ("kernel-facilities", "large kernel attack surface or fd sources that bypass other layers", EPERM,
+     ("keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup",
+      "io_uring_enter", "io_uring_register", "fanotify_init", "fanotify_mark", "inotify_init",
+      "inotify_init1", "inotify_add_watch", "name_to_handle_at", "open_by_handle_at")),
+    ("persistent-ipc", "SysV IPC, POSIX queues and memfd outlive the process or escape RLIMIT_AS", EPERM,
+     ("shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd",
+      "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
+      "mq_getsetattr", "memfd_create", "memfd_secret")),
+    ("file-metadata", "Landlock does not cover chmod/chown/utime/xattr/fsxattr, nor truncate(2) before ABI 3",
+     EPERM, ("chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime",
+             "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+             "lremovexattr", "fremovexattr", "setxattrat", "removexattrat", "file_setattr", "truncate",
+             "mknod", "mknodat")),
+    ("system-admin", "matters if the child keeps root: no reboot, modules, clocks, swap, port I/O, kernel log",
+     EPERM, ("reboot", "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load",
+             "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+             "sethostname", "setdomainname", "iopl", "ioperm", "acct", "syslog", "vhangup",
+             "personality", "modify_ldt", "uselib")),
+]  # fmt: skip
+
+# Calls decided on their arguments (handlers below).
+CONDITIONAL = {
+    "clone": "allowed only with CLONE_THREAD and no CLONE_NEW* flag (threads yes, processes no)",
+    "kill": "allowed only to the process itself (pid patched in at enter())",
+    "tgkill": "allowed only within the process itself (raise(), pthread_kill)",
+    "prlimit64": "read-only (new limit NULL) and only for itself: getrlimit works, nothing can be raised",
+    "ioctl": f"only {', '.join(ALLOWED_IOCTLS)}; anything else ENOTTY (FIFREEZE, chattr, TIOCSTI, ...)",
+}
+
+
+def errno_action(err: int) -> int:
+    return RET_ERRNO | (err & 0xFFFF)
+
+
+@dataclass(frozen=True)
+class Program:
+    arch: str
+    instructions: tuple[tuple[int, int, int, int], ...]  # (code, jt, jf, k)
+    pid_slots: tuple[int, ...]  # indexes whose k is the confined process's pid, filled at enter()
+
+
+class _Asm:
+    """Minimal classic-BPF assembler with symbolic labels."""
+
+    def __init__(self) -> None:
+        self.ins: list[list] = []
+        self.labels: dict[str, int] = {}
+        self.pid_slots: list[int] = []
+        self._n = 0
+
+    def new_label(self, hint: str) -> str:
+        self._n += 1
+        return f"{hint}#{self._n}"
+
+    def label(self, name: str) -> None:
+        assert name not in self.labels, name
+        self.labels[name] = len(self.ins)
+
+    def emit(self, code: int, jt: int | str = 0, jf: int | str = 0, k: int | str = 0) -> None:
+        self.ins.append([code, jt, jf, k])
+
+    def ld(self, off: int) -> None:
+        self.emit(LD_W_ABS, k=off)
+
+    def jump_if(self, code: int, k: int, jt: int | str, jf: int | str) -> None:
+        self.emit(code, jt, jf, k)
+
+    def jeq_pid(self, jt: int | str, jf: int | str) -> None:
+        self.pid_slots.append(len(self.ins))
+        self.emit(JMP_JEQ_K, jt, jf, 0)
+
+    def ret(self, k: int) -> None:
+        self.emit(RET_K, k=k)
+
+    def ja(self, target: str) -> None:
+        self.emit(JMP_JA, k=target)
+
+    def assemble(self) -> tuple[tuple[int, int, int, int], ...]:
+        out = []
+        for i, (code, jt, jf, k) in enumerate(self.ins):
+            def rel(t: int | str, limit: int) -> int:
+                off = self.labels[t] - (i + 1) if isinstance(t, str) else t
+                if not 0 <= off <= limit:
+                    raise ValueError(f"BPF jump at {i} out of range: {off}")
+                return off
+
+            if code == JMP_JA:
+                k = rel(k, 0xFFFFFFFF)
+            elif code & 0x07 == 0x05:  # conditional jumps carry 8-bit offsets
+                jt, jf = rel(jt, 255), rel(jf, 255)
+            out.append((code, jt, jf, k))
+        if len(out) > 4096:  # BPF_MAXINSNS
+            raise ValueError("seccomp program too long")
+        return tuple(out)
+
+
+def build_program(arch: str) -> Program:
+    nrs = SYSCALLS[arch]
+    a = _Asm()
+    rules: dict[int, tuple[str, object]] = {}
+    for _group, _why, (_kind, err), names in DENY_GROUPS:
+        for name in names:
+            if name in nrs:
+                rules[nrs[name]] = ("ret", errno_action(err))
+    for name in CONDITIONAL:
+        rules[nrs[name]] = ("goto", "h_" + name)
+
+    a.ld(OFF_ARCH)
+    a.jump_if(JMP_JEQ_K, AUDIT_ARCH[arch], 1, 0)
+    a.ret(RET_KILL_PROCESS)  # a foreign syscall ABI (i386 int 0x80, arm32 compat): numbers differ
+    a.ld(OFF_NR)
+    a.jump_if(JMP_JGT_K, MAX_REVIEWED_NR, "enosys", 0)
+
+    def tree(entries: list[tuple[int, tuple[str, object]]]) -> None:
+        if len(entries) <= 3:
+            for nr, (kind, val) in entries:
+                a.jump_if(JMP_JEQ_K, nr, 0, 1)
+                if kind == "ret":
+                    a.ret(val)  # type: ignore[arg-type]
+                else:
+                    a.ja(val)  # type: ignore[arg-type]
+            a.ret(RET_ALLOW)
+            return
+        mid = len(entries) // 2
+        right = a.new_label("ge")
+        a.jump_if(JMP_JGE_K, entries[mid][0], right, 0)
+        tree(entries[:mid])
+        a.label(right)
+        tree(entries[mid:])
+
+    tree(sorted(rules.items()))
+
+    a.label("enosys")
+    a.ret(errno_action(errno.ENOSYS))
+    a.label("allow")
+    a.ret(RET_ALLOW)
+    a.label("eperm")
+    a.ret(errno_action(errno.EPERM))
+
+    a.label("h_clone")  # kernel uses lower_32_bits(flags)
+    a.ld(arg_lo(0))
+    a.emit(ALU_AND_K, k=CLONE_THREAD | CLONE_NS_FLAGS)
+    a.jump_if(JMP_JEQ_K, CLONE_THREAD, "allow", "eperm")
+
+    a.label("h_kill")  # pid_t pid: the kernel reads the low 32 bits
+    a.ld(arg_lo(0))
+    a.jeq_pid("allow", "eperm")
+
+    a.label("h_tgkill")  # tgkill(tgid, tid, sig)
+    a.ld(arg_lo(0))
+    a.jeq_pid("allow", "eperm")
+
+    a.label("h_prlimit64")  # prlimit64(pid, resource, new_limit, old_limit)
+    a.ld(arg_lo(2))
+    a.jump_if(JMP_JEQ_K, 0, 0, "eperm")
+    a.ld(arg_hi(2))
+    a.jump_if(JMP_JEQ_K, 0, 0, "eperm")
+    a.ld(arg_lo(0))
+    a.jump_if(JMP_JEQ_K, 0, "allow", 0)
+    a.jeq_pid("allow", "eperm")
+
+    a.label("h_ioctl")  # ioctl(fd, unsigned int cmd, arg)
+    a.ld(arg_lo(1))
+    for value in ALLOWED_IOCTLS.values():
+        a.jump_if(JMP_JEQ_K, value, "allow", 0)
+    a.ret(errno_action(errno.ENOTTY))
+
+    return Program(arch, a.assemble(), tuple(a.pid_slots))
+
+
+# --- kernel interface ----------------------------------------------------------------------------
+
+
+class SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
+
+
+def availability() -> tuple[str | None, str]:
+    """(arch, reason): arch when filter mode with RET_ERRNO can be installed here, else None."""
+    arch, why = _sys.native_arch()
+    if arch is None:
+        return None, why
+    lc = _sys.libc()
+    if lc.prctl(_sys.PR_GET_SECCOMP, 0, 0, 0, 0) < 0:
+        return None, f"kernel built without seccomp (PR_GET_SECCOMP: {_sys.errno_name(ctypes.get_errno())})"
+    action = ctypes.c_uint32(RET_ERRNO)
+    r = lc.syscall3(_sys.NR_SECCOMP[arch], SECCOMP_GET_ACTION_AVAIL, 0, ctypes.addressof(action))
+    if r != 0:
+        err = ctypes.get_errno()
+        if err in (errno.ENOSYS, errno.EINVAL):
+            return None, f"seccomp filter mode unavailable (seccomp(GET_ACTION_AVAIL): {_sys.errno_name(err)})"
+        return None, f"seccomp probe failed: {_sys.errno_name(err)}"
+    return arch, ""
+
+
+def compile_program(prog: Program) -> tuple[ctypes.Array, SockFprog]:
+    arr = (SockFilter * len(prog.instructions))(*[SockFilter(*ins) for ins in prog.instructions])
+    fprog = SockFprog(len(prog.instructions), ctypes.cast(arr, ctypes.POINTER(SockFilter)))
+    return arr, fprog

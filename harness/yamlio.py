@@ -1,0 +1,71 @@
+"""Safe YAML loading that keeps line numbers, so every complaint about a file can name its line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import JudgeInputError
+
+
+@dataclass(frozen=True)
+class Located:
+    """A value read from a YAML file with the (1-based) line where it starts."""
+
+    value: Any
+    line: int
+
+
+def _compose(path: Path) -> yaml.Node | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise JudgeInputError(f"cannot read file: {err.strerror}", path) from None
+    except UnicodeDecodeError:
+        raise JudgeInputError("not UTF-8 text", path) from None
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = mark.line + 1 if mark else None
+        raise JudgeInputError(f"malformed YAML: {err.problem or err.context}", path, line) from None
+    except yaml.YAMLError as err:
+        raise JudgeInputError(f"malformed YAML: {err}", path) from None
+
+
+def _construct(node: yaml.Node, path: Path) -> Any:
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node, deep=True)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        raise JudgeInputError(f"invalid YAML value: {err.problem}", path, mark.line + 1 if mark else None) from None
+    finally:
+        loader.dispose()
+
+
+def load_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    """A top-level mapping, with the line of each key (for messages about that key)."""
+    node = _compose(path)
+    if not isinstance(node, yaml.MappingNode):
+        raise JudgeInputError("expected a mapping (key: value lines) at the top level", path, _line(node))
+    lines = {key.value: key.start_mark.line + 1 for key, _ in node.value if isinstance(key, yaml.ScalarNode)}
+    data = _construct(node, path)
+    return data, lines
+
+
+def load_sequence(path: Path) -> list[Located]:
+    """A top-level list, each item with the line where it starts."""
+    node = _compose(path)
+    if node is None:
+        return []
+    if not isinstance(node, yaml.SequenceNode):
+        raise JudgeInputError("expected a list of test cases at the top level", path, _line(node))
+    return [Located(_construct(item, path), item.start_mark.line + 1) for item in node.value]
+
+
+def _line(node: yaml.Node | None) -> int | None:
+    return node.start_mark.line + 1 if node is not None else None

@@ -1,0 +1,392 @@
+"""The trusted worker: compiles a solution once, then forks one fresh child per test and watches it.
+
+It is started as a fresh interpreter by the judge (never forked from it, so it holds no expected
+outputs) and never runs solution code itself: only its forked children do. What it reports about a
+child comes from the kernel (wait4's rusage, the child's CPU clock, the exit status) and from two
+pipes (the child's result channel and its captured output), so nothing the solution does can change
+the facts the judge sees. It speaks JSON lines on stdin/stdout and imports only the standard library
+and harness.sandbox.
+
+Requests, one JSON object per line:
+  {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "check": bool}
+  {"op": "run", "args": [...]}
+The zygote first sends {"ready": true, "baseline_kib"}. Each request gets one response line: for
+"load" {"ok": true} or a compile error
+{"ok": false, "compile_error": text}, then (with check) the facts of a child that only loads the
+solution; for "run" the facts of one test (see verdicts.RunFacts).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import json
+import math
+import os
+import resource
+import select
+import signal
+import sys
+import time
+import traceback
+import types
+
+OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is read and dropped
+REPORT_CAP = 16 * 1024 * 1024  # a result larger than this is cut off (and so fails to parse)
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+CPUCLOCK_SCHED = 2
+RESULT_FD = 3
+UNSUPPORTED = "$unsupported"  # same marker as harness.tctypes.UNSUPPORTED (not imported: keep this light)
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def process_cpu_clock(pid: int) -> int:
+    """The clock id of another process's CPU time (Linux's MAKE_PROCESS_CPUCLOCK)."""
+    return ((~pid) << 3) | CPUCLOCK_SCHED
+
+
+class Solution:
+    """One compiled solution and the limits its tests run under."""
+
+    def __init__(self, request: dict):
+        self.path = request["path"]
+        self.class_name = request["class"]
+        self.method = request["method"]
+        self.time_limit = float(request["time_limit"])
+        self.memory_bytes = int(request["memory_mib"]) * 1024 * 1024
+        with open(self.path, "rb") as handle:
+            source = handle.read()
+        self.code = compile(source, self.path, "exec", dont_inherit=True)
+
+
+class Zygote:
+    def __init__(self, confinement):
+        self.confinement = confinement
+        self.solution: Solution | None = None
+        self.devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+        self.data_baseline = _vm_data_bytes()
+
+    # -- requests -------------------------------------------------------------------------------
+
+    def load(self, request: dict) -> dict:
+        try:
+            self.solution = Solution(request)
+        except SyntaxError as err:
+            self.solution = None
+            return {"ok": False, "compile_error": f"{type(err).__name__}: {err.msg} (line {err.lineno})"}
+        except (OSError, ValueError) as err:
+            self.solution = None
+            return {"ok": False, "compile_error": f"cannot compile the file: {err}"}
+        gc.collect()
+        gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
+        self.data_baseline = _vm_data_bytes()
+        response = {"ok": True}
+        if request.get("check"):
+            response["facts"] = self.run_child(None)
+        return response
+
+    def run(self, request: dict) -> dict:
+        if self.solution is None:
+            raise RuntimeError("run before a successful load")
+        return self.run_child(_as_tuples(request["args"]))
+
+    # -- one child ------------------------------------------------------------------------------
+
+    def run_child(self, args: tuple | None) -> dict:
+        """Fork a child that loads the solution and (unless args is None) calls it; watch it; report."""
+        solution = self.solution
+        result_r, result_w = os.pipe2(os.O_CLOEXEC)
+        output_r, output_w = os.pipe2(os.O_CLOEXEC)
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            self._child(solution, args, result_w, output_w)  # never returns
+        os.close(result_w)
+        os.close(output_w)
+        try:
+            ended, report, truncated, output = self._watch(pid, started, solution.time_limit, result_r, output_r)
+        finally:
+            _kill_group(pid)
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.monotonic() - started
+        os.close(result_r)
+        os.close(output_r)
+        _reap_orphans()
+        if ended is None:
+            ended = "signaled" if os.WIFSIGNALED(status) else "exited"
+        return {
+            "ended": ended,
+            "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+            "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+            "cpu": usage.ru_utime + usage.ru_stime,
+            "wall": wall,
+            "peak_rss_kib": usage.ru_maxrss,
+            "report": report.decode("utf-8", "replace"),
+            "report_truncated": truncated,
+            "output": output.decode("utf-8", "replace"),
+        }
+
+    def _watch(self, pid, started, time_limit, result_r, output_r):
+        """Drain both pipes until the child exits or goes past a limit; no fixed polling interval.
+
+        The wait is as long as the child's remaining CPU budget could last (spread over every core it
+        might use), so a solution in an infinite loop is stopped right at its limit.
+        """
+        pidfd = os.pidfd_open(pid)
+        clock = process_cpu_clock(pid)
+        wall_deadline = started + 2 * time_limit + 1
+        poller = select.poll()
+        for fd in (result_r, output_r, pidfd):
+            poller.register(fd, select.POLLIN)
+        report, output = bytearray(), bytearray()
+        truncated = False
+        open_pipes = {result_r, output_r}
+        cores = max(1, len(os.sched_getaffinity(0)))
+        ended = None
+        try:
+            while True:
+                try:
+                    remaining_cpu = time_limit - time.clock_gettime(clock)
+                except OSError:  # the child is already gone
+                    remaining_cpu = time_limit
+                remaining_wall = wall_deadline - time.monotonic()
+                if remaining_cpu <= 0:
+                    ended = "cpu-limit"
+                    break
+                if remaining_wall <= 0:
+                    ended = "wall-limit"
+                    break
+                timeout = min(remaining_wall, remaining_cpu / cores)
+                events = poller.poll(math.ceil(timeout * 1000))
+                exited = False
+                for fd, _ in events:
+                    if fd == pidfd:
+                        exited = True
+                    elif fd == result_r:
+                        truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
+                    else:
+                        _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
+                if exited:
+                    break
+            # The child has exited or will be killed: take whatever is left in the pipes, without
+            # waiting for an end of file that a stray descendant could hold back.
+            for fd in list(open_pipes):
+                os.set_blocking(fd, False)
+                if fd == result_r:
+                    truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
+                else:
+                    _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
+        finally:
+            os.close(pidfd)
+        return ended, bytes(report), truncated, bytes(output)
+
+    def _child(self, solution: Solution, args: tuple | None, result_w: int, output_w: int) -> None:
+        """In the forked child: cut every tie to the zygote, confine, then run the solution."""
+        try:
+            os.setpgid(0, 0)
+            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            os.dup2(self.devnull, 0)
+            os.dup2(output_w, 1)
+            os.dup2(output_w, 2)
+            os.dup2(result_w, RESULT_FD)
+            os.closerange(RESULT_FD + 1, 1 << 16)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            self._limit(solution)
+            if self.confinement is not None:
+                self.confinement.enter()
+        except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
+            _report({"kind": "setup-error", "message": f"{type(err).__name__}: {err}"})
+            os._exit(70)
+        _run_solution(solution, args)
+        os._exit(0)
+
+    def _limit(self, solution: Solution) -> None:
+        cpu = math.ceil(solution.time_limit) + 1  # a backstop only: the zygote stops it at the limit
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        data = self.data_baseline + solution.memory_bytes
+        resource.setrlimit(resource.RLIMIT_DATA, (data, data))
+        _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
+        stack = solution.memory_bytes if stack_hard == resource.RLIM_INFINITY else min(solution.memory_bytes, stack_hard)
+        resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+
+def _run_solution(solution: Solution, args: tuple | None) -> None:
+    """Load the module fresh, find the class and method, call it, and report (in the child)."""
+    phase = "load"
+    try:
+        module = types.ModuleType("solution")
+        module.__file__ = solution.path
+        exec(solution.code, module.__dict__)
+        cls = module.__dict__.get(solution.class_name)
+        if not isinstance(cls, type):
+            _report({"kind": "missing", "message": f"the file defines no class {solution.class_name}"})
+            return
+        if not callable(getattr(cls, solution.method, None)):
+            _report({"kind": "missing", "message": f"class {solution.class_name} has no method {solution.method}"})
+            return
+        if args is None:
+            _report({"kind": "loaded"})
+            return
+        phase = "call"
+        method = getattr(cls(), solution.method)
+        value = method(*args)
+        phase = "result"
+        _flush_output()
+        _report({"kind": "return", "value": _plain(value, 0)})
+    except BaseException as err:  # anything the solution raises, SystemExit included, is its verdict
+        _flush_output()
+        _report(_describe_error(err, phase, solution.path))
+
+
+def _as_tuples(value):
+    """Arguments as TopCoder hands them to Python: every array (JSON list) becomes a tuple."""
+    return tuple(_as_tuples(item) for item in value) if isinstance(value, list) else value
+
+
+def _plain(value, depth: int):
+    """The returned value as JSON-ready data; objects that are not TopCoder values are only named."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (list, tuple)) and depth < 2:
+        return [_plain(item, depth + 1) for item in value]
+    kind = type(value)
+    return {UNSUPPORTED: f"{kind.__module__}.{kind.__qualname__}".removeprefix("builtins.")}
+
+
+def _describe_error(err: BaseException, phase: str, path: str) -> dict:
+    line = None
+    for frame, lineno in traceback.walk_tb(err.__traceback__):
+        if frame.f_code.co_filename == path:
+            line = lineno
+    if isinstance(err, SyntaxError) and err.filename == path:
+        line = err.lineno
+    try:
+        message = str(err)[:300]
+    except BaseException:
+        message = "(the exception could not be shown)"
+    return {"kind": "error", "phase": phase, "type": type(err).__name__, "message": message, "line": line}
+
+
+def _report(message: dict) -> None:
+    data = json.dumps(message, allow_nan=True).encode()
+    view = memoryview(data)
+    while view:
+        written = os.write(RESULT_FD, view)
+        view = view[written:]
+
+
+def _flush_output() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+
+
+def _drain(fd: int, into: bytearray, cap: int, poller, open_pipes: set) -> bool:
+    """Read what is available; keep up to `cap` bytes. True when bytes past the cap were dropped."""
+    dropped = False
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return dropped
+        if not chunk:
+            poller.unregister(fd)
+            open_pipes.discard(fd)
+            return dropped
+        room = cap - len(into)
+        if room > 0:
+            into += chunk[:room]
+        dropped |= len(chunk) > room
+        if os.get_blocking(fd):  # while the child runs, read once per wake-up and go back to poll
+            return dropped
+
+
+def _kill_group(pid: int) -> None:
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _reap_orphans() -> None:
+    """Kill and reap descendants that escaped the test's process group and were re-parented to us."""
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/children") as handle:
+            orphans = [int(pid) for pid in handle.read().split()]
+    except OSError:
+        orphans = []
+    for pid in orphans:
+        _kill_group(pid)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+
+def _vm_data_bytes() -> int:
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _load_confinement():
+    """The kernel confinement layers, prepared once here and entered by every child.
+
+    Returns (confinement or None, problems): a layer that cannot be prepared is reported, never fatal.
+    """
+    try:
+        from harness import sandbox
+
+        return sandbox.prepare(()), []
+    except Exception as err:  # any failure of an optional layer degrades to running without it
+        return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
+
+
+def serve() -> None:
+    """Answer requests until the judge closes our stdin."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    confinement, problems = _load_confinement()
+    project_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
+    zygote = Zygote(confinement)
+    _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems})
+    requests = os.fdopen(0, "rb", buffering=1 << 16)
+    for line in requests:
+        request = json.loads(line)
+        handler = zygote.load if request["op"] == "load" else zygote.run
+        try:
+            response = handler(request)
+        except Exception as err:  # a fault of the harness itself: tell the judge, keep serving
+            response = {"internal_error": f"{type(err).__name__}: {err}"}
+        _send(response)
+
+
+def _send(message: dict) -> None:
+    view = memoryview(json.dumps(message).encode() + b"\n")
+    while view:
+        view = view[os.write(1, view):]
+
+
+def _baseline_kib() -> int:
+    """Peak memory of a child that does nothing: what every test's figure includes before the solution."""
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    return os.wait4(pid, 0)[2].ru_maxrss

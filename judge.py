@@ -1,0 +1,9 @@
+#!/usr/bin/env python3
+"""Contest judge for TopCoder-style Python solutions. Run `python judge.py --help`."""
+
+import sys
+
+from harness.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,8 @@
+# expect: TLE
+# Sleeps: uses no CPU, so only the wall-clock limit stops it.
+import time
+
+
+class Adder:
+    def add(self, values, factor):
+        time.sleep(60)

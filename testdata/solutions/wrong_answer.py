@@ -1,0 +1,5 @@
+# expect: WA
+# Forgets the factor.
+class Adder:
+    def add(self, values, factor):
+        return sum(values)

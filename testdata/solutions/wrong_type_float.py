@@ -1,0 +1,5 @@
+# expect: WA
+# Returns a float where a long is expected, even when the value is integral.
+class Adder:
+    def add(self, values, factor):
+        return float(sum(values) * factor)
