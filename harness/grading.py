@@ -46,7 +46,6 @@ class GradeResult:
     tests: list[TestResult]
     compile_message: str = ""
     baseline_mib: float = 0.0
-    internal_error: str = ""
 
     @property
     def verdict(self) -> Verdict:

@@ -61,10 +61,10 @@ class Solution:
 
 
 class Zygote:
-    def __init__(self, confinement):
+    def __init__(self, confinement, devnull: int):
         self.confinement = confinement
         self.solution: Solution | None = None
-        self.devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+        self.devnull = devnull
         self.data_baseline = _vm_data_bytes()
 
     # -- requests -------------------------------------------------------------------------------
@@ -190,11 +190,11 @@ class Zygote:
             os.dup2(output_w, 1)
             os.dup2(output_w, 2)
             os.dup2(result_w, RESULT_FD)
-            os.closerange(RESULT_FD + 1, 1 << 16)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             self._limit(solution)
             if self.confinement is not None:
-                self.confinement.enter()
+                self.confinement.enter()  # it may use descriptors of its own, closed just below
+            os.closerange(RESULT_FD + 1, 1 << 16)
         except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
             _report({"kind": "setup-error", "message": f"{type(err).__name__}: {err}"})
             os._exit(70)
@@ -362,10 +362,13 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    # Opened first, so it takes descriptor 3 (RESULT_FD): a child's dup2 onto 3 then clobbers only
+    # this, never a descriptor that the confinement layers keep for entering.
+    devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
     confinement, problems = _load_confinement()
     project_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
-    zygote = Zygote(confinement)
+    zygote = Zygote(confinement, devnull)
     _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems})
     requests = os.fdopen(0, "rb", buffering=1 << 16)
     for line in requests:

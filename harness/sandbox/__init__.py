@@ -17,6 +17,7 @@ See docs/security.md for what each layer stops and what is not covered.
 from __future__ import annotations
 
 import os
+import struct
 import sys
 import sysconfig
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from . import _landlock, _seccomp, _sys
 
 __all__ = ["LayerStatus", "Confinement", "ConfinementError", "probe", "prepare", "warning_line"]
 
+_pack_u32 = struct.Struct("=I").pack_into
 LAYER_NAMES = ("no_new_privs", "landlock.fs", "landlock.net", "landlock.scope", "seccomp")
 
 
@@ -72,7 +74,9 @@ def _mapped_library_dirs() -> list[str]:
             for line in f:
                 parts = line.split(None, 5)
                 if len(parts) == 6 and parts[5].startswith("/") and ".so" in parts[5]:
-                    dirs.append(os.path.dirname(parts[5].rstrip("\n")))
+                    d = os.path.dirname(parts[5].rstrip("\n"))
+                    if d not in dirs:
+                        dirs.append(d)
     except OSError:
         pass
     return dirs
@@ -159,9 +163,10 @@ class Confinement:
         self._nnp = any(l.name == "no_new_privs" and l.active for l in layers)
         if self._prog is not None:
             prog, arr, fprog = self._prog
-            self._filter_arr = arr
             self._fprog_addr = _seccomp.ctypes.addressof(fprog)
-            self._pid_slots = prog.pid_slots
+            # byte offsets of the k fields that hold the confined process's own pid
+            self._filter_mem = memoryview(arr).cast("B")
+            self._pid_offsets = tuple(8 * i + 4 for i in prog.pid_slots)
 
     @property
     def keep_fds(self) -> tuple[int, ...]:
@@ -169,13 +174,12 @@ class Confinement:
         return (self._ruleset_fd,) if self._ruleset_fd >= 0 else ()
 
     def enter(self) -> None:
-        """Confine the calling process for good. Call in the forked child, single-threaded."""
+        """Confine the calling process for good, in the forked child before any thread is started
+        (fork copies only the calling thread; Landlock and seccomp are applied to this thread and
+        inherited by threads and processes it creates afterwards)."""
         pid = os.getpid()
         if pid == self._owner_pid:
             raise ConfinementError("enter() must run in a forked child, not in the process that called prepare()")
-        th = sys.modules.get("threading")
-        if th is not None and th.active_count() > 1:
-            raise ConfinementError("enter() must run while single-threaded (other threads would stay free)")
         step = "no_new_privs"
         try:
             if self._nnp and self._prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -187,9 +191,9 @@ class Confinement:
                 os.close(self._ruleset_fd)
             if self._prog is not None:
                 step = "seccomp"
-                arr = self._filter_arr
-                for i in self._pid_slots:
-                    arr[i].k = pid
+                mem = self._filter_mem
+                for off in self._pid_offsets:
+                    _pack_u32(mem, off, pid)
                 r = self._prctl(_sys.PR_SET_SECCOMP, _seccomp.SECCOMP_MODE_FILTER, self._fprog_addr, 0, 0)
                 _sys.check(r, "prctl(PR_SET_SECCOMP)")
         except OSError as e:
@@ -209,9 +213,11 @@ def prepare(
     landlock: bool = True,
     seccomp: bool = True,
 ) -> Confinement:
-    """Build all layers once, in the zygote (about a millisecond; nothing is applied here).
+    """Build all layers once, in the zygote (a few milliseconds; nothing is applied here).
 
     readable_paths: extra files or directories the solution may read (read-only). Each must exist.
+        The interpreter's own needs (stdlib, site-packages, lib-dynload, system library
+        directories, /etc/ld.so.cache, directories of already-mapped shared objects) are added.
     must_not_cover: paths that must stay unreadable (project folder, problems, expected outputs);
         a granted path equal to or above one of them is a ValueError.
     landlock / seccomp: switch a layer off (tests use this to check each layer on its own).
@@ -227,6 +233,12 @@ def prepare(
             return None
         return real
 
+    explicit: list[str] = []
+    for path in readable_paths:
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"readable path does not exist: {path}")
+        explicit.append(grantable(path, strict=True))  # type: ignore[arg-type]
+
     layers = [_nnp_layer()]
     ruleset_fd, flags, granted = -1, 0, []
     if landlock:
@@ -234,19 +246,14 @@ def prepare(
     else:
         abi, errata, why = 0, 0, "disabled by prepare(landlock=False)"
     if abi > 0:
-        wanted: list[tuple[str, bool]] = [(p, True) for p in readable_paths]
-        wanted += [(p, False) for p in interpreter_paths()]
-        wanted += [(p, False) for p in _mapped_library_dirs()]
-        seen: set[str] = set()
-        for path, explicit in wanted:
-            if not explicit and not os.path.exists(path):
-                continue
-            if explicit and not os.path.exists(path):
-                raise FileNotFoundError(f"readable path does not exist: {path}")
-            real = grantable(path, strict=explicit or path in _SYSTEM_DIRS)
-            if real and real not in seen:
-                seen.add(real)
-                granted.append(real)
+        granted = list(explicit)
+        for path in dict.fromkeys(interpreter_paths() + _mapped_library_dirs()):
+            if os.path.exists(path):
+                # a system directory above a secret is a misconfiguration; a mapped library
+                # directory inside one (an extension built in the project) is just left out
+                real = grantable(path, strict=path in _SYSTEM_DIRS)
+                if real and real not in granted:
+                    granted.append(real)
         ruleset_fd = _landlock.create_ruleset(abi)
         try:
             for real in granted:

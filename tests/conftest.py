@@ -1,0 +1,40 @@
+"""Shared fixtures: paths to the harness's own test data and a way to run the CLI in-process."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTDATA = ROOT / "testdata"
+FIXTURE_PROBLEMS = TESTDATA / "problems"
+EXPECT_LINE = re.compile(r"^# expect: (\w+)$", re.MULTILINE)
+
+
+def expected_verdict(path: Path) -> str:
+    """The verdict a fixture solution declares in its `# expect: X` header line."""
+    match = EXPECT_LINE.search(path.read_text())
+    assert match, f"{path} has no '# expect:' line"
+    return match.group(1)
+
+
+@pytest.fixture
+def judge(capsys):
+    """Run `judge.py ARGS...` in-process; returns (exit code, stdout, stderr)."""
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def read_json():
+    return lambda path: json.loads(Path(path).read_text())

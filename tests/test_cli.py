@@ -1,0 +1,131 @@
+"""The command line as users and CI meet it: exit codes, messages, tables and the JSON shape."""
+
+from __future__ import annotations
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
+
+SOLUTIONS = TESTDATA / "solutions"
+PROBLEMS = ("--problems", FIXTURE_PROBLEMS)
+
+
+def test_grade_accepted_prints_table_and_exits_0(judge):
+    code, out, err = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py")
+    assert code == 0, err
+    header = next(line for line in out.splitlines() if line.startswith("test"))
+    assert header.split() == ["test", "verdict", "CPU", "ms", "wall", "ms", "memory", "MiB", "message"]
+    assert sum(" AC " in line for line in out.splitlines()) == 4
+    assert "AC  passed 4/4  slowest" in out
+
+
+def test_grade_failing_solution_exits_1_with_first_failure(judge):
+    code, out, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "wrong_answer.py")
+    assert code == 1
+    assert "WA  passed 1/4" in out and "first failure: example-0: expected 12, got 6" in out
+
+
+def test_grade_examples_only(judge):
+    code, out, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py", "--examples")
+    assert code == 0 and "2 tests" in out and "passed 2/2" in out
+
+
+def test_grade_single_test(judge):
+    code, out, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py", "--test", "big")
+    assert code == 0 and "passed 1/1" in out
+
+
+def test_json_shape_is_stable(judge, read_json, tmp_path):
+    target = tmp_path / "result.json"
+    code, _, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "wrong_answer.py", "--problem", "adder", "--json", target)
+    assert code == 1
+    data = read_json(target)
+    assert {"problem", "solution", "verdict", "tests", "passed", "total", "slowest", "limits",
+            "baseline_mib", "message"} <= set(data)
+    assert data["problem"] == "adder" and data["verdict"] == "WA"
+    assert data["solution"].endswith("wrong_answer.py")
+    assert (data["passed"], data["total"]) == (1, 4)
+    for test in data["tests"]:
+        assert set(test) == {"name", "verdict", "cpu_ms", "wall_ms", "memory_mib", "message"}
+    assert data["tests"][0]["verdict"] == "WA" and data["tests"][0]["message"] == "expected 12, got 6"
+    assert isinstance(data["tests"][1]["cpu_ms"], float)
+
+
+def test_compile_error_is_reported_with_line(judge):
+    code, out, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "compile_error_syntax.py")
+    assert code == 1 and "CE  passed 0/4" in out and "(line 5)" in out
+
+
+def test_unknown_problem_is_a_usage_error(judge):
+    code, out, err = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py", "--problem", "nope")
+    assert code == 2 and out == ""
+    assert err.strip() == "judge: error: unknown problem 'nope' (known: adder)"
+
+
+def test_missing_file_is_a_usage_error(judge, tmp_path):
+    code, _, err = judge(*PROBLEMS, "grade", tmp_path / "absent.py")
+    assert code == 2 and "absent.py: no such file" in err and "Traceback" not in err
+
+
+def test_unreadable_file_is_a_usage_error(judge, tmp_path):
+    target = tmp_path / "noread.py"
+    target.write_bytes(b"\xff\xfe class Adder")
+    target.chmod(0)
+    code, _, err = judge(*PROBLEMS, "grade", target, "--problem", "adder")
+    # Root can read anything; an ordinary user gets the "cannot read" error. Neither may crash.
+    assert code in (1, 2) and "Traceback" not in err
+
+
+def test_class_not_matching_any_problem(judge, tmp_path):
+    target = tmp_path / "other.py"
+    target.write_text("class Nothing:\n    pass\n")
+    code, _, err = judge(*PROBLEMS, "grade", target)
+    assert code == 2 and "no problem has a class named like this file's (Nothing)" in err
+
+
+def test_malformed_problem_names_file_and_line(judge):
+    code, _, err = judge("--problems", TESTDATA / "broken", "grade", SOLUTIONS / "accepted.py",
+                         "--problem", "malformed_yaml")
+    assert code == 2
+    assert "broken/malformed_yaml/tests/examples.yaml:5: malformed YAML" in err
+
+
+def test_check_passes_when_every_solution_matches(judge):
+    code, out, _ = judge(*PROBLEMS, "--solutions", TESTDATA / "stored", "check")
+    assert code == 0
+    assert "2 of 2 solutions got their expected verdict" in out
+    assert "adder/wrong_answer/overflows_32_bits.py" in out
+
+
+def test_check_fails_on_mismatch(judge, tmp_path):
+    target = tmp_path / "check.json"
+    code, out, _ = judge(*PROBLEMS, "--solutions", TESTDATA / "stored_mismatch", "check", "--json", target)
+    assert code == 1
+    assert "MISMATCH" in out and "0 of 1 solutions got their expected verdict" in out
+
+
+def test_check_stops_at_first_failure_unless_all_tests(judge, read_json, tmp_path):
+    first, everything = tmp_path / "first.json", tmp_path / "all.json"
+    judge(*PROBLEMS, "--solutions", TESTDATA / "stored_mismatch", "check", "-j", "1", "--json", first)
+    judge(*PROBLEMS, "--solutions", TESTDATA / "stored_mismatch", "check", "--all-tests", "--json", everything)
+    ran_first = [t["verdict"] for t in read_json(first)[0]["tests"]]
+    ran_all = [t["verdict"] for t in read_json(everything)[0]["tests"]]
+    assert ran_first[0] == "WA" and ran_first[1:] == [None, None, None]
+    assert ran_all == ["WA"] * 4
+
+
+def test_report_writes_markdown_and_json(judge, read_json, tmp_path):
+    code, out, _ = judge(*PROBLEMS, "--solutions", TESTDATA / "stored", "report", "--out", tmp_path)
+    assert code == 0
+    data = read_json(tmp_path / "adder.json")
+    assert [s["verdict"] for s in data["solutions"]] == ["AC", "WA"]
+    assert all(len(s["tests"]) == 4 and all(t["verdict"] for t in s["tests"]) for s in data["solutions"])
+    markdown = (tmp_path / "adder.md").read_text()
+    assert markdown.startswith("# Verdict report: Adder") and "| example-0 " in markdown
+
+
+def test_bad_jobs_value_is_a_usage_error(judge):
+    try:
+        judge(*PROBLEMS, "check", "-j", "0")
+    except SystemExit as exit_:
+        assert exit_.code == 2
+    else:
+        raise AssertionError("argparse should reject -j 0")

@@ -1,0 +1,48 @@
+from pathlib import Path
+
+import pytest
+
+from harness.errors import JudgeInputError
+from harness.problem import load_problem
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
+
+BROKEN = sorted((TESTDATA / "broken").iterdir())
+
+
+def test_fixture_problem_loads_with_types_limits_and_order():
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    assert problem.class_name == "Adder" and problem.method == "add"
+    assert problem.signature == "long add(int[] values, int factor)"
+    assert (problem.time_limit, problem.memory_limit) == (0.5, 64)
+    assert [t.name for t in problem.tests] == ["example-0", "example-1", "big", "negative"]
+    assert [t.name for t in problem.examples] == ["example-0", "example-1"]
+    assert problem.tests[0].args == ((1, 2, 3), 2)
+    assert [(t.file, t.line) for t in problem.tests[1:3]] == [("examples.yaml", 4), ("more.yaml", 1)]
+    assert [t.is_ours for t in problem.tests] == [False, False, True, True]
+
+
+def test_defaults_apply_when_limits_are_omitted(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "problem.yaml").write_text(
+        "name: Echo\nclass: Echo\nmethod: echo\nparameters: [{name: word, type: String}]\nreturns: String\n"
+    )
+    (tmp_path / "tests" / "examples.yaml").write_text('- {name: one, args: {word: "a"}, expected: "a"}\n')
+    problem = load_problem(tmp_path)
+    assert (problem.time_limit, problem.memory_limit, problem.checker) == (2.0, 256, "exact")
+    assert problem.double_tolerance == 1e-9
+
+
+@pytest.mark.parametrize("folder", BROKEN, ids=[p.name for p in BROKEN])
+def test_broken_problem_is_rejected_naming_file_and_line(folder: Path):
+    message, where = (folder / "expected-error.txt").read_text().splitlines()
+    with pytest.raises(JudgeInputError) as caught:
+        load_problem(folder)
+    text = str(caught.value)
+    assert message in text
+    assert text.startswith(f"{folder / where}: "), text
+
+
+def test_missing_folder_is_an_input_error(tmp_path):
+    with pytest.raises(JudgeInputError, match="no problem.yaml"):
+        load_problem(tmp_path)
