@@ -34,7 +34,7 @@ class Worker:
     def __init__(self):
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            [sys.executable, "-s", "-B", "-P", "-c", BOOTSTRAP],
+            [sys.executable, "-S", "-B", "-P", "-c", BOOTSTRAP],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
