@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import queue
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,8 +187,9 @@ DoneCallback = Callable[[GradeResult], None]
 class Pool:
     """N workers grading tests of a list of solutions; one thread per worker talks to its zygote."""
 
-    def __init__(self, jobs: int):
+    def __init__(self, jobs: int, python: str = sys.executable):
         self.jobs = max(1, jobs)
+        self.python = python
         self._workers: list[Worker] = []
         self._workers_lock = threading.Lock()
         self._callback_lock = threading.Lock()
@@ -280,7 +282,7 @@ class Pool:
             return run.load_outcome is None
 
     def _new_worker(self) -> Worker:
-        worker = Worker()
+        worker = Worker(self.python)
         with self._workers_lock:
             self._workers.append(worker)
         return worker

@@ -31,10 +31,11 @@ class WorkerDied(Exception):
 class Worker:
     """One zygote process and the solution currently loaded in it."""
 
-    def __init__(self):
+    def __init__(self, python: str = sys.executable):
+        """`python`: the interpreter for the zygote; it needs only the standard library."""
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            [sys.executable, "-S", "-B", "-P", "-c", BOOTSTRAP],
+            [python, "-S", "-B", "-P", "-c", BOOTSTRAP],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
