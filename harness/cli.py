@@ -17,6 +17,7 @@ from pathlib import Path
 from .catalog import PROJECT_ROOT, Catalog, display_path
 from .errors import JudgeInputError
 from .grading import GradeResult, Pool, SolutionRun
+from .isolation import doctor_report, missing_layers_warning
 from .tables import check_row, check_table, summary_line, test_table, write_report
 from .verdicts import Verdict
 
@@ -103,12 +104,9 @@ def cmd_grade(options) -> int:
         tests = [t for t in tests if t.name in options.test]
     print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
           f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
-    progress = Progress(len(tests))
     started = time.monotonic()
-    with Pool(options.jobs) as pool:
-        [result] = pool.grade([SolutionRun(problem, solution, tests, options.first_failure)],
-                              on_test=lambda run, index, test: progress.step(f"{test.name} {test.verdict}"))
-    progress.clear()
+    [result] = _grade_runs(options, [SolutionRun(problem, solution, tests, options.first_failure)],
+                           lambda run, test: f"{test.name} {test.verdict}")
     print(test_table(result))
     print(summary_line(result))
     print(f"judged in {time.monotonic() - started:.2f} s with {options.jobs} worker(s)")
@@ -119,14 +117,13 @@ def cmd_grade(options) -> int:
 
 # -- check and report ------------------------------------------------------------------------------
 
-def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool):
-    """(run, expected verdict) for every stored solution of the chosen problems; loads everything first."""
-    chosen = slugs or catalog.slugs()
+def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool) -> list[SolutionRun]:
+    """A run for every stored solution of the chosen problems (all problems are loaded first)."""
     runs = []
-    for slug in chosen:
+    for slug in slugs or catalog.slugs():
         problem = catalog.problem(slug)
-        for stored in catalog.stored_solutions(slug):
-            runs.append((SolutionRun(problem, stored.path, problem.tests, stop_on_failure), stored.expected))
+        runs += [SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected)
+                 for stored in catalog.stored_solutions(slug)]
     if not runs:
         raise JudgeInputError("no stored solutions to check", catalog.solutions_dir)
     return runs
@@ -135,61 +132,69 @@ def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool):
 def cmd_check(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
     runs = _stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests)
-    expected = {id(run): verdict for run, verdict in runs}
-    total_tests = sum(len(run.tests) for run, _ in runs)
-    print(f"Checking {len(runs)} stored solutions of {len({r.problem.slug for r, _ in runs})} problems "
+    print(f"Checking {len(runs)} stored solutions of {len({run.problem.slug for run in runs})} problems "
           f"with {options.jobs} worker(s)")
-    progress = Progress(total_tests)
     started = time.monotonic()
 
     def done(result: GradeResult) -> None:
-        want = next(v for run, v in runs if run.solution == result.solution and run.problem is result.problem)
-        progress.clear()
-        mark = "ok" if result.verdict is want else "MISMATCH"
-        print(f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {want})", flush=True)
+        mark = "ok" if result.verdict is result.expected else "MISMATCH"
+        print(f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected})", flush=True)
 
-    with Pool(options.jobs) as pool:
-        results = pool.grade([run for run, _ in runs],
-                             on_test=lambda run, index, test: progress.step(display_path(run.solution)),
-                             on_done=done)
-    progress.clear()
-    rows = [check_row(result, expected[id(run)]) for result, (run, _) in zip(results, runs)]
-    print(check_table(rows))
-    matched = sum(row[-1] == "ok" for row in rows)
-    print(f"{matched} of {len(rows)} solutions got their expected verdict "
+    results = _grade_runs(options, runs, lambda run, test: display_path(run.solution), done)
+    print(check_table([check_row(result) for result in results]))
+    matched = sum(result.verdict is result.expected for result in results)
+    print(f"{matched} of {len(results)} solutions got their expected verdict "
           f"({time.monotonic() - started:.1f} s)")
     if options.json:
-        _write_json(options.json, [dict(r.to_json(), expected=row[1]) for r, row in zip(results, rows)])
-    return EXIT_OK if matched == len(rows) else EXIT_FAILED
+        _write_json(options.json, [result.to_json() for result in results])
+    return EXIT_OK if matched == len(results) else EXIT_FAILED
 
 
 def cmd_report(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
     runs = _stored_runs(catalog, options.slugs, stop_on_failure=False)
-    progress = Progress(sum(len(run.tests) for run, _ in runs))
-    with Pool(options.jobs) as pool:
-        results = pool.grade([run for run, _ in runs],
-                             on_test=lambda run, index, test: progress.step(display_path(run.solution)))
-    progress.clear()
-    by_problem: dict[str, list] = {}
-    for result, (_, expected) in zip(results, runs):
-        by_problem.setdefault(result.problem.slug, []).append((result, expected))
-    for slug, pairs in by_problem.items():
-        print(f"\n{pairs[0][0].problem.name} ({slug})")
-        print(check_table([check_row(r, e) for r, e in pairs]))
-        for path in write_report(options.out, slug, pairs):
+    results = _grade_runs(options, runs, lambda run, test: display_path(run.solution))
+    by_problem: dict[str, list[GradeResult]] = {}
+    for result in results:
+        by_problem.setdefault(result.problem.slug, []).append(result)
+    for slug, group in by_problem.items():
+        print(f"\n{group[0].problem.name} ({slug})")
+        print(check_table([check_row(result) for result in group]))
+        for path in write_report(options.out, slug, group):
             print(f"wrote {display_path(path)}")
     return EXIT_OK
 
 
 def cmd_doctor(options) -> int:
-    from .isolation import describe_layers
-
-    print(describe_layers())
-    return EXIT_OK
+    report, complete = doctor_report()
+    print(report)
+    warning = missing_layers_warning()
+    if warning:
+        print(warning)
+    return EXIT_OK if complete else EXIT_FAILED
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+def _grade_runs(options, runs: list[SolutionRun], progress_label, on_done=None) -> list[GradeResult]:
+    """Grade runs on a pool of `options.jobs` workers, with progress, and say when isolation is partial."""
+    warning = missing_layers_warning()
+    if warning:
+        print(warning, file=sys.stderr)
+    progress = Progress(sum(len(run.tests) for run in runs))
+
+    def finished(result: GradeResult) -> None:
+        progress.clear()
+        on_done(result)
+
+    with Pool(options.jobs) as pool:
+        results = pool.grade(runs, on_test=lambda run, index, test: progress.step(progress_label(run, test)),
+                             on_done=finished if on_done else None)
+    progress.clear()
+    for problem in sorted(pool.warnings):
+        print(f"judge: warning: {problem}", file=sys.stderr)
+    return results
+
 
 class Progress:
     """A one-line counter on stderr for long runs, shown only on a terminal."""

@@ -47,6 +47,7 @@ class GradeResult:
     tests: list[TestResult]
     compile_message: str = ""
     baseline_mib: float = 0.0
+    expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
 
     @property
     def verdict(self) -> Verdict:
@@ -86,7 +87,7 @@ class GradeResult:
             "limits": {"time_s": self.problem.time_limit, "memory_mib": self.problem.memory_limit},
             "baseline_mib": round(self.baseline_mib, 1),
             "tests": [test.to_json() for test in self.tests],
-        }
+        } | ({"expected": str(self.expected)} if self.expected else {})
 
 
 def limits_of(problem: Problem) -> Limits:
@@ -147,6 +148,7 @@ class SolutionRun:
     solution: Path
     tests: list[TestCase]
     stop_on_failure: bool
+    expected: Verdict | None = None
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None
     load_checked: bool = False
@@ -177,7 +179,7 @@ class SolutionRun:
                 compile_message = message
             else:  # TLE or MLE while loading: every test would meet the same fate
                 tests[0] = TestResult(tests[0].name, verdict, message=message)
-        return GradeResult(self.problem, self.solution, tests, compile_message, self.baseline_mib)
+        return GradeResult(self.problem, self.solution, tests, compile_message, self.baseline_mib, self.expected)
 
 
 TestCallback = Callable[[SolutionRun, int, TestResult], None]
@@ -191,6 +193,7 @@ class Pool:
         self.jobs = max(1, jobs)
         self.python = python
         self._workers: list[Worker] = []
+        self.warnings: set[str] = set()  # what workers said about missing isolation
         self._workers_lock = threading.Lock()
         self._callback_lock = threading.Lock()
 
@@ -285,6 +288,7 @@ class Pool:
         worker = Worker(self.python)
         with self._workers_lock:
             self._workers.append(worker)
+            self.warnings.update(worker.warnings)
         return worker
 
     def _discard(self, worker: Worker | None) -> None:

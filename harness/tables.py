@@ -42,13 +42,13 @@ def summary_line(result: GradeResult) -> str:
     return line
 
 
-def check_row(result: GradeResult, expected: Verdict) -> list[str]:
+def check_row(result: GradeResult) -> list[str]:
     slowest = result.slowest
     return [
-        display_path(result.solution), str(expected), str(result.verdict),
+        display_path(result.solution), str(result.expected), str(result.verdict),
         f"{result.passed}/{len(result.tests)}",
         f"{slowest.cpu_ms:.0f} ms" if slowest else "-",
-        "ok" if result.verdict is expected else "MISMATCH",
+        "ok" if result.verdict is result.expected else "MISMATCH",
     ]
 
 
@@ -59,25 +59,25 @@ def check_table(rows: list[list[str]], fmt: str = "simple") -> str:
     return tabulate(rows, CHECK_HEADERS, tablefmt=fmt, disable_numparse=True)
 
 
-def write_report(out_dir: Path, slug: str, results: list[tuple[GradeResult, Verdict]]) -> list[Path]:
+def write_report(out_dir: Path, slug: str, results: list[GradeResult]) -> list[Path]:
     """reports/<slug>.md (tables) and reports/<slug>.json (the same as data); returns the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    problem = results[0][0].problem if results else None
+    problem = results[0].problem if results else None
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     lines = [f"# Verdict report: {problem.name if problem else slug}", ""]
     if problem:
         lines += [f"{problem.source}. `{problem.signature}`; limits {problem.time_limit:g} s CPU, "
                   f"{problem.memory_limit} MiB; {len(problem.tests)} tests.", ""]
     lines += [f"Generated {stamp} on {machine()}.", "", "## Solutions", ""]
-    lines += [check_table([check_row(r, e) for r, e in results], "github"), ""]
-    for result, _ in results:
+    lines += [check_table([check_row(r) for r in results], "github"), ""]
+    for result in results:
         lines += [f"## {display_path(result.solution)}", "", summary_line(result).replace("\n", "  \n"), "",
                   test_table(result, "github"), ""]
     markdown = out_dir / f"{slug}.md"
     markdown.write_text("\n".join(lines), encoding="utf-8")
     data = out_dir / f"{slug}.json"
     payload = {"problem": slug, "generated": stamp, "machine": machine(),
-               "solutions": [dict(r.to_json(), expected=str(e)) for r, e in results]}
+               "solutions": [r.to_json() for r in results]}
     data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return [markdown, data]
 

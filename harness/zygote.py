@@ -344,15 +344,16 @@ def _vm_data_bytes() -> int:
     return 0
 
 
-def _load_confinement():
+def _load_confinement(project_root: str):
     """The kernel confinement layers, prepared once here and entered by every child.
 
     Returns (confinement or None, problems): a layer that cannot be prepared is reported, never fatal.
+    The project folder (problems, expected outputs, reports) must stay unreadable to solutions.
     """
     try:
         from harness import sandbox
 
-        return sandbox.prepare(()), []
+        return sandbox.prepare((), must_not_cover=[project_root]), []
     except Exception as err:  # any failure of an optional layer degrades to running without it
         return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
 
@@ -365,8 +366,8 @@ def serve() -> None:
     # Opened first, so it takes descriptor 3 (RESULT_FD): a child's dup2 onto 3 then clobbers only
     # this, never a descriptor that the confinement layers keep for entering.
     devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
-    confinement, problems = _load_confinement()
     project_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    confinement, problems = _load_confinement(project_root)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
     zygote = Zygote(confinement, devnull)
     _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems})

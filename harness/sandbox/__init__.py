@@ -154,6 +154,8 @@ class Confinement:
         self.layers: list[LayerStatus] = layers
         self.granted_paths: tuple[str, ...] = granted_paths
         self._ruleset_fd: int = ruleset_fd  # -1 when Landlock is inactive
+        self._landlock = ruleset_fd >= 0
+        self._closed = False
         self._restrict_flags = restrict_flags
         self._prog = seccomp_prog  # (Program, ctypes array, SockFprog) or None
         self._owner_pid = os.getpid()
@@ -180,11 +182,13 @@ class Confinement:
         pid = os.getpid()
         if pid == self._owner_pid:
             raise ConfinementError("enter() must run in a forked child, not in the process that called prepare()")
+        if self._closed:
+            raise ConfinementError("enter() after close(): the Landlock ruleset is gone")
         step = "no_new_privs"
         try:
             if self._nnp and self._prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 _sys.check(-1, "prctl(PR_SET_NO_NEW_PRIVS)")
-            if self._ruleset_fd >= 0:
+            if self._landlock:
                 step = "landlock"
                 r = self._syscall3(_sys.NR_LANDLOCK_RESTRICT_SELF, self._ruleset_fd, self._restrict_flags, 0)
                 _sys.check(r, "landlock_restrict_self")
@@ -201,9 +205,12 @@ class Confinement:
 
     def close(self) -> None:
         """Release the ruleset fd in the zygote when no more children will be forked."""
-        if self._ruleset_fd >= 0 and os.getpid() == self._owner_pid:
+        if os.getpid() != self._owner_pid:
+            return
+        if self._ruleset_fd >= 0:
             os.close(self._ruleset_fd)
             self._ruleset_fd = -1
+        self._closed = True
 
 
 def prepare(

@@ -1,0 +1,48 @@
+"""The layers that confine every test, the engine's own and the kernel's, as `doctor` shows them.
+
+The engine's layers need only long-standing kernel features; the kernel layers (harness.sandbox)
+depend on the kernel's version and configuration and are reported, never required.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+
+from tabulate import tabulate
+
+from . import sandbox
+from .sandbox import LayerStatus
+
+
+def engine_layers() -> list[LayerStatus]:
+    pidfd = hasattr(os, "pidfd_open")
+    return [
+        LayerStatus("fresh process", True, "each test runs in its own child forked from a worker that holds no expected outputs"),
+        LayerStatus("rlimits", True, "CPU (backstop), data segment = memory limit, stack, file size 0, core 0, 64 open files"),
+        LayerStatus("cpu watch", pidfd, "the worker reads the child's CPU clock and kills it at the limit; wall limit 2 x TL + 1 s"
+                    if pidfd else "needs pidfd_open (Linux 5.3, Python 3.9)"),
+        LayerStatus("process group", True, "every test's process group is killed at its end; orphans are reaped by the worker"),
+        LayerStatus("environment", True, "workers start with a minimal environment, cwd /, no site-packages"),
+        LayerStatus("result channel", True, "results cross as JSON text, type-checked and compared in the judge"),
+    ]
+
+
+def all_layers() -> list[LayerStatus]:
+    return engine_layers() + sandbox.probe()
+
+
+def missing_layers_warning() -> str | None:
+    """One line for the start of a grading run when some layer is inactive; None when all are on."""
+    line = sandbox.warning_line(all_layers())
+    return f"judge: warning: {line}" if line else None
+
+
+def doctor_report() -> tuple[str, bool]:
+    """The table that `judge.py doctor` prints, and whether every layer is active."""
+    layers = all_layers()
+    rows = [[layer.name, "on" if layer.active else "OFF", layer.detail] for layer in layers]
+    header = f"Isolation layers on {platform.system()} {platform.release()} ({platform.machine()}), uid {os.getuid()}"
+    table = tabulate(rows, ["layer", "status", "what it does, or why it is off"], tablefmt="simple",
+                     maxcolwidths=[None, None, 90])
+    return f"{header}\n{table}", all(layer.active for layer in layers)
