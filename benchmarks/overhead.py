@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Benchmark the judge's own cost: overhead per test, parallel speed-up, and the accuracy of its figures.
+
+Every figure is printed next to a baseline measured in the same run on the same machine:
+  - overhead: our judge (one fork per test from a warm worker) against a fresh `python3` per test,
+    which is how other judges run Python;
+  - parallelism: -j2 against -j1 on a CPU-bound set;
+  - accuracy: reported CPU time against the same work timed in-process, reported peak memory
+    against the worker's baseline.
+Run: python benchmarks/overhead.py [--tests N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tabulate import tabulate  # noqa: E402
+
+from harness.grading import Pool, SolutionRun  # noqa: E402
+from harness.problem import TestCase, load_problem  # noqa: E402
+from harness.runner import Worker  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+PROBLEM = load_problem(HERE / "problem")
+SOLUTION = HERE / "problem" / "solution.py"
+BASELINE_SCRIPT = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("solution", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+print(json.dumps(module.Work().run(*json.loads(sys.argv[2]))))
+"""
+
+
+def spin_in_process(rounds: int) -> float:
+    """CPU seconds of the solution's loop, run here; the reference for the judge's CPU figures."""
+    namespace: dict = {}
+    exec(compile(SOLUTION.read_text(), str(SOLUTION), "exec"), namespace)
+    started = time.process_time()
+    namespace["spin"](rounds)
+    return time.process_time() - started
+
+
+def tests(rounds: int, mib: int, count: int) -> list[TestCase]:
+    namespace: dict = {}
+    exec(compile(SOLUTION.read_text(), str(SOLUTION), "exec"), namespace)
+    expected = namespace["spin"](rounds) if rounds >= 0 else 0
+    return [TestCase(f"t{i}", (rounds, mib), expected, "bench", 0) for i in range(count)]
+
+
+def timed_runs(count: int) -> list[tuple[float, float]]:
+    """(judge wall, reported CPU) in seconds for each of `count` trivial tests on one warm worker."""
+    worker = Worker()
+    try:
+        worker.load(("bench",), SOLUTION, "Work", "run", PROBLEM.time_limit, PROBLEM.memory_limit, check=True)
+        samples = []
+        for _ in range(count):
+            started = time.perf_counter()
+            facts = worker.run((0, 0))
+            samples.append((time.perf_counter() - started, facts.cpu))
+        return samples
+    finally:
+        worker.close()
+
+
+def process_per_test(count: int) -> list[float]:
+    samples = []
+    for _ in range(count):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", BASELINE_SCRIPT, str(SOLUTION), json.dumps([0, 0])],
+                       check=True, capture_output=True)
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def grade(jobs: int, cases: list[TestCase]):
+    with Pool(jobs) as pool:
+        started = time.perf_counter()
+        [result] = pool.grade([SolutionRun(PROBLEM, SOLUTION, cases, stop_on_failure=False)])
+        return result, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tests", type=int, default=1000, help="trivial tests for the overhead figure")
+    parser.add_argument("--baseline-tests", type=int, default=100, help="tests for the process-per-test baseline")
+    options = parser.parse_args()
+    rows = []
+
+    samples = timed_runs(options.tests)
+    walls = [wall for wall, _ in samples]
+    overheads = [wall - cpu for wall, cpu in samples]
+    baseline = process_per_test(options.baseline_tests)
+    ours, theirs = statistics.median(walls), statistics.median(baseline)
+    rows.append(["median wall per trivial test", f"{ours * 1e3:.2f} ms", f"{theirs * 1e3:.2f} ms (python3 per test)",
+                 f"{theirs / ours:.1f}x faster"])
+    rows.append(["median overhead (wall - CPU)", f"{statistics.median(overheads) * 1e3:.2f} ms", "",
+                 f"target <= 1 ms"])
+    rows.append(["median CPU charged to a trivial test", f"{statistics.median(c for _, c in samples) * 1e3:.2f} ms",
+                 "", "fork, confinement, load, call"])
+
+    rounds = calibrate_rounds(0.2)
+    cpu_bound = tests(rounds, 0, 20)
+    serial, serial_wall = grade(1, cpu_bound)
+    parallel, parallel_wall = grade(2, cpu_bound)
+    serial_cpu = statistics.median(t.cpu_ms for t in serial.tests)
+    parallel_cpu = statistics.median(t.cpu_ms for t in parallel.tests)
+    rows.append(["throughput, 20 x 200 ms CPU", f"-j2: {len(cpu_bound) / parallel_wall:.2f} tests/s",
+                 f"-j1: {len(cpu_bound) / serial_wall:.2f} tests/s", f"{serial_wall / parallel_wall:.2f}x (target >= 1.8)"])
+    rows.append(["median CPU of one such test", f"-j2: {parallel_cpu:.1f} ms", f"-j1: {serial_cpu:.1f} ms",
+                 f"{abs(parallel_cpu - serial_cpu) / serial_cpu * 100:.1f}% apart (target <= 5%)"])
+
+    for target in (0.1, 0.5, 1.5):
+        rounds = calibrate_rounds(target)
+        reference = statistics.median(spin_in_process(rounds) for _ in range(3))
+        [result] = [grade(1, tests(rounds, 0, 3))[0]]
+        reported = statistics.median(t.cpu_ms for t in result.tests) / 1e3
+        error = abs(reported - reference)
+        rows.append([f"CPU figure, ~{target * 1e3:.0f} ms of work", f"{reported * 1e3:.1f} ms",
+                     f"{reference * 1e3:.1f} ms in-process", f"off by {error * 1e3:.1f} ms "
+                     f"(allowed {(0.02 * reference + 0.002) * 1e3:.1f})"])
+
+    looping, _ = grade(1, tests(-1, 0, 1))
+    stop = looping.tests[0]
+    rows.append(["infinite loop stopped at", f"{stop.cpu_ms:.0f} ms CPU", f"limit {PROBLEM.time_limit * 1e3:.0f} ms",
+                 f"{stop.cpu_ms - PROBLEM.time_limit * 1e3:+.0f} ms (target <= +100), {stop.verdict}"])
+
+    holding, _ = grade(1, tests(0, 100, 3))
+    peak = statistics.median(t.memory_mib for t in holding.tests)
+    rows.append(["peak memory holding 100 MiB", f"{peak:.1f} MiB raw", f"baseline {holding.baseline_mib:.1f} MiB",
+                 f"{peak - holding.baseline_mib:.1f} MiB above baseline (target 100 +- 5)"])
+
+    print(f"Machine: {platform.node()}, {platform.system()} {platform.release()}, {platform.machine()}, "
+          f"{len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f}")
+    print(tabulate(rows, ["figure", "ours", "baseline", "ratio / check"], tablefmt="github"))
+
+
+def calibrate_rounds(seconds: float) -> int:
+    """Loop rounds that take about `seconds` of CPU here."""
+    probe = 200_000
+    return max(1, int(probe * seconds / spin_in_process(probe)))
+
+
+if __name__ == "__main__":
+    main()
