@@ -46,11 +46,13 @@ def test_accepted_run_reports_kernel_figures(graded):
     assert 5 < result.baseline_mib < 64
 
 
-def test_stop_on_failure_leaves_later_tests_unrun(graded):
-    result = graded["wrong_answer.py"]
-    assert [t.verdict for t in result.tests][:2] == [Verdict.WA, Verdict.AC]
-    assert all(t.verdict is None for t in result.tests[2:]) or result.tests[2].verdict is not None
-    assert result.first_failure.name == "example-0"
+def test_stop_on_failure_leaves_later_tests_unrun():
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    run = SolutionRun(problem, TESTDATA / "solutions" / "wrong_answer.py", problem.tests, stop_on_failure=True)
+    with Pool(1) as pool:  # one worker: nothing is in flight when the failure is recorded
+        [result] = pool.grade([run])
+    assert [t.verdict for t in result.tests] == [Verdict.WA, None, None, None]
+    assert result.verdict is Verdict.WA and result.first_failure.name == "example-0"
 
 
 def test_messages_name_the_exception_and_line(graded):

@@ -4,7 +4,7 @@ Use:
     conf = prepare(readable_paths, must_not_cover=[project_dir])  # once, in the zygote
     ... fork ...
     # child: rlimits, fd redirection (keep conf.keep_fds open!), then
-    conf.enter()        # microseconds; raises ConfinementError if anything fails
+    conf.enter()        # ~0.2 ms; raises ConfinementError if anything fails
     ... exec the solution ...
 
 If enter() raises, the child is in an unknown, partly confined state: it must _exit() without
@@ -225,8 +225,9 @@ def prepare(
     readable_paths: extra files or directories the solution may read (read-only). Each must exist.
         The interpreter's own needs (stdlib, site-packages, lib-dynload, system library
         directories, /etc/ld.so.cache, directories of already-mapped shared objects) are added.
-    must_not_cover: paths that must stay unreadable (project folder, problems, expected outputs);
-        a granted path equal to or above one of them is a ValueError.
+    must_not_cover: paths that must stay unreadable (project folder, problems, expected outputs):
+        a readable_path equal to or above one of them is a ValueError; an interpreter directory
+        that would be is left out.
     landlock / seccomp: switch a layer off (tests use this to check each layer on its own).
     """
     secrets = [os.path.realpath(p) for p in must_not_cover]
@@ -256,9 +257,9 @@ def prepare(
         granted = list(explicit)
         for path in dict.fromkeys(interpreter_paths() + _mapped_library_dirs()):
             if os.path.exists(path):
-                # a system directory above a secret is a misconfiguration; a mapped library
-                # directory inside one (an extension built in the project) is just left out
-                real = grantable(path, strict=path in _SYSTEM_DIRS)
+                # an interpreter or library directory at or above a secret is left out (the
+                # narrower mapped-library directories usually still cover what is needed)
+                real = grantable(path, strict=False)
                 if real and real not in granted:
                     granted.append(real)
         ruleset_fd = _landlock.create_ruleset(abi)

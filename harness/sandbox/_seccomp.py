@@ -170,7 +170,7 @@ DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
      ("keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup",
       "io_uring_enter", "io_uring_register", "fanotify_init", "fanotify_mark", "inotify_init",
       "inotify_init1", "inotify_add_watch", "name_to_handle_at", "open_by_handle_at")),
-    ("persistent-ipc", "SysV IPC, POSIX queues and memfd outlive the process or escape RLIMIT_AS", EPERM,
+    ("persistent-ipc", "SysV IPC, POSIX queues and memfd outlive the process or escape RLIMIT_DATA", EPERM,
      ("shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd",
       "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
       "mq_getsetattr", "memfd_create", "memfd_secret")),
@@ -243,19 +243,20 @@ class _Asm:
     def ja(self, target: str) -> None:
         self.emit(JMP_JA, k=target)
 
+    def _rel(self, i: int, target: int | str, limit: int) -> int:
+        """Offset from instruction i to a label (or a literal offset); forward only, in range."""
+        off = self.labels[target] - (i + 1) if isinstance(target, str) else target
+        if not 0 <= off <= limit:
+            raise ValueError(f"BPF jump at {i} out of range: {off}")
+        return off
+
     def assemble(self) -> tuple[tuple[int, int, int, int], ...]:
         out = []
         for i, (code, jt, jf, k) in enumerate(self.ins):
-            def rel(t: int | str, limit: int) -> int:
-                off = self.labels[t] - (i + 1) if isinstance(t, str) else t
-                if not 0 <= off <= limit:
-                    raise ValueError(f"BPF jump at {i} out of range: {off}")
-                return off
-
             if code == JMP_JA:
-                k = rel(k, 0xFFFFFFFF)
+                k = self._rel(i, k, 0xFFFFFFFF)
             elif code & 0x07 == 0x05:  # conditional jumps carry 8-bit offsets
-                jt, jf = rel(jt, 255), rel(jf, 255)
+                jt, jf = self._rel(i, jt, 255), self._rel(i, jf, 255)
             out.append((code, jt, jf, k))
         if len(out) > 4096:  # BPF_MAXINSNS
             raise ValueError("seccomp program too long")
