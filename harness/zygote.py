@@ -1,4 +1,4 @@
-"""The trusted worker: compiles a solution once, then forks one fresh child per test and watches it.
+"""The trusted worker: compiles a solution once, then runs every test in a fresh forked child.
 
 It is started as a fresh interpreter by the judge (never forked from it, so it holds no expected
 outputs) and never runs solution code itself: only its forked children do. What it reports about a
@@ -7,13 +7,15 @@ pipes (the child's result channel and its captured output), so nothing the solut
 the facts the judge sees. It speaks JSON lines on stdin/stdout and imports only the standard library
 and harness.sandbox.
 
-Requests, one JSON object per line:
+A child is forked ahead of its test (a "spare", while the judge reads the previous answer): it sets
+its limits, confines itself and loads the solution, then waits for its arguments on a pipe. Only
+the call itself is left on the test's critical path.
+
+The zygote first sends {"ready": true, "baseline_kib", "problems"}. Then, one JSON line each way:
   {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "check": bool}
-  {"op": "run", "args": [...]}
-The zygote first sends {"ready": true, "baseline_kib"}. Each request gets one response line: for
-"load" {"ok": true} or a compile error
-{"ok": false, "compile_error": text}, then (with check) the facts of a child that only loads the
-solution; for "run" the facts of one test (see verdicts.RunFacts).
+      -> {"ok": true} (with check, also "facts" of a child that only loads the solution)
+      or {"ok": false, "compile_error": text}
+  {"op": "run", "args": [...]} -> the facts of one test (see verdicts.RunFacts)
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 CPUCLOCK_SCHED = 2
 RESULT_FD = 3
+ARGS_FD = 4
 UNSUPPORTED = "$unsupported"  # same marker as harness.tctypes.UNSUPPORTED (not imported: keep this light)
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -60,16 +63,33 @@ class Solution:
         self.code = compile(source, self.path, "exec", dont_inherit=True)
 
 
+class Child:
+    """A forked child that has loaded the solution and waits on its argument pipe for one test."""
+
+    __slots__ = ("pid", "args_w", "result_r", "output_r")
+
+    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int):
+        self.pid, self.args_w, self.result_r, self.output_r = pid, args_w, result_r, output_r
+
+    def discard(self) -> None:
+        _kill_group(self.pid)
+        os.waitpid(self.pid, 0)
+        for fd in (self.args_w, self.result_r, self.output_r):
+            os.close(fd)
+
+
 class Zygote:
     def __init__(self, confinement, devnull: int):
         self.confinement = confinement
         self.solution: Solution | None = None
         self.devnull = devnull
         self.data_baseline = _vm_data_bytes()
+        self.spare: Child | None = None  # the next test's child, forked while the judge was busy
 
     # -- requests -------------------------------------------------------------------------------
 
     def load(self, request: dict) -> dict:
+        self.discard_spare()
         try:
             self.solution = Solution(request)
         except SyntaxError as err:
@@ -89,29 +109,34 @@ class Zygote:
     def run(self, request: dict) -> dict:
         if self.solution is None:
             raise RuntimeError("run before a successful load")
-        return self.run_child(_as_tuples(request["args"]))
+        return self.run_child(request["args"])
+
+    def prepare_spare(self) -> None:
+        """Fork the next test's child now, while the judge reads our answer: fork, confinement and
+        loading the solution then happen off the critical path of the next test."""
+        if self.solution is not None and self.spare is None:
+            self.spare = self._fork()
+
+    def discard_spare(self) -> None:
+        if self.spare is not None:
+            self.spare.discard()
+            self.spare = None
 
     # -- one child ------------------------------------------------------------------------------
 
-    def run_child(self, args: tuple | None) -> dict:
-        """Fork a child that loads the solution and (unless args is None) calls it; watch it; report."""
-        solution = self.solution
-        result_r, result_w = os.pipe2(os.O_CLOEXEC)
-        output_r, output_w = os.pipe2(os.O_CLOEXEC)
+    def run_child(self, args: list | None) -> dict:
+        """Hand one test's arguments (None: only load) to a child, watch it until it ends, report."""
+        child = self.spare or self._fork()
+        self.spare = None
         started = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            self._child(solution, args, result_w, output_w)  # never returns
-        os.close(result_w)
-        os.close(output_w)
         try:
-            ended, report, truncated, output = self._watch(pid, started, solution.time_limit, result_r, output_r)
+            ended, report, truncated, output = self._watch(child, started, json.dumps(args).encode())
         finally:
-            _kill_group(pid)
-        _, status, usage = os.wait4(pid, 0)
+            _kill_group(child.pid)
+        _, status, usage = os.wait4(child.pid, 0)
         wall = time.monotonic() - started
-        os.close(result_r)
-        os.close(output_r)
+        for fd in (child.result_r, child.output_r):
+            os.close(fd)
         _reap_orphans()
         if ended is None:
             ended = "signaled" if os.WIFSIGNALED(status) else "exited"
@@ -127,18 +152,35 @@ class Zygote:
             "output": output.decode("utf-8", "replace"),
         }
 
-    def _watch(self, pid, started, time_limit, result_r, output_r):
-        """Drain both pipes until the child exits or goes past a limit; no fixed polling interval.
+    def _fork(self) -> Child:
+        args_r, args_w = os.pipe2(os.O_CLOEXEC)
+        result_r, result_w = os.pipe2(os.O_CLOEXEC)
+        output_r, output_w = os.pipe2(os.O_CLOEXEC)
+        pid = os.fork()
+        if pid == 0:
+            self._child(self.solution, args_r, result_w, output_w)  # never returns
+        for fd in (args_r, result_w, output_w):
+            os.close(fd)
+        os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
+        return Child(pid, args_w, result_r, output_r)
+
+    def _watch(self, child: Child, started: float, args: bytes):
+        """Feed the arguments, drain both pipes until the child exits or passes a limit; no fixed
+        polling interval.
 
         The wait is as long as the child's remaining CPU budget could last (spread over every core it
         might use), so a solution in an infinite loop is stopped right at its limit.
         """
-        pidfd = os.pidfd_open(pid)
-        clock = process_cpu_clock(pid)
+        time_limit = self.solution.time_limit
+        result_r, output_r = child.result_r, child.output_r
+        pidfd = os.pidfd_open(child.pid)
+        clock = process_cpu_clock(child.pid)
         wall_deadline = started + 2 * time_limit + 1
         poller = select.poll()
         for fd in (result_r, output_r, pidfd):
             poller.register(fd, select.POLLIN)
+        pending = memoryview(args)
+        pending = self._feed(child, pending, poller)
         report, output = bytearray(), bytearray()
         truncated = False
         open_pipes = {result_r, output_r}
@@ -163,6 +205,8 @@ class Zygote:
                 for fd, _ in events:
                     if fd == pidfd:
                         exited = True
+                    elif fd == child.args_w:
+                        pending = self._feed(child, pending, poller)
                     elif fd == result_r:
                         truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
                     else:
@@ -179,9 +223,31 @@ class Zygote:
                     _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
         finally:
             os.close(pidfd)
+            if pending is not None:
+                os.close(child.args_w)
         return ended, bytes(report), truncated, bytes(output)
 
-    def _child(self, solution: Solution, args: tuple | None, result_w: int, output_w: int) -> None:
+    @staticmethod
+    def _feed(child: Child, pending: memoryview, poller) -> memoryview | None:
+        """Write what the argument pipe takes; close it when all is written (None: done)."""
+        try:
+            written = os.write(child.args_w, pending)
+        except BlockingIOError:
+            written = 0
+        except BrokenPipeError:  # the child ended before reading its arguments
+            written = len(pending)
+        pending = pending[written:]
+        if pending:
+            poller.register(child.args_w, select.POLLOUT)
+            return pending
+        try:
+            poller.unregister(child.args_w)
+        except KeyError:
+            pass
+        os.close(child.args_w)
+        return None
+
+    def _child(self, solution: Solution, args_r: int, result_w: int, output_w: int) -> None:
         """In the forked child: cut every tie to the zygote, confine, then run the solution."""
         try:
             os.setpgid(0, 0)
@@ -190,15 +256,16 @@ class Zygote:
             os.dup2(output_w, 1)
             os.dup2(output_w, 2)
             os.dup2(result_w, RESULT_FD)
+            os.dup2(args_r, ARGS_FD)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             self._limit(solution)
             if self.confinement is not None:
                 self.confinement.enter()  # it may use descriptors of its own, closed just below
-            os.closerange(RESULT_FD + 1, 1 << 16)
+            os.closerange(ARGS_FD + 1, 1 << 16)
         except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
             _report({"kind": "setup-error", "message": f"{type(err).__name__}: {err}"})
             os._exit(70)
-        _run_solution(solution, args)
+        _run_solution(solution)
         os._exit(0)
 
     def _limit(self, solution: Solution) -> None:
@@ -214,8 +281,8 @@ class Zygote:
         resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
 
 
-def _run_solution(solution: Solution, args: tuple | None) -> None:
-    """Load the module fresh, find the class and method, call it, and report (in the child)."""
+def _run_solution(solution: Solution) -> None:
+    """Load the module fresh, find the class and method, wait for the arguments, call, report."""
     phase = "load"
     try:
         module = types.ModuleType("solution")
@@ -228,6 +295,7 @@ def _run_solution(solution: Solution, args: tuple | None) -> None:
         if not callable(getattr(cls, solution.method, None)):
             _report({"kind": "missing", "message": f"class {solution.class_name} has no method {solution.method}"})
             return
+        args = _read_arguments()
         if args is None:
             _report({"kind": "loaded"})
             return
@@ -240,6 +308,16 @@ def _run_solution(solution: Solution, args: tuple | None) -> None:
     except BaseException as err:  # anything the solution raises, SystemExit included, is its verdict
         _flush_output()
         _report(_describe_error(err, phase, solution.path))
+
+
+def _read_arguments() -> tuple | None:
+    """One test's arguments from the argument pipe (JSON, closed by the zygote when complete)."""
+    chunks = []
+    while chunk := os.read(ARGS_FD, 1 << 16):
+        chunks.append(chunk)
+    os.close(ARGS_FD)
+    args = json.loads(b"".join(chunks))
+    return None if args is None else _as_tuples(args)
 
 
 def _as_tuples(value):
@@ -363,11 +441,15 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    # Opened first, so it takes descriptor 3 (RESULT_FD): a child's dup2 onto 3 then clobbers only
-    # this, never a descriptor that the confinement layers keep for entering.
+    # A child's channels go to descriptors 3 and 4 (RESULT_FD, ARGS_FD): hold both before the
+    # confinement layers open theirs, so a child's dup2 can never clobber a descriptor they keep.
     devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+    placeholder = os.dup(devnull)
+    if (devnull, placeholder) != (RESULT_FD, ARGS_FD):
+        raise RuntimeError("the zygote must start with only descriptors 0, 1 and 2 open")
     project_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     confinement, problems = _load_confinement(project_root)
+    os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
     zygote = Zygote(confinement, devnull)
     _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems})
@@ -380,6 +462,11 @@ def serve() -> None:
         except Exception as err:  # a fault of the harness itself: tell the judge, keep serving
             response = {"internal_error": f"{type(err).__name__}: {err}"}
         _send(response)
+        try:
+            zygote.prepare_spare()
+        except OSError as err:  # no spare this time (out of processes or memory): fork on demand
+            print(f"zygote: cannot fork a spare child: {err}", file=sys.stderr)
+    zygote.discard_spare()
 
 
 def _send(message: dict) -> None:
