@@ -13,19 +13,20 @@ from tabulate import tabulate
 from .catalog import display_path
 from .grading import GradeResult
 from .tctypes import shorten
-from .verdicts import Verdict
 
 MESSAGE_WIDTH = 70
 
 
 def test_table(result: GradeResult, fmt: str = "simple") -> str:
-    rows = [
-        [t.name, str(t.verdict) if t.verdict else "-", _ms(t.cpu_ms, t.verdict), _ms(t.wall_ms, t.verdict),
-         f"{t.memory_mib:.1f}" if t.verdict else "", shorten(t.message, MESSAGE_WIDTH)]
-        for t in result.tests
-    ]
+    """One row per test that ran; tests left unrun (after a failure, or a compile error) are counted."""
+    ran = [t for t in result.tests if t.verdict]
+    rows = [[t.name, str(t.verdict), f"{t.cpu_ms:.1f}", f"{t.wall_ms:.1f}", f"{t.memory_mib:.1f}",
+             shorten(t.message, MESSAGE_WIDTH)] for t in ran]
     headers = ["test", "verdict", "CPU ms", "wall ms", "memory MiB", "message"]
-    return tabulate(rows, headers, tablefmt=fmt, disable_numparse=True)
+    table = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True) if rows else ""
+    unrun = len(result.tests) - len(ran)
+    note = f"({unrun} of {len(result.tests)} tests not run)" if unrun else ""
+    return "\n".join(part for part in (table, note) if part)
 
 
 def summary_line(result: GradeResult) -> str:
@@ -85,6 +86,3 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult]) -> list[P
 def machine() -> str:
     return f"{platform.system()} {platform.release()}, {platform.machine()}, Python {sys.version.split()[0]}"
 
-
-def _ms(value: float, verdict: Verdict | None) -> str:
-    return f"{value:.1f}" if verdict else ""
