@@ -1,0 +1,30 @@
+# expect: WA
+# threat: (1) monkeypatch the judge: put the checkout back on sys.path and import harness.checker
+#   and harness.grading to make compare() always succeed; patch the zygote's module (already in
+#   sys.modules after fork) so that its _plain() and _report() claim success.
+# why: the project is unreadable under Landlock, so the judge's modules that the zygote never
+#   loaded cannot be imported; the zygote's own module can be patched, but only in this process:
+#   the comparison happens in the judge, which sees the plain value 0. WA.
+import os
+import sys
+
+SOLUTIONS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(SOLUTIONS)))
+
+
+class Vault:
+    def open(self, seed):
+        sys.path.insert(0, ROOT)
+        try:
+            import harness.checker as checker
+
+            checker.compare = lambda *args, **kwargs: checker.Comparison(True)
+            raise RuntimeError("LEAK: imported harness.checker from the checkout")
+        except (ImportError, OSError):  # PermissionError: Landlock
+            pass
+        zygote = sys.modules.get("harness.zygote")
+        if zygote is not None:
+            zygote._plain = lambda value, depth: {"verdict": "AC", "value": value}
+            zygote.REPORT_CAP = 0
+            zygote.OUTPUT_CAP = 0
+        return 0
