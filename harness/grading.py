@@ -96,6 +96,8 @@ def limits_of(problem: Problem) -> Limits:
 
 def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
     """The verdict of one test, from the facts of its run and the expected value (which only we hold)."""
+    if facts.setup_error:
+        return Verdict.IE, f"the judge could not set up the test: {facts.setup_error}"
     over = resource_verdict(facts, limits_of(problem))
     if over:
         return over
@@ -106,8 +108,6 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     if kind == "return":
         outcome = compare(test.expected, report.get("value"), problem.returns, problem.double_tolerance)
         return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
-    if kind == "setup-error":
-        return Verdict.IE, f"the judge could not set up the test: {report.get('message')}"
     if kind == "error":
         return failure_verdict(facts, report)
     return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
@@ -115,6 +115,8 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
 
 def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
     """None when the solution loads (module runs, class and method exist); else why not (CE, TLE, MLE)."""
+    if facts.setup_error:
+        return Verdict.IE, f"the judge could not set up the run: {facts.setup_error}"
     over = resource_verdict(facts, limits_of(problem))
     if over:
         return over[0], f"while loading the solution: {over[1]}"
@@ -124,8 +126,6 @@ def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
         return None
     if kind == "missing":
         return Verdict.CE, report.get("message", "")
-    if kind == "setup-error":
-        return Verdict.IE, f"the judge could not set up the run: {report.get('message')}"
     verdict, message = failure_verdict(facts, report if kind == "error" else None)
     return (verdict if verdict is Verdict.MLE else Verdict.CE), f"while loading the solution: {message}"
 
@@ -135,7 +135,7 @@ def _parse_report(facts: RunFacts) -> dict | None:
         return None
     try:
         report = json.loads(facts.report)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past what the parser will follow
         return {"kind": "garbled"}
     return report if isinstance(report, dict) else {"kind": "garbled"}
 
@@ -256,6 +256,8 @@ class Pool:
             self._discard(worker)
             worker = None  # the next job starts a new one
             result = TestResult(test.name, Verdict.IE, message=str(err))
+        except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
+            result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
         with run.lock:
             run.results[index] = result
             if result.verdict is not Verdict.AC and (run.first_failure is None or index < run.first_failure):

@@ -43,7 +43,7 @@ class Worker:
             cwd="/",
             close_fds=True,
         )
-        self._buffer = b""
+        self._buffer = bytearray()
         try:
             hello = self._receive(START_TIMEOUT)
         except WorkerDied:
@@ -93,17 +93,23 @@ class Worker:
         return response
 
     def _receive(self, timeout: float) -> dict:
+        """One response line; each chunk is searched once, so a long line costs linear time."""
         deadline = time.monotonic() + timeout
         fd = self.process.stdout.fileno()
-        while b"\n" not in self._buffer:
+        end = self._buffer.find(b"\n")
+        while end < 0:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
                 raise self._died(f"did not answer within {timeout:.0f} s")
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(fd, 1 << 20)
             if not chunk:
                 raise self._died("exited")
+            newline = chunk.find(b"\n")
+            if newline >= 0:
+                end = len(self._buffer) + newline
             self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
         return json.loads(line)
 
     def _died(self, what: str) -> WorkerDied:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import errno
 import signal
 from dataclasses import dataclass
 
@@ -44,6 +45,7 @@ class RunFacts:
     report: str  # what the child wrote on its result channel (JSON), possibly empty
     report_truncated: bool
     output: str  # the first bytes of what it printed
+    setup_error: str | None  # the harness failed to set the child up (never the solution's doing)
 
     @classmethod
     def from_message(cls, message: dict) -> RunFacts:
@@ -82,8 +84,8 @@ def failure_verdict(facts: RunFacts, error: dict | None) -> tuple[Verdict, str]:
         kind = error.get("type", "Exception")
         where = f" (line {error['line']})" if error.get("line") else ""
         text = f"{kind}: {error.get('message', '')}".rstrip(": ") + where
-        if kind == "MemoryError":
-            return Verdict.MLE, f"MemoryError{where}: the memory limit was reached"
+        if kind == "MemoryError" or error.get("errno") == errno.ENOMEM:
+            return Verdict.MLE, f"{kind}{where}: the memory limit was reached"
         if kind == "SystemExit":
             return Verdict.RE, f"the solution called exit({error.get('message', '')}){where}"
         return Verdict.RE, text

@@ -34,7 +34,7 @@ import traceback
 import types
 
 OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is read and dropped
-REPORT_CAP = 16 * 1024 * 1024  # a result larger than this is cut off (and so fails to parse)
+REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 CPUCLOCK_SCHED = 2
@@ -64,18 +64,35 @@ class Solution:
 
 
 class Child:
-    """A forked child that has loaded the solution and waits on its argument pipe for one test."""
+    """A forked child that has loaded the solution and waits on its argument pipe for one test.
 
-    __slots__ = ("pid", "args_w", "result_r", "output_r")
+    `setup_r` carries the harness's own set-up errors; the child closes its end before any solution
+    code runs, so a solution cannot pass itself off as the judge's fault.
+    """
 
-    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int):
-        self.pid, self.args_w, self.result_r, self.output_r = pid, args_w, result_r, output_r
+    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r")
+
+    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int):
+        self.pid, self.args_w, self.result_r, self.output_r, self.setup_r = pid, args_w, result_r, output_r, setup_r
+
+    def setup_error(self) -> str | None:
+        """What the child said went wrong before the solution ran (read once it has ended)."""
+        os.set_blocking(self.setup_r, False)
+        try:
+            message = os.read(self.setup_r, 4096)
+        except BlockingIOError:
+            message = b""
+        return message.decode("utf-8", "replace") or None
+
+    def close(self) -> None:
+        for fd in (self.result_r, self.output_r, self.setup_r):
+            os.close(fd)
 
     def discard(self) -> None:
         _kill_group(self.pid)
         os.waitpid(self.pid, 0)
-        for fd in (self.args_w, self.result_r, self.output_r):
-            os.close(fd)
+        os.close(self.args_w)
+        self.close()
 
 
 class Zygote:
@@ -95,9 +112,9 @@ class Zygote:
         except SyntaxError as err:
             self.solution = None
             return {"ok": False, "compile_error": f"{type(err).__name__}: {err.msg} (line {err.lineno})"}
-        except (OSError, ValueError) as err:
+        except (OSError, ValueError, RecursionError, MemoryError) as err:  # unreadable, or too deep to compile
             self.solution = None
-            return {"ok": False, "compile_error": f"cannot compile the file: {err}"}
+            return {"ok": False, "compile_error": f"cannot compile the file: {type(err).__name__}: {err}"}
         gc.collect()
         gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
         self.data_baseline = _vm_data_bytes()
@@ -135,8 +152,8 @@ class Zygote:
             _kill_group(child.pid)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.monotonic() - started
-        for fd in (child.result_r, child.output_r):
-            os.close(fd)
+        setup_error = child.setup_error()
+        child.close()
         _reap_orphans()
         if ended is None:
             ended = "signaled" if os.WIFSIGNALED(status) else "exited"
@@ -150,19 +167,21 @@ class Zygote:
             "report": report.decode("utf-8", "replace"),
             "report_truncated": truncated,
             "output": output.decode("utf-8", "replace"),
+            "setup_error": setup_error,
         }
 
     def _fork(self) -> Child:
         args_r, args_w = os.pipe2(os.O_CLOEXEC)
         result_r, result_w = os.pipe2(os.O_CLOEXEC)
         output_r, output_w = os.pipe2(os.O_CLOEXEC)
+        setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
         pid = os.fork()
         if pid == 0:
-            self._child(self.solution, args_r, result_w, output_w)  # never returns
-        for fd in (args_r, result_w, output_w):
+            self._child(self.solution, args_r, result_w, output_w, setup_w)  # never returns
+        for fd in (args_r, result_w, output_w, setup_w):
             os.close(fd)
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
-        return Child(pid, args_w, result_r, output_r)
+        return Child(pid, args_w, result_r, output_r, setup_r)
 
     def _watch(self, child: Child, started: float, args: bytes):
         """Feed the arguments, drain both pipes until the child exits or passes a limit; no fixed
@@ -247,8 +266,10 @@ class Zygote:
         os.close(child.args_w)
         return None
 
-    def _child(self, solution: Solution, args_r: int, result_w: int, output_w: int) -> None:
-        """In the forked child: cut every tie to the zygote, confine, then run the solution."""
+    def _child(self, solution: Solution, args_r: int, result_w: int, output_w: int, setup_w: int) -> None:
+        """In the forked child: cut every tie to the zygote, confine, then run the solution.
+
+        Every descriptor but 0-4 is closed before the solution runs, the set-up channel included."""
         try:
             os.setpgid(0, 0)
             _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -263,7 +284,7 @@ class Zygote:
                 self.confinement.enter()  # it may use descriptors of its own, closed just below
             os.closerange(ARGS_FD + 1, 1 << 16)
         except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
-            _report({"kind": "setup-error", "message": f"{type(err).__name__}: {err}"})
+            os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
             os._exit(70)
         _run_solution(solution)
         os._exit(0)
@@ -352,7 +373,9 @@ def _describe_error(err: BaseException, phase: str, path: str) -> dict:
         message = str(err)[:300]
     except BaseException:
         message = "(the exception could not be shown)"
-    return {"kind": "error", "phase": phase, "type": type(err).__name__, "message": message, "line": line}
+    errno = getattr(err, "errno", None)
+    return {"kind": "error", "phase": phase, "type": type(err).__name__, "message": message, "line": line,
+            "errno": errno if type(errno) is int else None}
 
 
 def _report(message: dict) -> None:

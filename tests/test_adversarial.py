@@ -622,7 +622,9 @@ def test_attack_gets_its_declared_verdict(judged, entry):
     if entry.expect_message:
         assert entry.expect_message in message, f"{entry.name}: {message}"
     assert "LEAK" not in message
-    if entry.expect != "AC":
+    if entry.expect == "CE":  # it never loaded: no test ran
+        assert all(t["verdict"] is None for t in result["tests"]) and message
+    elif entry.expect != "AC":
         assert failure is not None and failure["verdict"] == entry.expect
 
 
@@ -677,6 +679,9 @@ def test_judge_survived_and_reported_every_test(judged):
             continue
         verdicts = [test["verdict"] for test in result["tests"]]
         assert "IE" not in verdicts and result["verdict"] != "IE", f"{name}: {result['message']}"
+        if result["verdict"] == "CE":  # it never loaded, so no test runs: the reason is the message
+            assert result["message"] and verdicts == [None] * len(verdicts), name
+            continue
         first_failure = next((i for i, v in enumerate(verdicts) if v != "AC"), len(verdicts))
         assert None not in verdicts[: first_failure + 1], f"{name}: tests left without a verdict: {verdicts}"
         assert judged.judge["reported"].get(name) == sum(v is not None for v in verdicts), name

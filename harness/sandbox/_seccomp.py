@@ -52,6 +52,8 @@ def arg_hi(i: int) -> int:
 
 
 CLONE_THREAD = 0x00010000
+MAP_SHARED = 0x01  # MAP_SHARED_VALIDATE (0x03) includes it
+MAP_ANONYMOUS = 0x20  # the same on x86_64 and aarch64
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
 CLONE_NEWUTS = 0x04000000
@@ -91,7 +93,7 @@ _GENERIC = {  # numbers shared by x86_64 and aarch64 (the unified range >= 424)
 
 SYSCALLS: dict[str, dict[str, int]] = {
     "x86_64": {
-        "ioctl": 16, "shmget": 29, "shmat": 30, "shmctl": 31, "socket": 41, "socketpair": 53,
+        "mmap": 9, "ioctl": 16, "shmget": 29, "shmat": 30, "shmctl": 31, "socket": 41, "socketpair": 53,
         "clone": 56, "fork": 57, "vfork": 58, "execve": 59, "kill": 62, "semget": 64, "semop": 65,
         "semctl": 66, "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
         "truncate": 76, "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94,
@@ -119,7 +121,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
     },
     "aarch64": {
         "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15,
-        "fremovexattr": 16, "inotify_init1": 26, "inotify_add_watch": 27, "ioctl": 29,
+        "fremovexattr": 16, "mmap": 222, "inotify_init1": 26, "inotify_add_watch": 27, "ioctl": 29,
         "ioprio_set": 30, "mknodat": 33, "umount2": 39, "mount": 40, "pivot_root": 41,
         "truncate": 45, "chroot": 51, "fchmod": 52, "fchmodat": 53, "fchownat": 54, "fchown": 55,
         "vhangup": 58, "quotactl": 60, "utimensat": 88, "acct": 89, "personality": 92,
@@ -193,6 +195,7 @@ CONDITIONAL = {
     "tgkill": "allowed only within the process itself (raise(), pthread_kill)",
     "prlimit64": "read-only (new limit NULL) and only for itself: getrlimit works, nothing can be raised",
     "ioctl": f"only {', '.join(ALLOWED_IOCTLS)}; anything else ENOTTY (FIFREEZE, chattr, TIOCSTI, ...)",
+    "mmap": "no shared anonymous memory (ENOMEM): RLIMIT_DATA does not count it, so it would escape the limit",
 }
 
 
@@ -340,9 +343,14 @@ def build_program(arch: str) -> Program:
         a.jump_if(JMP_JEQ_K, value, "allow", 0)
     a.ja(f"errno_{errno.ENOTTY}")
 
+    a.label("h_mmap")  # mmap(addr, length, prot, flags, fd, offset)
+    a.ld(arg_lo(3))
+    a.emit(ALU_AND_K, k=MAP_SHARED | MAP_ANONYMOUS)
+    a.jump_if(JMP_JEQ_K, MAP_SHARED | MAP_ANONYMOUS, f"errno_{errno.ENOMEM}", "allow")
+
     a.label("allow")
     a.ret(RET_ALLOW)
-    for err in (errno.EPERM, errno.EACCES, errno.ENOSYS, errno.ENOTTY):
+    for err in (errno.EPERM, errno.EACCES, errno.ENOSYS, errno.ENOTTY, errno.ENOMEM):
         a.label(f"errno_{err}")
         a.ret(errno_action(err))
 

@@ -1,10 +1,4 @@
 # expect: CE
-# engine-bug: a source that is too deeply nested to compile is judged IE, not CE. The zygote
-#   compiles with compile() (harness/zygote.py Solution.__init__), which raises RecursionError
-#   ("maximum recursion depth exceeded during compilation") or MemoryError for such a source;
-#   Zygote.load catches only SyntaxError, OSError and ValueError, so the error reaches serve() as
-#   an internal error, harness/runner.py Worker._ask raises WorkerDied and the grading pool
-#   reports IE, throws the zygote away and starts another for the next test, which fails the same.
 # threat: (5) hurt the judge: make the trusted zygote itself fail while it compiles the solution
 #   (before any sandbox applies), so that the judge reports an internal error and restarts its
 #   workers, instead of a verdict against the solution. The line below has 5000 unary minuses.

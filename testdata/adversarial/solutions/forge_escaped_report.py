@@ -1,10 +1,4 @@
 # expect: RE
-# engine-bug: a report of control bytes ties up a worker past its answer timeout and is judged IE.
-#   The zygote forwards the report JSON-escaped (harness/zygote.py _send: each control or invalid
-#   byte becomes a 6-byte \uXXXX escape), so 16 MiB on the result channel becomes a 96 MiB line,
-#   and harness/runner.py Worker._receive reads a line in quadratic time (`self._buffer += chunk`
-#   and `b"\n" not in self._buffer` for every 64 KiB read: tens of GB copied, about 50 s here),
-#   so the judge gives up after 2 x time_limit + 11 s, kills the zygote and reports IE.
 # threat: (1) forge the result channel with a report the judge chokes on: just under the 16 MiB cap
 #   (so it is kept), made of \x01 bytes, to tie up the judge's workers and have the test blamed on
 #   the judge (IE). Only on the first test (seed 0), so that one worker is held, not both.
