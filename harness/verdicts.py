@@ -36,12 +36,12 @@ FOLDER_VERDICTS = {
 class RunFacts:
     """What the trusted worker observed about one child process, all from the kernel or the pipes."""
 
-    ended: str  # "exited", "signaled", "cpu-limit", "wall-limit"
+    ended: str  # "returned" (a whole result line), "exited", "signaled", "cpu-limit", "wall-limit"
     exit_code: int | None
     signal: int | None
-    cpu: float  # seconds of user + system CPU, from wait4
+    cpu: float  # seconds of CPU, all threads: the kernel's CPU clock of the process, or wait4
     wall: float  # seconds
-    peak_rss_kib: int  # ru_maxrss, from wait4
+    peak_rss_kib: int  # resident high-water mark: /proc/<pid>/status VmHWM, or wait4's ru_maxrss
     report: str  # what the child wrote on its result channel (JSON), possibly empty
     report_truncated: bool
     output: str  # the first bytes of what it printed

@@ -102,6 +102,7 @@ class Zygote:
         self.devnull = devnull
         self.data_baseline = _vm_data_bytes()
         self.spare: Child | None = None  # the next test's child, forked while the judge was busy
+        self.ending: list[int] = []  # children killed after returning, reaped once the answer is out
 
     # -- requests -------------------------------------------------------------------------------
 
@@ -142,33 +143,49 @@ class Zygote:
     # -- one child ------------------------------------------------------------------------------
 
     def run_child(self, args: list | None) -> dict:
-        """Hand one test's arguments (None: only load) to a child, watch it until it ends, report."""
+        """Hand one test's arguments (None: only load) to a child, watch it until it ends, report.
+
+        A child that has written its whole result line is done: its CPU time and peak memory are
+        read from the kernel there and then, it is killed, and it is reaped after the answer has
+        gone out (see finish), so the kernel's tear-down of its memory is off the critical path.
+        """
         child = self.spare or self._fork()
         self.spare = None
         started = time.monotonic()
         try:
-            ended, report, truncated, output = self._watch(child, started, json.dumps(args).encode())
+            ended, report, truncated, output, usage = self._watch(child, started, json.dumps(args).encode())
         finally:
             _kill_group(child.pid)
-        _, status, usage = os.wait4(child.pid, 0)
+        if ended == "returned":
+            status = None
+            self.ending.append(child.pid)
+            cpu, peak_kib = usage
+        else:
+            _, status, rusage = os.wait4(child.pid, 0)
+            ended = ended or ("signaled" if os.WIFSIGNALED(status) else "exited")
+            cpu, peak_kib = rusage.ru_utime + rusage.ru_stime, rusage.ru_maxrss
         wall = time.monotonic() - started
         setup_error = child.setup_error()
         child.close()
-        _reap_orphans()
-        if ended is None:
-            ended = "signaled" if os.WIFSIGNALED(status) else "exited"
         return {
             "ended": ended,
-            "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-            "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-            "cpu": usage.ru_utime + usage.ru_stime,
+            "exit_code": os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None,
+            "signal": os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None,
+            "cpu": cpu,
             "wall": wall,
-            "peak_rss_kib": usage.ru_maxrss,
+            "peak_rss_kib": peak_kib,
             "report": report.decode("utf-8", "replace"),
             "report_truncated": truncated,
             "output": output.decode("utf-8", "replace"),
             "setup_error": setup_error,
         }
+
+    def finish(self) -> None:
+        """After an answer has gone out: kill strays, fork the next test's child, and reap the
+        killed children whose tear-down is over (the others at the next call, never waiting)."""
+        _reap_orphans(set(self.ending))
+        self.prepare_spare()
+        self.ending = [pid for pid in self.ending if os.waitpid(pid, os.WNOHANG)[0] == 0]
 
     def _fork(self) -> Child:
         args_r, args_w = os.pipe2(os.O_CLOEXEC)
@@ -204,7 +221,7 @@ class Zygote:
         truncated = False
         open_pipes = {result_r, output_r}
         cores = max(1, len(os.sched_getaffinity(0)))
-        ended = None
+        ended, usage = None, None
         try:
             while True:
                 try:
@@ -228,6 +245,9 @@ class Zygote:
                         pending = self._feed(child, pending, poller)
                     elif fd == result_r:
                         truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
+                        if b"\n" in report:  # a whole result line: the test is over
+                            ended, usage = "returned", (time.clock_gettime(clock), _peak_rss_kib(child.pid))
+                            exited = True
                     else:
                         _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
                 if exited:
@@ -244,7 +264,7 @@ class Zygote:
             os.close(pidfd)
             if pending is not None:
                 os.close(child.args_w)
-        return ended, bytes(report), truncated, bytes(output)
+        return ended, bytes(report), truncated, bytes(output), usage
 
     @staticmethod
     def _feed(child: Child, pending: memoryview, poller) -> memoryview | None:
@@ -379,7 +399,8 @@ def _describe_error(err: BaseException, phase: str, path: str) -> dict:
 
 
 def _report(message: dict) -> None:
-    data = json.dumps(message, allow_nan=True).encode()
+    """One line on the result channel (JSON never contains a raw newline): its end ends the test."""
+    data = json.dumps(message, allow_nan=True).encode() + b"\n"
     view = memoryview(data)
     while view:
         written = os.write(RESULT_FD, view)
@@ -422,11 +443,12 @@ def _kill_group(pid: int) -> None:
             pass
 
 
-def _reap_orphans() -> None:
-    """Kill and reap descendants that escaped the test's process group and were re-parented to us."""
+def _reap_orphans(known: set[int]) -> None:
+    """Kill and reap descendants that escaped their test's process group and were re-parented to
+    us (every child but the `known` ones, killed already and reaped on their own schedule)."""
     try:
         with open(f"/proc/self/task/{os.getpid()}/children") as handle:
-            orphans = [int(pid) for pid in handle.read().split()]
+            orphans = [int(pid) for pid in handle.read().split() if int(pid) not in known]
     except OSError:
         orphans = []
     for pid in orphans:
@@ -435,6 +457,15 @@ def _reap_orphans() -> None:
             os.waitpid(pid, 0)
         except ChildProcessError:
             pass
+
+
+def _peak_rss_kib(pid: int) -> int:
+    """The process's resident-memory high-water mark (what wait4 would report as ru_maxrss)."""
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
 
 
 def _vm_data_bytes() -> int:
@@ -486,10 +517,12 @@ def serve() -> None:
             response = {"internal_error": f"{type(err).__name__}: {err}"}
         _send(response)
         try:
-            zygote.prepare_spare()
+            zygote.finish()
         except OSError as err:  # no spare this time (out of processes or memory): fork on demand
             print(f"zygote: cannot fork a spare child: {err}", file=sys.stderr)
     zygote.discard_spare()
+    for pid in zygote.ending:
+        os.waitpid(pid, 0)
 
 
 def _send(message: dict) -> None:
