@@ -59,9 +59,9 @@ def tests(rounds: int, mib: int, count: int) -> list[TestCase]:
     return [TestCase(f"t{i}", (rounds, mib), expected, "bench", 0) for i in range(count)]
 
 
-def timed_runs(count: int) -> list[tuple[float, float]]:
+def timed_runs(count: int, confine: bool = True) -> list[tuple[float, float]]:
     """(judge wall, reported CPU) in seconds for each of `count` trivial tests on one warm worker."""
-    worker = Worker()
+    worker = Worker(confine=confine)
     try:
         worker.load(("bench",), SOLUTION, "Work", "run", PROBLEM.time_limit, PROBLEM.memory_limit, check=True)
         samples = []
@@ -109,6 +109,10 @@ def main() -> None:
                  f"target <= 1 ms"])
     rows.append(["median CPU charged to a trivial test", f"{statistics.median(c for _, c in samples) * 1e3:.2f} ms",
                  "", "fork, confinement, load, call"])
+    bare = timed_runs(options.tests, confine=False)
+    bare_wall = statistics.median(wall for wall, _ in bare)
+    rows.append(["median wall, kernel layers on / off", f"{ours * 1e3:.2f} ms", f"{bare_wall * 1e3:.2f} ms (off)",
+                 f"{(ours / bare_wall - 1) * 100:+.0f}% (target <= +25%)"])
 
     rounds = calibrate_rounds(0.2)
     cpu_bound = tests(rounds, 0, 20)

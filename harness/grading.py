@@ -189,9 +189,10 @@ DoneCallback = Callable[[GradeResult], None]
 class Pool:
     """N workers grading tests of a list of solutions; one thread per worker talks to its zygote."""
 
-    def __init__(self, jobs: int, python: str = sys.executable):
+    def __init__(self, jobs: int, python: str = sys.executable, confine: bool = True):
         self.jobs = max(1, jobs)
         self.python = python
+        self.confine = confine
         self._workers: list[Worker] = []
         self.warnings: set[str] = set()  # what workers said about missing isolation
         self._workers_lock = threading.Lock()
@@ -287,7 +288,7 @@ class Pool:
             return run.load_outcome is None
 
     def _new_worker(self) -> Worker:
-        worker = Worker(self.python)
+        worker = Worker(self.python, self.confine)
         with self._workers_lock:
             self._workers.append(worker)
             self.warnings.update(worker.warnings)

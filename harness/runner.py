@@ -18,7 +18,8 @@ from pathlib import Path
 from .verdicts import RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BOOTSTRAP = f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.zygote import serve; serve()"
+BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.zygote import serve; "
+             "serve(confine=sys.argv[1] == 'confine')")
 MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
 START_TIMEOUT = 30.0  # seconds for a new interpreter to say it is ready (slow machines, cold caches)
 ANSWER_GRACE = 10.0  # seconds past a child's own limits before the judge gives up on the zygote
@@ -31,11 +32,12 @@ class WorkerDied(Exception):
 class Worker:
     """One zygote process and the solution currently loaded in it."""
 
-    def __init__(self, python: str = sys.executable):
-        """`python`: the interpreter for the zygote; it needs only the standard library."""
+    def __init__(self, python: str = sys.executable, confine: bool = True):
+        """`python`: the interpreter for the zygote (it needs only the standard library);
+        `confine`: apply the kernel layers (off only to measure what they cost)."""
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            [python, "-S", "-B", "-P", "-c", BOOTSTRAP],
+            [python, "-S", "-B", "-P", "-c", BOOTSTRAP, "confine" if confine else "bare"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

@@ -490,8 +490,8 @@ def _load_confinement(project_root: str):
         return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
 
 
-def serve() -> None:
-    """Answer requests until the judge closes our stdin."""
+def serve(confine: bool = True) -> None:
+    """Answer requests until the judge closes our stdin; `confine`: enter the kernel layers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -502,7 +502,7 @@ def serve() -> None:
     if (devnull, placeholder) != (RESULT_FD, ARGS_FD):
         raise RuntimeError("the zygote must start with only descriptors 0, 1 and 2 open")
     project_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    confinement, problems = _load_confinement(project_root)
+    confinement, problems = _load_confinement(project_root) if confine else (None, ["kernel layers off"])
     os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
     zygote = Zygote(confinement, devnull)
