@@ -18,6 +18,7 @@ import pytest
 
 from harness.checker import compare
 from harness.problem import Problem, load_problem
+from harness.testgen import load_solution
 
 from .conftest import ROOT
 
@@ -28,17 +29,16 @@ MINIMUM_TESTS = {"mankala": 150, "chefgame": 150}
 RANDOM_CASES = 300
 
 
-def _module(path: Path):
-    spec = importlib.util.spec_from_file_location(f"_proof_{path.parent.name}_{path.stem}", path)
+def _method(problem: Problem, path: Path):
+    """The solution at `path`, run in-process as the judge would: a fresh instance per call."""
+    return load_solution(path, problem.class_name, problem.method)
+
+
+def _verify_module(problem: Problem):
+    spec = importlib.util.spec_from_file_location(f"_verify_{problem.slug}", problem.path / "verify.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def _method(problem: Problem, path: Path):
-    """A callable that runs the solution at `path` as the judge would: a fresh instance per call."""
-    cls = getattr(_module(path), problem.class_name)
-    return lambda *args: getattr(cls(), problem.method)(*args)
 
 
 @pytest.fixture(scope="module", params=SLUGS)
@@ -53,7 +53,7 @@ def reference(problem):
 
 @pytest.fixture(scope="module")
 def verify(problem):
-    return _module(problem.path / "verify.py")
+    return _verify_module(problem)
 
 
 def _kwargs(problem: Problem, args: tuple) -> dict:

@@ -7,8 +7,6 @@ A pile is built from a "stalk": a bottom-to-top list of colours, EVEN (+1) or OD
 into strictly increasing numbers of those parities, then scrambled (shuffled, with repeats),
 since the order and the multiplicity of numbers in a pile do not change the game.
 """
-import importlib.util
-import json
 import math
 import random
 import sys
@@ -21,19 +19,10 @@ EVEN, ODD = 1, -1
 TOP = 2 ** 31 - 1  # the largest allowed number
 MAX_PILES, MAX_PILE_LEN = 100, 45
 
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(ROOT)]
 from verify import pile_value  # noqa: E402  (only to design cancelling piles, not for answers)
 
-
-def load_reference():
-    path = ROOT / "solutions" / "chefgame" / "accepted" / "reference.py"
-    spec = importlib.util.spec_from_file_location("chefgame_reference", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.ChefGame()
-
-
-REFERENCE = load_reference()
+from harness.testgen import reference, write_tests  # noqa: E402
 
 
 # ---------------------------------------------------------------- building piles
@@ -276,26 +265,11 @@ def max_tests():
 
 # ---------------------------------------------------------------- writing
 
-def render(tests):
-    lines = []
-    for name, piles, note in tests:
-        expected = REFERENCE.choose(tuple(tuple(pile) for pile in piles))
-        lines.append(f"- name: {name}")
-        if sum(len(pile) for pile in piles) <= 40:
-            lines.append(f"  args: {{piles: {json.dumps(piles)}}}")
-        else:
-            lines.append("  args:")
-            lines.append("    piles:")
-            lines.extend(f"      - {json.dumps(pile)}" for pile in piles)
-        lines.append(f"  expected: {json.dumps(expected)}")
-        lines.append(f"  note: {json.dumps(note)}")
-    return "\n".join(lines) + "\n"
-
-
 def main():
+    solve = reference(HERE)
     for file_name, tests in [("edge.yaml", edge_tests()), ("random.yaml", random_tests()),
                              ("max.yaml", max_tests())]:
-        (HERE / "tests" / file_name).write_text(render(tests))
+        write_tests(HERE / "tests" / file_name, [(name, {"piles": piles}, note) for name, piles, note in tests], solve)
 
 
 if __name__ == "__main__":

@@ -3,13 +3,13 @@
 Expected values come from the reference solution; the random cases use a fixed seed, so every run
 writes the same files byte for byte. Run: python problems/roxor/generator.py
 """
-import importlib.util
-import json
 import random
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REFERENCE = HERE.parents[1] / "solutions" / "roxor" / "accepted" / "reference.py"
+sys.path.insert(0, str(HERE.parents[1]))
+from harness.testgen import reference, write_tests  # noqa: E402
 SEED = 216
 MAX_PILES = 15
 MAX_STONES = 1000
@@ -48,14 +48,6 @@ EDGE_CASES = [
 ]
 
 
-def load_reference():
-    """The reference Roxor class, loaded from its file."""
-    spec = importlib.util.spec_from_file_location("roxor_reference", REFERENCE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Roxor()
-
-
 def valid(piles):
     """The statement's constraint that some pile other than the last holds a stone."""
     return any(piles[:-1])
@@ -69,7 +61,7 @@ def random_piles(rng, n, low, high, density=1.0):
             return piles
 
 
-def random_cases(rng, reference):
+def random_cases(rng, solve):
     """Seeded families: general, sparse, tiny counts, lost positions and maximum size."""
     cases = []
     for index in range(16):
@@ -81,7 +73,7 @@ def random_cases(rng, reference):
     for index in range(6):
         n = rng.randint(3, MAX_PILES)
         piles = random_piles(rng, n, 0, MAX_STONES)
-        while reference.play(tuple(piles)):
+        while solve(tuple(piles)):
             piles = random_piles(rng, n, 0, MAX_STONES)
         cases.append((f"lost-{index:03d}", piles))
     for index in range(4):
@@ -89,24 +81,12 @@ def random_cases(rng, reference):
     return cases
 
 
-def render(cases, reference):
-    """YAML text, one block per test, expected values from the reference."""
-    blocks = []
-    for name, piles, *note in cases:
-        assert valid(piles) and 2 <= len(piles) <= MAX_PILES, name
-        expected = list(reference.play(tuple(piles)))
-        block = f"- name: {name}\n  args: {{piles: {json.dumps(piles)}}}\n  expected: {json.dumps(expected)}\n"
-        if note:
-            block += f"  note: {json.dumps(note[0])}\n"
-        blocks.append(block)
-    return "".join(blocks)
-
-
 def main():
-    reference = load_reference()
-    rng = random.Random(SEED)
-    (HERE / "tests" / "edge.yaml").write_text(render(EDGE_CASES, reference))
-    (HERE / "tests" / "random.yaml").write_text(render(random_cases(rng, reference), reference))
+    solve = reference(HERE)
+    edge = [(name, {"piles": piles}, note) for name, piles, note in EDGE_CASES]
+    write_tests(HERE / "tests" / "edge.yaml", edge, solve)
+    random_ = [(name, {"piles": piles}) for name, piles in random_cases(random.Random(SEED), solve)]
+    write_tests(HERE / "tests" / "random.yaml", random_, solve)
 
 
 if __name__ == "__main__":

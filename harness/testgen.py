@@ -1,0 +1,72 @@
+"""What the problems' generator.py scripts and the proof of the test data share: calling a trusted
+solution in-process, and writing test files in one layout, so that every generated file reads alike
+and is rebuilt bit for bit.
+
+Only for code of our own (reference solutions, verify.py, stored solutions in the proof test):
+untrusted solutions are only ever run by the judge.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import yaml
+
+FLOW_WIDTH = 100  # args that fit on a line this long are written on one line
+
+
+def load_solution(path: Path, class_name: str, method: str) -> Callable[..., Any]:
+    """The method of a solution file, called in this process with a fresh instance per call."""
+    spec = importlib.util.spec_from_file_location(f"_trusted_{path.parent.name}_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cls = getattr(module, class_name)
+    return lambda *args: getattr(cls(), method)(*args)
+
+
+def reference(problem_dir: Path) -> Callable[..., Any]:
+    """The problem's reference solution, solutions/<slug>/accepted/reference.py."""
+    spec = yaml.safe_load((problem_dir / "problem.yaml").read_text(encoding="utf-8"))
+    path = problem_dir.resolve().parents[1] / "solutions" / problem_dir.name / "accepted" / "reference.py"
+    return load_solution(path, spec["class"], spec["method"])
+
+
+def as_argument(value: Any) -> Any:
+    """A value as TopCoder hands it to Python: lists become tuples, at every depth."""
+    return tuple(as_argument(item) for item in value) if isinstance(value, (list, tuple)) else value
+
+
+def write_tests(path: Path, cases: Iterable[tuple], solve: Callable[..., Any], header: str = "") -> None:
+    """Write a test file. Each case is (name, args) or (name, args, note), args a dict in parameter
+    order; the expected value is what `solve` returns for the args as the judge passes them."""
+    lines = [f"# {line}" for line in header.splitlines()]
+    for name, args, *note in cases:
+        expected = solve(*(as_argument(value) for value in args.values()))
+        lines.append(f"- name: {name}")
+        lines += _args_lines(args)
+        lines.append(f"  expected: {_flow(expected)}")
+        if note:
+            lines.append(f"  note: {json.dumps(note[0])}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _args_lines(args: dict) -> list[str]:
+    flow = "  args: {" + ", ".join(f"{name}: {_flow(value)}" for name, value in args.items()) + "}"
+    if len(flow) <= FLOW_WIDTH:
+        return [flow]
+    lines = ["  args:"]
+    for name, value in args.items():
+        if isinstance(value, (list, tuple)) and value and all(isinstance(row, (list, tuple)) for row in value):
+            lines.append(f"    {name}:")  # a 2-D array: one row per line
+            lines += [f"      - {_flow(row)}" for row in value]
+        else:
+            lines.append(f"    {name}: {_flow(value)}")
+    return lines
+
+
+def _flow(value: Any) -> str:
+    """JSON text, which YAML reads back as the same value (strings quoted: "NO" stays a string)."""
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
