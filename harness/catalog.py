@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .errors import JudgeInputError
 from .problem import Problem, load_problem
+from .yamlio import load_mapping
 from .verdicts import FOLDER_VERDICTS, Verdict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -46,13 +47,19 @@ class Catalog:
     def problem_for(self, solution: Path) -> Problem:
         """The problem whose class the file defines (read without running it)."""
         names = defined_classes(solution)
-        matches = [slug for slug in self.slugs() if self.problem(slug).class_name in names]
+        matches = [slug for slug in self.slugs() if self._class_name(slug) in names]
         if len(matches) == 1:
             return self.problem(matches[0])
         if not matches:
             found = ", ".join(sorted(names)) or "no class"
             raise JudgeInputError(f"no problem has a class named like this file's ({found}); use --problem", solution)
         raise JudgeInputError(f"the file matches several problems ({', '.join(matches)}); use --problem", solution)
+
+    def _class_name(self, slug: str) -> object:
+        """The class a problem asks for, read from problem.yaml alone: a fault elsewhere in another
+        problem's folder must not stop grading for this one."""
+        spec, _ = load_mapping(self.problems_dir / slug / "problem.yaml")
+        return spec.get("class")
 
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
         """solutions/<slug>/<expected verdict folder>/*.py, in a stable order."""
