@@ -47,9 +47,17 @@ class Catalog:
     def problem_for(self, solution: Path) -> Problem:
         """The problem whose class the file defines (read without running it)."""
         names = defined_classes(solution)
-        matches = [slug for slug in self.slugs() if self._class_name(slug) in names]
+        matches, unreadable = [], []
+        for slug in self.slugs():
+            try:
+                if self._class_name(slug) in names:
+                    matches.append(slug)
+            except JudgeInputError as err:  # only an error if no other problem matches
+                unreadable.append(err)
         if len(matches) == 1:
             return self.problem(matches[0])
+        if not matches and unreadable:
+            raise unreadable[0]
         if not matches:
             found = ", ".join(sorted(names)) or "no class"
             raise JudgeInputError(f"no problem has a class named like this file's ({found}); use --problem", solution)

@@ -129,3 +129,13 @@ def test_bad_jobs_value_is_a_usage_error(judge):
         assert exit_.code == 2
     else:
         raise AssertionError("argparse should reject -j 0")
+
+
+def test_a_broken_problem_does_not_block_grading_another(judge, tmp_path):
+    import shutil
+
+    shutil.copytree(FIXTURE_PROBLEMS / "adder", tmp_path / "adder")
+    shutil.copytree(TESTDATA / "broken" / "malformed_yaml", tmp_path / "broken")
+    (tmp_path / "broken" / "problem.yaml").write_text("class: Other\n" + "name: [unclosed\n")
+    code, out, err = judge("--problems", tmp_path, "grade", SOLUTIONS / "accepted.py")
+    assert code == 0 and "passed 4/4" in out, err
