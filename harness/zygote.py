@@ -7,9 +7,9 @@ pipes (the child's result channel and its captured output), so nothing the solut
 the facts the judge sees. It speaks JSON lines on stdin/stdout and imports only the standard library
 and harness.sandbox.
 
-A child is forked ahead of its test (a "spare", while the judge reads the previous answer): it sets
-its limits, confines itself and loads the solution, then waits for its arguments on a pipe. Only
-the call itself is left on the test's critical path.
+A child is forked ahead of its test (a "spare", forked as soon as the previous test has its
+arguments): it sets its limits, confines itself and loads the solution, then waits for its
+arguments on a pipe. Only the call itself is left on the test's critical path.
 
 The zygote first sends {"ready": true, "baseline_kib", "problems"}. Then, one JSON line each way:
   {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "check": bool}
@@ -130,7 +130,7 @@ class Zygote:
         return self.run_child(request["args"])
 
     def prepare_spare(self) -> None:
-        """Fork the next test's child now, while the judge reads our answer: fork, confinement and
+        """Fork the next test's child now, while the current one runs: fork, confinement and
         loading the solution then happen off the critical path of the next test."""
         if self.solution is not None and self.spare is None:
             self.spare = self._fork()
@@ -181,9 +181,9 @@ class Zygote:
         }
 
     def finish(self) -> None:
-        """After an answer has gone out: kill strays, fork the next test's child, and reap the
-        killed children whose tear-down is over (the others at the next call, never waiting)."""
-        _reap_orphans(set(self.ending))
+        """After an answer has gone out: kill strays, make sure the next test's child exists, and
+        reap the killed children whose tear-down is over (the others later, never waiting)."""
+        _reap_orphans(set(self.ending) | ({self.spare.pid} if self.spare else set()))
         self.prepare_spare()
         self.ending = [pid for pid in self.ending if os.waitpid(pid, os.WNOHANG)[0] == 0]
 
@@ -215,8 +215,9 @@ class Zygote:
         poller = select.poll()
         for fd in (result_r, output_r, pidfd):
             poller.register(fd, select.POLLIN)
-        pending = memoryview(args)
-        pending = self._feed(child, pending, poller)
+        pending = self._feed(child, memoryview(args), poller)
+        if pending is None:
+            self.prepare_spare()  # the next test's child sets up while this one runs
         report, output = bytearray(), bytearray()
         truncated = False
         open_pipes = {result_r, output_r}
@@ -243,10 +244,13 @@ class Zygote:
                         exited = True
                     elif fd == child.args_w:
                         pending = self._feed(child, pending, poller)
+                        if pending is None:
+                            self.prepare_spare()
                     elif fd == result_r:
                         truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
                         if b"\n" in report:  # a whole result line: the test is over
-                            ended, usage = "returned", (time.clock_gettime(clock), _peak_rss_kib(child.pid))
+                            usage = _live_usage(clock, child.pid)
+                            ended = "returned" if usage else None  # None: it exited, ask wait4
                             exited = True
                     else:
                         _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
@@ -307,6 +311,9 @@ class Zygote:
             os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
             os._exit(70)
         _run_solution(solution)
+        # Stay alive, stopped, until the zygote has read this process's CPU time and peak memory
+        # and killed it (an exiting process loses its memory figures before it can be reaped).
+        os.kill(os.getpid(), signal.SIGSTOP)
         os._exit(0)
 
     def _limit(self, solution: Solution) -> None:
@@ -459,13 +466,18 @@ def _reap_orphans(known: set[int]) -> None:
             pass
 
 
-def _peak_rss_kib(pid: int) -> int:
-    """The process's resident-memory high-water mark (what wait4 would report as ru_maxrss)."""
-    with open(f"/proc/{pid}/status") as handle:
-        for line in handle:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return 0
+def _live_usage(clock: int, pid: int) -> tuple[float, int] | None:
+    """(CPU seconds, peak resident KiB) of a live process, from its CPU clock and VmHWM (what
+    wait4 would report); None once it is exiting and the kernel no longer shows its memory."""
+    try:
+        cpu = time.clock_gettime(clock)
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return cpu, int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 def _vm_data_bytes() -> int:
