@@ -139,3 +139,23 @@ def test_a_broken_problem_does_not_block_grading_another(judge, tmp_path):
     (tmp_path / "broken" / "problem.yaml").write_text("class: Other\n" + "name: [unclosed\n")
     code, out, err = judge("--problems", tmp_path, "grade", SOLUTIONS / "accepted.py")
     assert code == 0 and "passed 4/4" in out, err
+
+
+def test_missing_layer_gives_one_warning_line_and_grading_goes_on(judge, monkeypatch):
+    from harness import isolation
+    from harness.sandbox import LayerStatus
+
+    missing = LayerStatus("landlock.net", False, "needs Landlock ABI 4 (Linux 6.7), kernel has 3")
+    monkeypatch.setattr(isolation, "all_layers", lambda: isolation.engine_layers() + [missing])
+    code, out, err = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py")
+    assert code == 0 and "passed 4/4" in out
+    warnings = [line for line in err.splitlines() if line.startswith("judge: warning:")]
+    assert warnings == ["judge: warning: sandbox layers inactive: landlock.net (needs Landlock ABI 4 (Linux 6.7), "
+                        "kernel has 3)"]
+
+
+def test_doctor_lists_every_layer(judge):
+    code, out, _ = judge("doctor")
+    for name in ("fresh process", "rlimits", "cpu watch", "no_new_privs", "landlock.fs", "seccomp"):
+        assert any(line.startswith(name) for line in out.splitlines()), name
+    assert code in (0, 1)  # 1 when this machine lacks a layer
