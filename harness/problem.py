@@ -6,7 +6,6 @@ mistake in test data is reported with its file and line instead of surfacing as 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,6 @@ from .yamlio import load_mapping, load_sequence
 
 EXAMPLES_FILE = "examples.yaml"
 ORIGINAL_FILES = (EXAMPLES_FILE, "system.yaml")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RULE_BUILTINS = {
     f.__name__: f
     for f in (len, sum, min, max, all, any, abs, set, sorted, range, zip, enumerate, list, tuple)
