@@ -246,9 +246,11 @@ class Pool:
     def _run_job(self, worker: Worker | None, run: SolutionRun, index: int,
                  on_test: TestCallback | None) -> Worker | None:
         test = run.tests[index]
+        if run.skips(index):  # decided before starting or loading anything for it
+            return worker
         try:
             worker = worker or self._new_worker()
-            if not self._ensure_loaded(worker, run) or run.skips(index):
+            if not self._ensure_loaded(worker, run):
                 return worker
             facts = worker.run(test.args)
             verdict, message = judge_test(test, facts, run.problem)
