@@ -27,9 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from tabulate import tabulate  # noqa: E402
 
-from harness.grading import Pool, SolutionRun  # noqa: E402
-from harness.problem import TestCase, load_problem  # noqa: E402
-from harness.runner import Worker  # noqa: E402
+from harness.engine.grading import Pool, SolutionRun  # noqa: E402
+from harness.problems.format import TestCase, load_problem  # noqa: E402
+from harness.engine.worker import Worker  # noqa: E402
 from harness.verdicts import RunFacts  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

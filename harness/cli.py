@@ -14,11 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-from .catalog import PROJECT_ROOT, Catalog, display_path
+from .problems.catalog import PROJECT_ROOT, Catalog, display_path
 from .errors import JudgeInputError
-from .grading import GradeResult, Pool, SolutionRun
-from .isolation import doctor_report, missing_layers_warning
-from .tables import check_row, check_table, summary_line, test_table, write_report
+from .engine.grading import GradeResult, Pool, SolutionRun
+from .engine.isolation import doctor_report, missing_layers_warning
+from .reports.tables import check_row, check_table, summary_line, test_table, write_report
 from .verdicts import Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130

@@ -2,8 +2,8 @@ import math
 
 import pytest
 
-from harness.checker import compare, doubles_match
-from harness.tctypes import UNSUPPORTED, TCType
+from harness.problems.checker import compare, doubles_match
+from harness.problems.tctypes import UNSUPPORTED, TCType
 
 
 def check(type_text, expected, got, tolerance=1e-9):

@@ -142,8 +142,8 @@ def test_a_broken_problem_does_not_block_grading_another(judge, tmp_path):
 
 
 def test_missing_layer_gives_one_warning_line_and_grading_goes_on(judge, monkeypatch):
-    from harness import isolation
-    from harness.sandbox import LayerStatus
+    from harness.engine import isolation
+    from harness.engine.sandbox import LayerStatus
 
     missing = LayerStatus("landlock.net", False, "needs Landlock ABI 4 (Linux 6.7), kernel has 3")
     monkeypatch.setattr(isolation, "all_layers", lambda: isolation.engine_layers() + [missing])

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.checker import compare
-from harness.problem import Problem, load_problem
-from harness.testgen import load_solution
+from harness.problems.checker import compare
+from harness.problems.format import Problem, load_problem
+from harness.problems.testgen import load_solution
 
 from .conftest import ROOT
 

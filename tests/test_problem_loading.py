@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from harness.errors import JudgeInputError
-from harness.problem import load_problem
+from harness.problems.format import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 

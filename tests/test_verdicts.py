@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.grading import GradeResult, Pool, SolutionRun
-from harness.problem import load_problem
+from harness.engine.grading import GradeResult, Pool, SolutionRun
+from harness.problems.format import load_problem
 from harness.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA, expected_verdict

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from .catalog import display_path
-from .grading import GradeResult
-from .tctypes import shorten
+from ..problems.catalog import display_path
+from ..engine.grading import GradeResult
+from ..problems.tctypes import shorten
 
 MESSAGE_WIDTH = 70
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from .errors import JudgeInputError
+from ..errors import JudgeInputError
 
 # libyaml's parser when PyYAML was built with it (ten times faster on large test files); both keep
 # line numbers on every node.

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .checker import compare
-from .problem import Problem, TestCase
-from .runner import Worker, WorkerDied
-from .verdicts import Limits, RunFacts, Verdict, failure_verdict, resource_verdict
+from ..problems.checker import compare
+from ..problems.format import Problem, TestCase
+from .worker import Worker, WorkerDied
+from ..verdicts import Limits, RunFacts, Verdict, failure_verdict, resource_verdict
 
 
 @dataclass

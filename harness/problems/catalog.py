@@ -8,12 +8,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import JudgeInputError
-from .problem import Problem, load_problem
+from ..errors import JudgeInputError
+from .format import Problem, load_problem
 from .yamlio import load_mapping
-from .verdicts import FOLDER_VERDICTS, Verdict
+from ..verdicts import FOLDER_VERDICTS, Verdict
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CLASS_LINE = re.compile(r"^class\s+([A-Za-z_]\w*)", re.MULTILINE)
 
 

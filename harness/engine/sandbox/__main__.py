@@ -1,4 +1,4 @@
-"""`python -m harness.sandbox`: print what this machine offers (for `judge.py doctor`)."""
+"""`python -m harness.engine.sandbox`: print what this machine offers (for `judge.py doctor`)."""
 
 from . import probe, warning_line
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import JudgeInputError
+from ..errors import JudgeInputError
 from .tctypes import TCType
 from .yamlio import load_mapping, load_sequence
 

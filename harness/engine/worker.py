@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .verdicts import RunFacts
+from ..verdicts import RunFacts
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.zygote import serve; "
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.engine.zygote import serve; "
              "serve(confine=sys.argv[1] == 'confine')")
 MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
 START_TIMEOUT = 30.0  # seconds for a new interpreter to say it is ready (slow machines, cold caches)

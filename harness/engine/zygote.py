@@ -5,7 +5,7 @@ outputs) and never runs solution code itself: only its forked children do. What 
 child comes from the kernel (wait4's rusage, the child's CPU clock, the exit status) and from two
 pipes (the child's result channel and its captured output), so nothing the solution does can change
 the facts the judge sees. It speaks JSON lines on stdin/stdout and imports only the standard library
-and harness.sandbox.
+and harness.engine.sandbox.
 
 A child is forked ahead of its test (a "spare", forked as soon as the previous test has its
 arguments): it sets its limits, confines itself and loads the solution, then waits for its
@@ -40,7 +40,7 @@ PR_SET_CHILD_SUBREAPER = 36
 CPUCLOCK_SCHED = 2
 RESULT_FD = 3
 ARGS_FD = 4
-UNSUPPORTED = "$unsupported"  # same marker as harness.tctypes.UNSUPPORTED (not imported: keep this light)
+UNSUPPORTED = "$unsupported"  # same marker as harness.problems.tctypes.UNSUPPORTED (not imported: keep this light)
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -495,7 +495,7 @@ def _load_confinement(project_root: str):
     The project folder (problems, expected outputs, reports) must stay unreadable to solutions.
     """
     try:
-        from harness import sandbox
+        from harness.engine import sandbox
 
         return sandbox.prepare((), must_not_cover=[project_root]), []
     except Exception as err:  # any failure of an optional layer degrades to running without it
@@ -513,7 +513,7 @@ def serve(confine: bool = True) -> None:
     placeholder = os.dup(devnull)
     if (devnull, placeholder) != (RESULT_FD, ARGS_FD):
         raise RuntimeError("the zygote must start with only descriptors 0, 1 and 2 open")
-    project_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    project_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     confinement, problems = _load_confinement(project_root) if confine else (None, ["kernel layers off"])
     os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code

@@ -1,0 +1,1 @@
+"""Problems: the folder format, TopCoder types, checkers, the catalog of problems and stored solutions."""
