@@ -16,6 +16,7 @@ from typing import Callable
 
 from ..problems.checker import compare
 from ..problems.format import Problem, TestCase
+from ..text import safe_text
 from .worker import Worker, WorkerDied
 from ..verdicts import Limits, RunFacts, Verdict, failure_verdict, resource_verdict
 
@@ -28,6 +29,9 @@ class TestResult:
     wall_ms: float = 0.0
     memory_mib: float = 0.0
     message: str = ""
+
+    def __post_init__(self):
+        self.message = safe_text(self.message)  # solution-controlled: made safe once, here
 
     def to_json(self) -> dict:
         return {
@@ -48,6 +52,9 @@ class GradeResult:
     compile_message: str = ""
     baseline_mib: float = 0.0
     expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
+
+    def __post_init__(self):
+        self.compile_message = safe_text(self.compile_message)  # solution-controlled: made safe once, here
 
     @property
     def verdict(self) -> Verdict:

@@ -386,7 +386,9 @@ def _plain(value, depth: int):
     if isinstance(value, (list, tuple)) and depth < 2:
         return [_plain(item, depth + 1) for item in value]
     kind = type(value)
-    return {UNSUPPORTED: f"{kind.__module__}.{kind.__qualname__}".removeprefix("builtins.")}
+    module = kind.__dict__.get("__module__")  # the solution may have set it to anything
+    module = str.__str__(module)[:200] if isinstance(module, str) else "?"
+    return {UNSUPPORTED: f"{module}.{str.__str__(kind.__qualname__)[:200]}".removeprefix("builtins.")}
 
 
 def _describe_error(err: BaseException, phase: str, path: str) -> dict:

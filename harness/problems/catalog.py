@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JudgeInputError
+from ..text import safe_text
 from .format import Problem, load_problem
 from .yamlio import load_mapping
 from ..verdicts import FOLDER_VERDICTS, Verdict
@@ -100,8 +101,9 @@ def defined_classes(path: Path) -> set[str]:
 
 
 def display_path(path: Path) -> str:
-    """A path relative to the project when it is inside it, for tables and reports."""
+    """A path relative to the project when it is inside it, for tables and reports (a file name is
+    chosen by whoever submitted it: made safe to show)."""
     try:
-        return str(path.resolve().relative_to(PROJECT_ROOT))
+        return safe_text(str(path.resolve().relative_to(PROJECT_ROOT)))
     except ValueError:
-        return str(path)
+        return safe_text(str(path))

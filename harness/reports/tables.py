@@ -13,6 +13,7 @@ from tabulate import tabulate
 from ..problems.catalog import display_path
 from ..engine.grading import GradeResult
 from ..problems.tctypes import shorten
+from ..text import markdown_cell
 
 MESSAGE_WIDTH = 70
 
@@ -20,8 +21,9 @@ MESSAGE_WIDTH = 70
 def test_table(result: GradeResult, fmt: str = "simple") -> str:
     """One row per test that ran; tests left unrun (after a failure, or a compile error) are counted."""
     ran = [t for t in result.tests if t.verdict]
+    cell = markdown_cell if fmt == "github" else str
     rows = [[t.name, str(t.verdict), f"{t.cpu_ms:.1f}", f"{t.wall_ms:.1f}", f"{t.memory_mib:.1f}",
-             shorten(t.message, MESSAGE_WIDTH)] for t in ran]
+             cell(shorten(t.message, MESSAGE_WIDTH))] for t in ran]
     headers = ["test", "verdict", "CPU ms", "wall ms", "memory MiB", "message"]
     table = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True) if rows else ""
     unrun = len(result.tests) - len(ran)
@@ -75,11 +77,11 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult]) -> list[P
         lines += [f"## {display_path(result.solution)}", "", summary_line(result).replace("\n", "  \n"), "",
                   test_table(result, "github"), ""]
     markdown = out_dir / f"{slug}.md"
-    markdown.write_text("\n".join(lines), encoding="utf-8")
     data = out_dir / f"{slug}.json"
     payload = {"problem": slug, "generated": stamp, "machine": machine(),
                "solutions": [r.to_json() for r in results]}
-    data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")  # the data first, whatever follows
+    markdown.write_text("\n".join(lines), encoding="utf-8", errors="backslashreplace")
     return [markdown, data]
 
 
