@@ -915,3 +915,36 @@ def test_syscall_numbers_match_kernel_headers(arch):
         assert known.get("seccomp") == _sys.NR_SECCOMP["x86_64"]
     else:
         assert known.get("seccomp") == _sys.NR_SECCOMP["aarch64"]
+
+
+@pytest.mark.parametrize("arch", list(_seccomp.SYSCALLS))
+def test_bpf_memory_and_signalling_rules_per_profile(arch):
+    A, nr = _seccomp.AUDIT_ARCH[arch], _seccomp.SYSCALLS[arch]
+    ALLOW, E = _seccomp.RET_ALLOW, _seccomp.errno_action
+    R, W, X = 1, _seccomp.PROT_WRITE, _seccomp.PROT_EXEC
+    PRIVATE, ANON, GROWS = 0x02, _seccomp.MAP_ANONYMOUS, _seccomp.MAP_GROWSDOWN
+    strict, native, jvm = (_seccomp.build_program(arch, sandbox.PROFILES[n]) for n in ("python", "native", "jvm"))
+    for prog in (strict, native, jvm):
+        assert bpf_run(prog, A, nr["mmap"], (0, 4096, R | W, PRIVATE | ANON)) == ALLOW  # the heap
+        assert bpf_run(prog, A, nr["mmap"], (0, 4096, R | X, PRIVATE, 3)) == ALLOW  # the loader maps code
+        assert bpf_run(prog, A, nr["mmap"], (0, 4096, R | W, PRIVATE | ANON | GROWS)) == E(errno.ENOMEM)
+        assert bpf_run(prog, A, nr["mmap"], (0, 4096, R | W, 0x01 | ANON)) == E(errno.ENOMEM)
+        assert bpf_run(prog, A, nr["mprotect"], (0, 4096, R)) == ALLOW
+        assert bpf_run(prog, A, nr["fcntl"], (3, _seccomp.F_SETPIPE_SZ, 1 << 20)) == E(errno.EPERM)
+        assert bpf_run(prog, A, nr["fcntl"], (3, _seccomp.F_SETFL, 0o4000)) == ALLOW  # O_NONBLOCK
+        assert bpf_run(prog, A, nr["fcntl"], (3, 1, 0)) == ALLOW  # F_GETFD
+        for cmd in _seccomp.SIGNALLING_FCNTLS:
+            assert bpf_run(prog, A, nr["fcntl"], (3, cmd, 1)) == E(errno.EPERM)
+        assert bpf_run(prog, A, nr["fcntl"], (3, _seccomp.F_SETFL, _seccomp.O_ASYNC | 0o4000)) == E(errno.EPERM)
+    for prog in (strict, native):  # no memory that is (or was) writable ever becomes executable
+        assert bpf_run(prog, A, nr["mmap"], (0, 4096, R | W | X, PRIVATE | ANON)) == E(errno.EACCES)
+        assert bpf_run(prog, A, nr["mmap"], (0, 4096, R | X, PRIVATE | ANON)) == E(errno.EACCES)
+        assert bpf_run(prog, A, nr["mmap"], (0, 4096, R | W | X, PRIVATE, 3)) == E(errno.EACCES)
+        assert bpf_run(prog, A, nr["mprotect"], (0, 4096, R | X)) == E(errno.EACCES)
+        assert bpf_run(prog, A, nr["pkey_mprotect"], (0, 4096, R | X, 0)) == E(errno.EACCES)
+    assert bpf_run(jvm, A, nr["mmap"], (0, 4096, R | W | X, PRIVATE | ANON)) == ALLOW  # the JIT
+    assert bpf_run(jvm, A, nr["mprotect"], (0, 4096, R | X)) == ALLOW
+    assert bpf_run(strict, A, nr["execve"]) == E(errno.EACCES)
+    for prog in (native, jvm):  # one process still: exec yes, fork no
+        assert bpf_run(prog, A, nr["execve"]) == ALLOW and bpf_run(prog, A, nr["execveat"]) == ALLOW
+        assert bpf_run(prog, A, nr["clone"], (signal.SIGCHLD,)) == E(errno.EPERM)

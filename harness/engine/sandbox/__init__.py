@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from . import _landlock, _seccomp, _sys
+from .profiles import JVM, NATIVE, PROFILES, PYTHON, Profile
 
-__all__ = ["LayerStatus", "Confinement", "ConfinementError", "probe", "prepare", "warning_line"]
+__all__ = ["LayerStatus", "Confinement", "ConfinementError", "Profile", "PROFILES", "PYTHON", "NATIVE", "JVM",
+           "probe", "prepare", "warning_line"]
 
 _pack_u32 = struct.Struct("=I").pack_into
 LAYER_NAMES = ("no_new_privs", "landlock.fs", "landlock.net", "landlock.scope", "seccomp")
@@ -113,15 +115,19 @@ def _landlock_layers(abi: int, errata: int, why: str, n_paths: int | None = None
     return [fs, net, scope]
 
 
-def _seccomp_layer(arch: str | None, why: str) -> LayerStatus:
+def _seccomp_layer(arch: str | None, why: str, profile: Profile = PYTHON) -> LayerStatus:
     if arch is None:
         return LayerStatus("seccomp", False, why)
-    n = sum(1 for _g, _w, _a, names in _seccomp.DENY_GROUPS for nm in names if nm in _seccomp.SYSCALLS[arch])
+    groups = _seccomp.deny_groups(profile)
+    n = sum(1 for _g, _w, _a, names in groups for nm in names if nm in _seccomp.SYSCALLS[arch])
+    relaxed = [name for name in ("exec", "executable_memory", "growsdown", "async_signals") if getattr(profile, name)]
     return LayerStatus(
         "seccomp", True,
-        f"{arch} BPF deny list ({n} syscalls + {len(_seccomp.CONDITIONAL)} argument checks): no fork/exec, "
-        f"no sockets, no ptrace or signals to others, no namespaces/mounts/bpf/io_uring/keys, no chmod/"
-        f"chown/xattr, no SysV/POSIX IPC; syscalls > {_seccomp.MAX_REVIEWED_NR} get ENOSYS",
+        f"{arch} BPF deny list ({n} syscalls + {len(_seccomp.conditional(profile))} argument checks): no fork"
+        f"{'' if profile.exec else '/exec'}, no sockets, no ptrace or signals to others (fcntl F_SETOWN/O_ASYNC "
+        f"included), no namespaces/mounts/bpf/io_uring/keys, no chmod/chown/xattr, no SysV/POSIX IPC, no "
+        f"MAP_GROWSDOWN or executable anonymous memory; syscalls > {_seccomp.MAX_REVIEWED_NR} get ENOSYS"
+        + (f"; profile {profile.name} relaxes: {', '.join(relaxed)}" if relaxed else ""),
     )  # fmt: skip
 
 
@@ -219,6 +225,7 @@ def prepare(
     must_not_cover: Iterable[str] = (),
     landlock: bool = True,
     seccomp: bool = True,
+    profile: Profile = PYTHON,
 ) -> Confinement:
     """Build all layers once, in the zygote (a few milliseconds; nothing is applied here).
 
@@ -229,6 +236,9 @@ def prepare(
         a readable_path equal to or above one of them is a ValueError; an interpreter directory
         that would be is left out.
     landlock / seccomp: switch a layer off (tests use this to check each layer on its own).
+    profile: what the runtime needs beyond the strict default (PYTHON): NATIVE lets the child execve
+        one prepared binary (put its folder in readable_paths: EXECUTE is granted there), JVM also
+        allows executable anonymous memory for the JIT. See profiles.py.
     """
     secrets = [os.path.realpath(p) for p in must_not_cover]
 
@@ -278,8 +288,8 @@ def prepare(
     else:
         arch, swhy = None, "disabled by prepare(seccomp=False)"
     if arch is not None:
-        program = _seccomp.build_program(arch)
+        program = _seccomp.build_program(arch, profile)
         arr, fprog = _seccomp.compile_program(program)
         prog = (program, arr, fprog)
-    layers.append(_seccomp_layer(arch, swhy))
+    layers.append(_seccomp_layer(arch, swhy, profile))
     return Confinement(layers, ruleset_fd, flags, prog, tuple(granted))

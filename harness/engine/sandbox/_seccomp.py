@@ -17,6 +17,7 @@ import errno
 from dataclasses import dataclass
 
 from . import _sys
+from .profiles import PYTHON, Profile
 
 # --- seccomp / BPF constants (include/uapi/linux/seccomp.h, filter.h, audit.h) ---------------
 
@@ -54,6 +55,17 @@ def arg_hi(i: int) -> int:
 CLONE_THREAD = 0x00010000
 MAP_SHARED = 0x01  # MAP_SHARED_VALIDATE (0x03) includes it
 MAP_ANONYMOUS = 0x20  # the same on x86_64 and aarch64
+MAP_GROWSDOWN = 0x0100  # x86_64 and aarch64
+PROT_WRITE = 0x2
+PROT_EXEC = 0x4
+# fcntl commands (asm-generic/fcntl.h, the same on both arches)
+F_SETFL = 4
+F_SETOWN = 8
+F_SETSIG = 10
+F_SETOWN_EX = 15
+F_SETPIPE_SZ = 1031
+O_ASYNC = 0o20000  # FASYNC
+SIGNALLING_FCNTLS = (F_SETOWN, F_SETSIG, F_SETOWN_EX)
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
 CLONE_NEWUTS = 0x04000000
@@ -116,12 +128,12 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "clock_adjtime": 305, "setns": 308, "process_vm_readv": 310, "process_vm_writev": 311,
         "kcmp": 312, "finit_module": 313, "sched_setattr": 314, "memfd_create": 319,
         "kexec_file_load": 320, "bpf": 321, "execveat": 322, "userfaultfd": 323,
-        "rt_sigqueueinfo": 129,
+        "rt_sigqueueinfo": 129, "mprotect": 10, "fcntl": 72, "pkey_mprotect": 329,
         **_GENERIC,
     },
     "aarch64": {
         "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15,
-        "fremovexattr": 16, "mmap": 222, "inotify_init1": 26, "inotify_add_watch": 27, "ioctl": 29,
+        "fremovexattr": 16, "mmap": 222, "mprotect": 226, "fcntl": 25, "pkey_mprotect": 288, "inotify_init1": 26, "inotify_add_watch": 27, "ioctl": 29,
         "ioprio_set": 30, "mknodat": 33, "umount2": 39, "mount": 40, "pivot_root": 41,
         "truncate": 45, "chroot": 51, "fchmod": 52, "fchmodat": 53, "fchownat": 54, "fchown": 55,
         "vhangup": 58, "quotactl": 60, "utimensat": 88, "acct": 89, "personality": 92,
@@ -195,8 +207,24 @@ CONDITIONAL = {
     "tgkill": "allowed only within the process itself (raise(), pthread_kill)",
     "prlimit64": "read-only (new limit NULL) and only for itself: getrlimit works, nothing can be raised",
     "ioctl": f"only {', '.join(ALLOWED_IOCTLS)}; anything else ENOTTY (FIFREEZE, chattr, TIOCSTI, ...)",
-    "mmap": "no shared anonymous memory (ENOMEM): RLIMIT_DATA does not count it, so it would escape the limit",
+    "mmap": "no shared anonymous memory, no MAP_GROWSDOWN (ENOMEM): RLIMIT_DATA counts neither; "
+            "no PROT_EXEC on anonymous or writable memory (EACCES): no hand-made machine code",
+    "mprotect": "no PROT_EXEC (EACCES): memory the process could write never becomes executable",
+    "pkey_mprotect": "as mprotect",
+    "fcntl": "no F_SETOWN/F_SETOWN_EX/F_SETSIG, no O_ASYNC (signal-driven I/O can signal the judge), "
+             "no F_SETPIPE_SZ (pipe buffers are memory no limit counts)",
 }
+
+
+def conditional(profile: Profile) -> list[str]:
+    """The calls decided on their arguments under `profile` (the others of CONDITIONAL are allowed)."""
+    relaxed = {"mprotect", "pkey_mprotect"} if profile.executable_memory else set()
+    return [name for name in CONDITIONAL if name not in relaxed]
+
+
+def deny_groups(profile: Profile) -> list[tuple[str, str, tuple[str, int], tuple[str, ...]]]:
+    """DENY_GROUPS under `profile` (exec may be allowed)."""
+    return [group for group in DENY_GROUPS if not (profile.exec and group[0] == "exec")]
 
 
 def errno_action(err: int) -> int:
@@ -266,15 +294,15 @@ class _Asm:
         return tuple(out)
 
 
-def _intervals(arch: str) -> list[tuple[int, str]]:
+def _intervals(arch: str, profile: Profile) -> list[tuple[int, str]]:
     """The syscall-number line cut into runs with one outcome: [(first_nr, exit_label), ...]."""
     nrs = SYSCALLS[arch]
     outcome: dict[int, str] = {}
-    for _group, _why, (_kind, err), names in DENY_GROUPS:
+    for _group, _why, (_kind, err), names in deny_groups(profile):
         for name in names:
             if name in nrs:
                 outcome[nrs[name]] = f"errno_{err}"
-    for name in CONDITIONAL:
+    for name in conditional(profile):
         outcome[nrs[name]] = "h_" + name
     runs: list[tuple[int, str]] = []
     for nr in range(MAX_REVIEWED_NR + 1):
@@ -285,7 +313,7 @@ def _intervals(arch: str) -> list[tuple[int, str]]:
     return runs
 
 
-def build_program(arch: str) -> Program:
+def build_program(arch: str, profile: Profile = PYTHON) -> Program:
     """Arch check, then a balanced binary search over number ranges (about 7 comparisons per
     syscall, about 150 instructions in all: attaching costs tens of microseconds), then the
     argument handlers, then the shared exits. Classic BPF only jumps forward, so exits go last."""
@@ -309,7 +337,7 @@ def build_program(arch: str) -> Program:
         left, right = runs[:mid], runs[mid:]
         a.jump_if(JMP_JGE_K, right[0][0], target(right), target(left))
 
-    node(_intervals(arch))  # the root; its subtrees are emitted breadth-first below
+    node(_intervals(arch, profile))  # the root; its subtrees are emitted breadth-first below
     while pending:
         label, runs = pending.pop(0)
         a.label(label)
@@ -346,7 +374,41 @@ def build_program(arch: str) -> Program:
     a.label("h_mmap")  # mmap(addr, length, prot, flags, fd, offset)
     a.ld(arg_lo(3))
     a.emit(ALU_AND_K, k=MAP_SHARED | MAP_ANONYMOUS)
-    a.jump_if(JMP_JEQ_K, MAP_SHARED | MAP_ANONYMOUS, f"errno_{errno.ENOMEM}", "allow")
+    a.jump_if(JMP_JEQ_K, MAP_SHARED | MAP_ANONYMOUS, f"errno_{errno.ENOMEM}", 0)
+    if not profile.growsdown:
+        a.ld(arg_lo(3))
+        a.emit(ALU_AND_K, k=MAP_GROWSDOWN)
+        a.jump_if(JMP_JEQ_K, 0, 0, f"errno_{errno.ENOMEM}")
+    if not profile.executable_memory:  # PROT_EXEC only for read-only file mappings (the loader's)
+        a.ld(arg_lo(2))
+        a.emit(ALU_AND_K, k=PROT_EXEC)
+        a.jump_if(JMP_JEQ_K, 0, "allow", 0)
+        a.ld(arg_lo(3))
+        a.emit(ALU_AND_K, k=MAP_ANONYMOUS)
+        a.jump_if(JMP_JEQ_K, 0, 0, f"errno_{errno.EACCES}")
+        a.ld(arg_lo(2))
+        a.emit(ALU_AND_K, k=PROT_WRITE)
+        a.jump_if(JMP_JEQ_K, 0, "allow", f"errno_{errno.EACCES}")
+    a.ja("allow")
+
+    if not profile.executable_memory:
+        for name in ("mprotect", "pkey_mprotect"):  # (addr, len, prot[, pkey])
+            a.label(f"h_{name}")
+            a.ld(arg_lo(2))
+            a.emit(ALU_AND_K, k=PROT_EXEC)
+            a.jump_if(JMP_JEQ_K, 0, "allow", f"errno_{errno.EACCES}")
+
+    a.label("h_fcntl")  # fcntl(fd, unsigned int cmd, arg)
+    a.ld(arg_lo(1))
+    a.jump_if(JMP_JEQ_K, F_SETPIPE_SZ, f"errno_{errno.EPERM}", 0)
+    if not profile.async_signals:
+        for cmd in SIGNALLING_FCNTLS:
+            a.jump_if(JMP_JEQ_K, cmd, f"errno_{errno.EPERM}", 0)
+        a.jump_if(JMP_JEQ_K, F_SETFL, 0, "allow")
+        a.ld(arg_lo(2))
+        a.emit(ALU_AND_K, k=O_ASYNC)
+        a.jump_if(JMP_JEQ_K, 0, "allow", f"errno_{errno.EPERM}")
+    a.ja("allow")
 
     a.label("allow")
     a.ret(RET_ALLOW)

@@ -1,0 +1,38 @@
+"""What a language runtime needs beyond the default policy: one profile per kind of child.
+
+The default (PYTHON) is the strictest: a Python solution needs no program of its own, no
+executable memory it writes itself, no stack-like mappings and no signal-driven I/O. Each field
+relaxes exactly one denial of the seccomp filter, for runtimes that need it; every other layer
+(Landlock, no_new_privs, the rest of the filter, rlimits, cgroups) stays the same. docs/security.md
+says what each relaxation reopens and what still bounds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    exec: bool = False
+    """execve/execveat allowed: the child replaces itself with a prepared program (a compiled
+    solution, the java launcher). fork/clone of processes stays denied, so it is still one process;
+    no_new_privs, Landlock (EXECUTE only beneath granted paths) and this filter survive the exec."""
+    executable_memory: bool = False
+    """PROT_EXEC on anonymous or writable memory (mmap, mprotect, pkey_mprotect): a JIT compiler.
+    Denied otherwise, so no machine code can be written and run: no raw clone() threads or
+    syscalls from hand-made code beyond what ctypes can reach through existing functions."""
+    growsdown: bool = False
+    """mmap with MAP_GROWSDOWN: such "stack" mappings are not counted by RLIMIT_DATA, so without a
+    memory cgroup they hold memory past the limit."""
+    async_signals: bool = False
+    """fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG and O_ASYNC via F_SETFL: signal-driven I/O, which
+    can deliver a signal to another process (the judge) where Landlock's signal scope (ABI 6) is
+    missing."""
+
+
+PYTHON = Profile("python")
+NATIVE = Profile("native", exec=True)  # a compiled binary: one execve of it, no JIT, no fork
+JVM = Profile("jvm", exec=True, executable_memory=True)  # the java launcher, then HotSpot's JIT
+PROFILES = {profile.name: profile for profile in (PYTHON, NATIVE, JVM)}
