@@ -42,11 +42,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge.py", description="Grade TopCoder-style Python solutions.")
-    parser.add_argument("--problems", type=Path, default=PROJECT_ROOT / "problems", metavar="DIR",
-                        help="the problems folder (default: problems/)")
-    parser.add_argument("--solutions", type=Path, default=PROJECT_ROOT / "solutions", metavar="DIR",
-                        help="the stored solutions folder (default: solutions/)")
-    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    _global_options(parser, defaults=True)
+    subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    everywhere = argparse.ArgumentParser(add_help=False)
+    _global_options(everywhere, defaults=False)
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        """A command that also takes the global options after its name (`grade x.py --problems DIR`)."""
+        return subparsers.add_parser(name, help=help, parents=[everywhere])
+
+    commands = argparse.Namespace(add_parser=command)
 
     grade = commands.add_parser("grade", help="grade one solution file, test by test")
     grade.add_argument("solution", type=Path, help="a Python file defining the problem's class")
@@ -75,7 +80,34 @@ def _parser() -> argparse.ArgumentParser:
 
     doctor = commands.add_parser("doctor", help="show which isolation layers this machine provides")
     doctor.set_defaults(command=cmd_doctor)
+
+    validate = commands.add_parser("validate", help="every fault of a problem folder at once, then the proofs "
+                                                    "of its test data")
+    validate.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
+    validate.add_argument("--random-cases", type=_positive, default=300, metavar="N",
+                          help="random inputs on which the reference and verify.py must agree (default: 300)")
+    _add_jobs(validate)
+    validate.set_defaults(command=cmd_validate)
     return parser
+
+
+def _global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """Options every command accepts, before or after its name. Only the main parser holds defaults
+    (a command's copy is SUPPRESSed, so it sets the value only when given)."""
+
+    def default(value):
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument("--problems", type=Path, default=default(_default_folder("problems")), metavar="DIR",
+                        help="the problems folder (default: ./problems if there is one, else the judge's own)")
+    parser.add_argument("--solutions", type=Path, default=default(_default_folder("solutions")), metavar="DIR",
+                        help="the stored solutions folder (default: ./solutions if there is one, else the judge's own)")
+
+
+def _default_folder(name: str) -> Path:
+    """./NAME when the current folder has one (a setter's own project), else the judge's own."""
+    here = Path(name)
+    return here if here.is_dir() else PROJECT_ROOT / name
 
 
 def _add_jobs(parser: argparse.ArgumentParser) -> None:
@@ -175,6 +207,29 @@ def cmd_doctor(options) -> int:
     if warning:
         print(warning)
     return EXIT_OK if complete else EXIT_FAILED
+
+
+def cmd_validate(options) -> int:
+    from .setter.validate import validate_problem
+
+    catalog = Catalog(options.problems, options.solutions)
+    slugs = options.slugs or catalog.slugs()
+    known = set(catalog.slugs())
+    for slug in slugs:
+        if slug not in known and not (catalog.problems_dir / slug).is_dir():
+            raise JudgeInputError(f"unknown problem {slug!r} (known: {', '.join(sorted(known)) or 'none'})")
+    faulty = 0
+    for slug in slugs:
+        findings = validate_problem(catalog, slug, options.jobs, options.random_cases)
+        for severity, found in (("error", findings.errors), ("warning", findings.warnings)):
+            for item in found:
+                where = f"{item.path}:{item.line}" if item.line else str(item.path or catalog.problems_dir / slug)
+                print(f"{where}: {severity}: {item.message}")
+        counts = f"{len(findings.errors)} error(s), {len(findings.warnings)} warning(s)"
+        print(f"{slug}: {'ok' if not findings else counts}", flush=True)
+        faulty += bool(findings)
+    print(f"{len(slugs) - faulty} of {len(slugs)} problems clean")
+    return EXIT_FAILED if faulty else EXIT_OK
 
 
 # -- helpers ---------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def test_defaults_apply_when_limits_are_omitted(tmp_path):
     )
     (tmp_path / "tests" / "examples.yaml").write_text('- {name: one, args: {word: "a"}, expected: "a"}\n')
     problem = load_problem(tmp_path)
-    assert (problem.time_limit, problem.memory_limit, problem.checker) == (2.0, 256, "exact")
+    assert (problem.time_limit, problem.memory_limit, problem.checker) == (2.0, 256, ("exact",))
     assert problem.double_tolerance == 1e-9
 
 

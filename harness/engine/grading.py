@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..problems.checker import compare
 from ..problems.format import Problem, TestCase
 from ..text import safe_text
 from .worker import Worker, WorkerDied
@@ -113,7 +112,9 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
         return failure_verdict(facts, None)
     kind = report.get("kind")
     if kind == "return":
-        outcome = compare(test.expected, report.get("value"), problem.returns, problem.double_tolerance)
+        outcome = problem.check(test.args, test.expected, report.get("value"))
+        if outcome.judge_fault:
+            return Verdict.IE, outcome.message
         return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
     if kind == "error":
         return failure_verdict(facts, report)

@@ -52,13 +52,29 @@ def _construct(node: yaml.Node, path: Path) -> Any:
 
 
 def load_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
-    """A top-level mapping, with the line of each key (for messages about that key)."""
+    """A top-level mapping, with the line of each key and of each nested key or list item, by dotted
+    path ("time_limit", "constraints.board", "rules.0"), for messages about that part."""
     node = _compose(path)
     if not isinstance(node, yaml.MappingNode):
         raise JudgeInputError("expected a mapping (key: value lines) at the top level", path, _line(node))
-    lines = {key.value: key.start_mark.line + 1 for key, _ in node.value if isinstance(key, yaml.ScalarNode)}
+    lines: dict[str, int] = {}
+    _record_lines(node, "", lines)
     data = _construct(node, path)
     return data, lines
+
+
+def _record_lines(node: yaml.Node, prefix: str, lines: dict[str, int]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                path = prefix + key.value
+                lines.setdefault(path, key.start_mark.line + 1)
+                _record_lines(value, path + ".", lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            path = f"{prefix}{index}"
+            lines.setdefault(path, item.start_mark.line + 1)
+            _record_lines(item, path + ".", lines)
 
 
 def load_sequence(path: Path) -> list[Located]:

@@ -1,0 +1,1 @@
+"""The problem setter's toolkit: validate, stress, calibrate, challenge and new (judge.py commands)."""

@@ -1,0 +1,253 @@
+"""`judge.py validate`: everything wrong with a problem folder at once, then the proofs of its data.
+
+The loader's own checks (format.inspect_problem) come first; then what only a setter needs: folder
+and slug rules, the statement, files the judge would never read; then the proofs that make the test
+data trustworthy: the reference solution and verify.py both give every expected value and agree on
+random inputs, the generator rebuilds its files bit for bit, the examples appear in the statement,
+and every stored solution that should fail does fail a test. The project's own pytest runs these
+same checks (tests/test_problem_data.py), so there is one implementation of the proof.
+
+Reference solutions, verify.py and generators are the setter's code: they run in this process or as
+plain subprocesses. Stored solutions that should fail are graded by the sandboxed engine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from ..engine.grading import Pool, SolutionRun
+from ..errors import JudgeInputError
+from ..problems.catalog import PROJECT_ROOT, Catalog
+from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
+from ..problems.testgen import load_solution
+from ..verdicts import Verdict
+
+SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+SLUG_MAX = 40
+STATEMENT = "statement.md"
+KNOWN_FILES = {"problem.yaml", STATEMENT, "tests", "generator.py", "verify.py", "checker.py", "README.md",
+               "__pycache__"}
+RANDOM_CASES = 300
+GENERATOR_TIMEOUT = 600
+
+
+def reference_path(catalog: Catalog, slug: str) -> Path:
+    return catalog.solutions_dir / slug / "accepted" / "reference.py"
+
+
+def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: int = RANDOM_CASES) -> Findings:
+    """Every error and warning of one problem folder, the proofs included."""
+    folder = catalog.problems_dir / slug
+    problem, findings = inspect_problem(folder)
+    check_folder(folder, findings)
+    if problem is None or findings.errors:
+        return findings  # the proofs need a problem that loads
+    check_examples_in_statement(problem, findings)
+    reference = load_reference(catalog, problem, findings)
+    if reference:
+        check_expected_values(problem, "the reference solution", reference, findings)
+    verify = load_verify(problem, findings)
+    if verify:
+        check_expected_values(problem, "verify.py", _keyword_caller(problem, verify.solve), findings)
+        if reference:
+            check_random_agreement(problem, reference, verify, findings, random_cases)
+    if (folder / "generator.py").is_file():
+        check_generator(catalog, problem, findings)
+    check_failing_solutions(catalog, problem, findings, jobs)
+    return findings
+
+
+def check_folder(folder: Path, findings: Findings) -> None:
+    """Slug, statement and stray files: what the loader does not need but a setter should hear about."""
+    slug = folder.name
+    if not SLUG.match(slug) or len(slug) > SLUG_MAX:
+        findings.error(f"problem folder name {slug!r} is not a valid slug: lower-case letters, digits and single "
+                       f"hyphens, starting with a letter, at most {SLUG_MAX} characters (e.g. "
+                       f"{_suggest_slug(slug)!r})", folder)
+    if not (folder / STATEMENT).is_file():
+        findings.error(f"no {STATEMENT}: every problem needs a statement", folder)
+    if not folder.is_dir():
+        return
+    for entry in sorted(folder.iterdir()):
+        if entry.name not in KNOWN_FILES and not entry.name.startswith("."):
+            findings.warn(f"not read by the judge (known: {', '.join(sorted(KNOWN_FILES - {'__pycache__'}))})", entry)
+    tests_dir = folder / "tests"
+    if tests_dir.is_dir():
+        for entry in sorted(tests_dir.iterdir()):
+            if entry.suffix not in (TEST_SUFFIX, ".yml") and not entry.name.startswith("."):
+                findings.warn(f"not a test file (test files end in {TEST_SUFFIX}): never read", entry)
+    if not (tests_dir / "examples.yaml").is_file():
+        findings.warn("no tests/examples.yaml: the statement's examples should be tests too", folder)
+
+
+def _suggest_slug(slug: str) -> str:
+    words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", slug).lower())
+    return "-".join(words)[:SLUG_MAX] or "my-problem"
+
+
+def check_examples_in_statement(problem: Problem, findings: Findings) -> None:
+    """Each example's arguments and expected value appear in statement.md (as JSON-like text)."""
+    path = problem.path / STATEMENT
+    if not path.is_file():
+        return
+    statement = _squeeze(path.read_text(encoding="utf-8", errors="replace"))
+    for test in problem.examples:
+        shown = [(p.name, value) for p, value in zip(problem.parameters, test.args)] + [("expected", test.expected)]
+        missing = [name for name, value in shown if _squeeze(_render(value)) not in statement]
+        if missing:
+            findings.error(f"example {test.name}: {', '.join(missing)} ({_render(dict(shown)[missing[0]])}) "
+                           f"does not appear in {STATEMENT}", problem.path / "tests" / test.file, test.line)
+
+
+def _render(value: Any) -> str:
+    return json.dumps(_plain(value), ensure_ascii=False)
+
+
+def _plain(value: Any) -> Any:
+    return [_plain(item) for item in value] if isinstance(value, (list, tuple)) else value
+
+
+def _squeeze(text: str) -> str:
+    """Whitespace dropped and TopCoder's {1, 2} read as [1, 2], so layout does not matter."""
+    return re.sub(r"\s+", "", text).replace("{", "[").replace("}", "]")
+
+
+def load_reference(catalog: Catalog, problem: Problem, findings: Findings) -> Callable[..., Any] | None:
+    path = reference_path(catalog, problem.slug)
+    if not path.is_file():
+        findings.error("no reference solution: expected values cannot be proved", path)
+        return None
+    try:
+        return load_solution(path, problem.class_name, problem.method)
+    except Exception as err:  # the setter's own file: report it, do not crash
+        findings.error(f"cannot load the reference solution: {type(err).__name__}: {err}", path)
+        return None
+
+
+def load_verify(problem: Problem, findings: Findings):
+    path = problem.path / "verify.py"
+    if not path.is_file():
+        findings.warn("no verify.py: expected values are confirmed by one implementation only", path)
+        return None
+    try:
+        spec = importlib.util.spec_from_file_location(f"_verify_{problem.slug}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception as err:
+        findings.error(f"cannot load verify.py: {type(err).__name__}: {err}", path)
+        return None
+    for name in ("solve", "random_input"):
+        if not callable(getattr(module, name, None)):
+            findings.error(f"verify.py defines no {name}() (see docs/problem-format.md)", path)
+            return None
+    return module
+
+
+def _keyword_caller(problem: Problem, solve: Callable[..., Any]) -> Callable[..., Any]:
+    names = [p.name for p in problem.parameters]
+    return lambda *args: solve(**dict(zip(names, args)))
+
+
+def check_expected_values(problem: Problem, who: str, solve: Callable[..., Any], findings: Findings) -> None:
+    """`solve` (called with the arguments as the judge passes them) gives every test's expected value."""
+    for test in problem.tests:
+        where = problem.path / "tests" / test.file
+        try:
+            got = solve(*test.args)
+        except Exception as err:
+            findings.error(f"test {test.name}: {who} raised {type(err).__name__}: {err}", where, test.line)
+            continue
+        outcome = problem.check(test.args, test.expected, _plain(got))
+        if not outcome.ok:
+            findings.error(f"test {test.name}: {who} disagrees: {outcome.message}", where, test.line)
+
+
+def check_random_agreement(problem: Problem, reference: Callable[..., Any], verify, findings: Findings,
+                           cases: int = RANDOM_CASES) -> None:
+    """The reference and verify.py agree on `cases` inputs from verify.random_input (seeded by slug)."""
+    rng = random.Random(f"agreement-{problem.slug}")
+    path = problem.path / "verify.py"
+    for case in range(cases):
+        kwargs = verify.random_input(rng)
+        invalid = problem.input_problems(kwargs)
+        if invalid:
+            findings.error(f"random_input gave an invalid input {kwargs}: {invalid[0]}", path)
+            return
+        args = tuple(param.type.to_argument(kwargs[param.name]) for param in problem.parameters)
+        want = _plain(verify.solve(**dict(zip(kwargs, args))))
+        outcome = problem.check(args, want, _plain(reference(*args)))
+        if not outcome.ok:
+            findings.error(f"random case {case}: the reference and verify.py disagree on {kwargs}: "
+                           f"{outcome.message} (verify.py says {want!r})", path)
+            return
+
+
+def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> None:
+    """generator.py, run in a copy of the folder, writes the test files exactly as they are."""
+    path = problem.path / "generator.py"
+    with tempfile.TemporaryDirectory(prefix="judge-generator-") as scratch:
+        copy = Path(scratch) / "problems" / problem.slug
+        shutil.copytree(problem.path, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        (Path(scratch) / "solutions").mkdir()
+        stored = catalog.solutions_dir / problem.slug
+        if stored.is_dir():
+            (Path(scratch) / "solutions" / problem.slug).symlink_to(stored.resolve(), target_is_directory=True)
+        try:
+            done = subprocess.run([sys.executable, str(copy / "generator.py")], cwd=scratch, capture_output=True,
+                                  text=True, timeout=GENERATOR_TIMEOUT, env=generator_env())
+        except subprocess.TimeoutExpired:
+            findings.error(f"generator.py did not finish within {GENERATOR_TIMEOUT} s", path)
+            return
+        if done.returncode:
+            tail = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+            findings.error(f"generator.py failed (exit status {done.returncode}): {tail}", path)
+            return
+        for name in sorted({p.name for p in (problem.path / "tests").glob("*" + TEST_SUFFIX)}
+                           | {p.name for p in (copy / "tests").glob("*" + TEST_SUFFIX)}):
+            before, after = problem.path / "tests" / name, copy / "tests" / name
+            if not after.is_file() or not before.is_file() or before.read_bytes() != after.read_bytes():
+                findings.error(f"generator.py does not reproduce tests/{name} bit for bit (run it and review the diff)",
+                               path)
+
+
+def generator_env() -> dict[str, str]:
+    """The environment a generator runs in: the judge's own package importable, with no PYTHONPATH to set."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findings, jobs: int = 1) -> None:
+    """Every stored solution filed under a failing verdict fails at least one test; a wrong answer
+    fails one of our own tests (the originals may not be public)."""
+    try:
+        stored = [s for s in catalog.stored_solutions(problem.slug) if s.expected is not Verdict.AC]
+    except JudgeInputError as err:
+        findings.errors.append(err)
+        return
+    ours = [t for t in problem.tests if t.is_ours]
+    runs = [SolutionRun(problem, s.path, ours if s.expected is Verdict.WA else problem.tests, True, s.expected)
+            for s in stored]
+    runs = [run for run in runs if run.tests]
+    if not runs:
+        return
+    with Pool(jobs) as pool:
+        results = pool.grade(runs)
+    for result in results:
+        if result.verdict is Verdict.AC:
+            which = "every test of our own" if result.expected is Verdict.WA else "every test"
+            findings.error(f"filed under {result.expected} but passes {which}: add a test that catches it",
+                           result.solution)
+        elif result.verdict is Verdict.IE:
+            failure = result.first_failure
+            findings.error(f"could not be judged (IE): {failure.message if failure else ''}", result.solution)
