@@ -238,6 +238,9 @@ def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findin
     ours = [t for t in problem.tests if t.is_ours]
     runs = [SolutionRun(problem, s.path, ours if s.expected is Verdict.WA else problem.tests, True, s.expected)
             for s in stored]
+    for run in [run for run in runs if not run.tests]:
+        findings.error("filed under WA but there are no tests of our own to fail (examples and system tests "
+                       "do not count)", run.solution)
     runs = [run for run in runs if run.tests]
     if not runs:
         return

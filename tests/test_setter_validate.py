@@ -1,0 +1,109 @@
+"""`judge.py validate` on fixture problems: every fault at once with file:line, then the proofs."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from .conftest import TESTDATA
+
+SETTER = TESTDATA / "setter"
+GOOD = ("--problems", SETTER / "problems", "--solutions", SETTER / "solutions")
+
+
+def test_clean_problems_pass_every_check(judge):
+    code, out, err = judge("validate", *GOOD, "-j", "1")
+    assert code == 0, out + err
+    assert out.splitlines()[-3:] == ["largest: ok", "pair-sum: ok", "2 of 2 problems clean"]
+
+
+def test_every_fault_is_reported_at_once_with_its_line(judge):
+    code, out, _ = judge("--problems", SETTER / "bad", "--solutions", SETTER / "solutions", "validate")
+    assert code == 1
+    folder = SETTER / "bad" / "Binary_Code"
+    lines = out.splitlines()
+    assert f"{folder}/problem.yaml:8: error: time_limt: unknown field (did you mean 'time_limit'?)" in lines
+    assert any(line.startswith(f"{folder}/problem.yaml:12: error: rules: rule 'len(mesage) >= 1' uses 'mesage'")
+               and "did you mean 'message'?" in line for line in lines)
+    assert f"{folder}/tests/edge.yml: error: test files end in .yaml: edge.yml would never run (rename it)" in lines
+    assert any(line.startswith(f"{folder}/tests/examples.yaml:4: error: test example-1 breaks") for line in lines)
+    assert any(line.startswith(f"{folder}/tests/examples.yaml:7: error: test example-2 breaks") for line in lines)
+    assert any("'Binary_Code' is not a valid slug" in line and "'binary-code'" in line for line in lines)
+    assert f"{folder}: error: no statement.md: every problem needs a statement" in lines
+    assert "Binary_Code: 7 error(s), 0 warning(s)" in lines
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the clean fixture project, to break one thing at a time."""
+    shutil.copytree(SETTER / "problems", tmp_path / "problems")
+    shutil.copytree(SETTER / "solutions", tmp_path / "solutions")
+    return tmp_path
+
+
+def _validate(judge, project, *args):
+    return judge("validate", "--problems", project / "problems", "--solutions", project / "solutions", *args)
+
+
+def test_a_wrong_expected_value_is_blamed_on_its_test_by_both_implementations(judge, project):
+    examples = project / "problems" / "largest" / "tests" / "examples.yaml"
+    examples.write_text(examples.read_text().replace("expected: 3", "expected: 4"))
+    (project / "problems" / "largest" / "statement.md").write_text("values = [3, 1, 2] 4 [0] 0")
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1
+    assert f"{examples}:1: error: test example-0: the reference solution disagrees: expected 4, got 3" in out
+    assert f"{examples}:1: error: test example-0: verify.py disagrees: expected 4, got 3" in out
+
+
+def test_a_wrong_answer_that_passes_our_tests_is_reported(judge, project):
+    (project / "problems" / "largest" / "tests" / "edge.yaml").unlink()
+    (project / "problems" / "largest" / "generator.py").unlink()
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1
+    assert "caps_at_six.py: error: filed under WA but there are no tests of our own to fail" in out
+    ours = project / "problems" / "largest" / "tests" / "small.yaml"
+    ours.write_text("- {name: small, args: {values: [1, 6]}, expected: 6}\n")
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1 and "caps_at_six.py: error: filed under WA but passes every test of our own" in out
+
+
+def test_an_example_missing_from_the_statement_and_a_stale_generator_are_reported(judge, project):
+    folder = project / "problems" / "largest"
+    (folder / "statement.md").write_text("# Largest\n\nNo examples here.\n")
+    edge = folder / "tests" / "edge.yaml"
+    edge.write_text(edge.read_text().replace("edge-max", "edge-maximum"))
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1
+    assert "example example-0: values, expected ([3, 1, 2]) does not appear in statement.md" in out
+    assert "generator.py: error: generator.py does not reproduce tests/edge.yaml bit for bit" in out
+
+
+def test_verify_disagreeing_on_random_inputs_is_reported(judge, project):
+    verify = project / "problems" / "largest" / "verify.py"
+    verify.write_text(verify.read_text().replace("sorted(values)[-1]", "sorted(values)[-1] if len(values) < 9 else 0"))
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1 and "the reference and verify.py disagree on {'values': [" in out
+
+
+def test_stray_files_are_warnings(judge, project):
+    (project / "problems" / "largest" / "notes.txt").write_text("todo")
+    (project / "problems" / "largest" / "tests" / "README").write_text("todo")
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1
+    assert "largest/notes.txt: warning: not read by the judge" in out
+    assert "largest/tests/README: warning: not a test file (test files end in .yaml): never read" in out
+    assert "largest: 0 error(s), 2 warning(s)" in out
+
+
+def test_unknown_problem_is_a_usage_error(judge):
+    code, _, err = judge("validate", *GOOD, "nope")
+    assert code == 2 and "unknown problem 'nope'" in err
+
+
+def test_problems_and_solutions_default_to_the_current_folder(judge, project, monkeypatch):
+    monkeypatch.chdir(project)
+    code, out, _ = judge("validate", "largest")
+    assert code == 0 and "largest: ok" in out
+    code, out, _ = judge("check", "--json", project / "check.json")
+    assert code == 0 and "5 of 5 solutions got their expected verdict" in out
