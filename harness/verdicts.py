@@ -46,10 +46,15 @@ class RunFacts:
     report_truncated: bool
     output: str  # the first bytes of what it printed
     setup_error: str | None  # the harness failed to set the child up (never the solution's doing)
+    answer: bytes | None = None  # a stdin program's standard output (None for a method)
+    answer_truncated: bool = False  # it wrote more than the zygote's ANSWER_CAP
 
     @classmethod
     def from_message(cls, message: dict) -> RunFacts:
-        return cls(**{name: message[name] for name in cls.__dataclass_fields__})
+        fields = {name: message[name] for name in cls.__dataclass_fields__ if name in message}
+        if fields.get("answer") is not None:
+            fields["answer"] = fields["answer"].encode("latin-1")  # the zygote sends bytes as latin-1
+        return cls(**fields)
 
     @property
     def memory_mib(self) -> float:

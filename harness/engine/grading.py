@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Problem, TestCase
 from ..text import safe_text
 from .worker import Worker, WorkerDied
+from .zygote import ANSWER_CAP
 from ..verdicts import Limits, RunFacts, Verdict, failure_verdict, resource_verdict
 
 
@@ -96,12 +98,17 @@ class GradeResult:
         } | ({"expected": str(self.expected)} if self.expected else {})
 
 
+OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)
+
+
 def limits_of(problem: Problem) -> Limits:
     return Limits(problem.time_limit, problem.memory_limit)
 
 
 def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
     """The verdict of one test, from the facts of its run and the expected value (which only we hold)."""
+    if problem.kind == "stdin":
+        return judge_program(test, facts, problem)
     if facts.setup_error:
         return Verdict.IE, f"the judge could not set up the test: {facts.setup_error}"
     over = resource_verdict(facts, limits_of(problem))
@@ -119,6 +126,31 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     if kind == "error":
         return failure_verdict(facts, report)
     return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
+
+
+def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+    """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
+    and its standard output must pass the problem's output check."""
+    if facts.setup_error:
+        return Verdict.IE, f"the judge could not set up the test: {facts.setup_error}"
+    over = resource_verdict(facts, limits_of(problem))
+    if over:
+        return over
+    report = _parse_report(facts)
+    kind = report.get("kind") if report else None
+    if kind == "error":
+        return failure_verdict(facts, report)
+    if kind is None and not (facts.ended == "exited" and facts.exit_code == 0):
+        return failure_verdict(facts, None)  # killed, or a non-zero exit status without a word
+    if kind not in (None, "exit"):
+        return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
+    if facts.answer_truncated:
+        return Verdict.WA, f"output limit exceeded: more than {OUTPUT_LIMIT_MIB} MiB on standard output"
+    try:
+        outcome = check_output(problem.output_check, test.input.read(), test.answer.read(), facts.answer or b"")
+    except ValidatorFailed as err:
+        return Verdict.IE, str(err)
+    return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
 
 
 def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
@@ -260,7 +292,7 @@ class Pool:
             worker = worker or self._new_worker()
             if not self._ensure_loaded(worker, run):
                 return worker
-            facts = worker.run(test.args)
+            facts = worker.run_input(test.input.read()) if run.problem.kind == "stdin" else worker.run(test.args)
             verdict, message = judge_test(test, facts, run.problem)
             result = TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message)
         except WorkerDied as err:
@@ -286,9 +318,9 @@ class Pool:
         with run.lock:
             if run.load_outcome is not None:
                 return False
-            check = not run.load_checked
+            check = not run.load_checked and problem.kind == "method"  # a program has no class to look for
             response = worker.load(run.key, run.solution, problem.class_name, problem.method,
-                                   problem.time_limit, problem.memory_limit, check=check)
+                                   problem.time_limit, problem.memory_limit, check=check, mode=problem.kind)
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024
             if not response["ok"]:

@@ -56,14 +56,15 @@ class Worker:
         self.loaded_key: tuple | None = None
         self._answer_timeout = ANSWER_GRACE
 
-    def load(self, key: tuple, path: Path, class_name: str, method: str, time_limit: float, memory_mib: int,
-             check: bool) -> dict:
-        """Compile a solution in the zygote (and, with check, load it once in a child); see zygote docs."""
+    def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
+             memory_mib: int, check: bool, mode: str = "method") -> dict:
+        """Compile a solution in the zygote (and, with check, load it once in a child); see zygote docs.
+        `mode` "stdin": a program reading its input (no class or method)."""
         self.loaded_key = None
         self._answer_timeout = 2 * time_limit + 1 + ANSWER_GRACE
         response = self._ask({
             "op": "load", "path": str(Path(path).resolve()), "class": class_name, "method": method,
-            "time_limit": time_limit, "memory_mib": memory_mib, "check": check,
+            "time_limit": time_limit, "memory_mib": memory_mib, "check": check, "mode": mode,
         })
         if response.get("ok"):
             self.loaded_key = key
@@ -73,6 +74,10 @@ class Worker:
 
     def run(self, args: tuple) -> RunFacts:
         return RunFacts.from_message(self._ask({"op": "run", "args": list(args)}))
+
+    def run_input(self, data: bytes) -> RunFacts:
+        """One test of a stdin program: `data` on its standard input, its standard output in the facts."""
+        return RunFacts.from_message(self._ask({"op": "run", "input": data.decode("latin-1")}))
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -16,10 +16,18 @@ The zygote first sends {"ready": true, "baseline_kib", "problems"}. Then, one JS
       -> {"ok": true} (with check, also "facts" of a child that only loads the solution)
       or {"ok": false, "compile_error": text}
   {"op": "run", "args": [...]} -> the facts of one test (see verdicts.RunFacts)
+
+Standard-input mode ("mode": "stdin" in the load request, no class or method): the program is run as
+`__main__`, the test's input (`{"op": "run", "input": latin-1 text}`) arrives on its descriptor 0
+through the same pipe that carries a method's arguments, and what it writes on descriptor 1 comes
+back as "answer" (latin-1, so any bytes survive JSON), up to ANSWER_CAP bytes. Descriptor 2 is the
+captured "output" as for a method. The spare child loads nothing before its input starts to arrive:
+it is forked and confined ahead, and runs the program once descriptor 0 is readable.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import gc
 import json
@@ -34,6 +42,7 @@ import traceback
 import types
 
 OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is read and dropped
+ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
 REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -54,8 +63,9 @@ class Solution:
 
     def __init__(self, request: dict):
         self.path = request["path"]
-        self.class_name = request["class"]
-        self.method = request["method"]
+        self.stdin_mode = request.get("mode") == "stdin"
+        self.class_name = request.get("class")
+        self.method = request.get("method")
         self.time_limit = float(request["time_limit"])
         self.memory_bytes = int(request["memory_mib"]) * 1024 * 1024
         with open(self.path, "rb") as handle:
@@ -70,10 +80,11 @@ class Child:
     code runs, so a solution cannot pass itself off as the judge's fault.
     """
 
-    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r")
+    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r")
 
-    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int):
+    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int, answer_r: int | None):
         self.pid, self.args_w, self.result_r, self.output_r, self.setup_r = pid, args_w, result_r, output_r, setup_r
+        self.answer_r = answer_r  # a stdin program's standard output; None for a method
 
     def setup_error(self) -> str | None:
         """What the child said went wrong before the solution ran (read once it has ended)."""
@@ -85,8 +96,9 @@ class Child:
         return message.decode("utf-8", "replace") or None
 
     def close(self) -> None:
-        for fd in (self.result_r, self.output_r, self.setup_r):
-            os.close(fd)
+        for fd in (self.result_r, self.output_r, self.setup_r, self.answer_r):
+            if fd is not None:
+                os.close(fd)
 
     def discard(self) -> None:
         _kill_group(self.pid)
@@ -120,13 +132,15 @@ class Zygote:
         gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
         self.data_baseline = _vm_data_bytes()
         response = {"ok": True}
-        if request.get("check"):
+        if request.get("check") and not self.solution.stdin_mode:  # a program has no class to look for
             response["facts"] = self.run_child(None)
         return response
 
     def run(self, request: dict) -> dict:
         if self.solution is None:
             raise RuntimeError("run before a successful load")
+        if self.solution.stdin_mode:
+            return self.run_child(request["input"].encode("latin-1"))
         return self.run_child(request["args"])
 
     def prepare_spare(self) -> None:
@@ -142,8 +156,9 @@ class Zygote:
 
     # -- one child ------------------------------------------------------------------------------
 
-    def run_child(self, args: list | None) -> dict:
-        """Hand one test's arguments (None: only load) to a child, watch it until it ends, report.
+    def run_child(self, args: list | bytes | None) -> dict:
+        """Hand one test's arguments (None: only load; bytes: a stdin program's input) to a child,
+        watch it until it ends, report.
 
         A child that has written its whole result line is done: its CPU time and peak memory are
         read from the kernel there and then, it is killed, and it is reaped after the answer has
@@ -153,7 +168,8 @@ class Zygote:
         self.spare = None
         started = time.monotonic()
         try:
-            ended, report, truncated, output, usage = self._watch(child, started, json.dumps(args).encode())
+            feed = args if isinstance(args, bytes) else json.dumps(args).encode()
+            ended, report, truncated, output, usage, answer = self._watch(child, started, feed)
         finally:
             _kill_group(child.pid)
         if ended == "returned":
@@ -178,7 +194,8 @@ class Zygote:
             "report_truncated": truncated,
             "output": output.decode("utf-8", "replace"),
             "setup_error": setup_error,
-        }
+        } | ({} if answer is None else {"answer": answer.decode("latin-1"),
+                                        "answer_truncated": len(answer) > ANSWER_CAP})
 
     def finish(self) -> None:
         """After an answer has gone out: kill strays, make sure the next test's child exists, and
@@ -192,13 +209,15 @@ class Zygote:
         result_r, result_w = os.pipe2(os.O_CLOEXEC)
         output_r, output_w = os.pipe2(os.O_CLOEXEC)
         setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
+        answer_r, answer_w = os.pipe2(os.O_CLOEXEC) if self.solution.stdin_mode else (None, None)
         pid = os.fork()
         if pid == 0:
-            self._child(self.solution, args_r, result_w, output_w, setup_w)  # never returns
-        for fd in (args_r, result_w, output_w, setup_w):
-            os.close(fd)
+            self._child(self.solution, args_r, result_w, output_w, setup_w, answer_w)  # never returns
+        for fd in (args_r, result_w, output_w, setup_w, answer_w):
+            if fd is not None:
+                os.close(fd)
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
-        return Child(pid, args_w, result_r, output_r, setup_r)
+        return Child(pid, args_w, result_r, output_r, setup_r, answer_r)
 
     def _watch(self, child: Child, started: float, args: bytes):
         """Feed the arguments, drain both pipes until the child exits or passes a limit; no fixed
@@ -208,19 +227,19 @@ class Zygote:
         might use), so a solution in an infinite loop is stopped right at its limit.
         """
         time_limit = self.solution.time_limit
-        result_r, output_r = child.result_r, child.output_r
+        result_r, output_r, answer_r = child.result_r, child.output_r, child.answer_r
         pidfd = os.pidfd_open(child.pid)
         clock = process_cpu_clock(child.pid)
         wall_deadline = started + 2 * time_limit + 1
         poller = select.poll()
-        for fd in (result_r, output_r, pidfd):
+        for fd in (result_r, output_r, pidfd) + ((answer_r,) if answer_r is not None else ()):
             poller.register(fd, select.POLLIN)
         pending = self._feed(child, memoryview(args), poller)
         if pending is None:
             self.prepare_spare()  # the next test's child sets up while this one runs
-        report, output = bytearray(), bytearray()
+        report, output, answer = bytearray(), bytearray(), bytearray()
         truncated = False
-        open_pipes = {result_r, output_r}
+        open_pipes = {result_r, output_r} | ({answer_r} if answer_r is not None else set())
         cores = max(1, len(os.sched_getaffinity(0)))
         ended, usage = None, None
         try:
@@ -252,6 +271,8 @@ class Zygote:
                             usage = _live_usage(clock, child.pid)
                             ended = "returned" if usage else None  # None: it exited, ask wait4
                             exited = True
+                    elif fd == answer_r:
+                        _drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes)  # one byte over: too much
                     else:
                         _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
                 if exited:
@@ -262,13 +283,15 @@ class Zygote:
                 os.set_blocking(fd, False)
                 if fd == result_r:
                     truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
+                elif fd == answer_r:
+                    _drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes)
                 else:
                     _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
         finally:
             os.close(pidfd)
             if pending is not None:
                 os.close(child.args_w)
-        return ended, bytes(report), truncated, bytes(output), usage
+        return ended, bytes(report), truncated, bytes(output), usage, None if answer_r is None else bytes(answer)
 
     @staticmethod
     def _feed(child: Child, pending: memoryview, poller) -> memoryview | None:
@@ -290,18 +313,20 @@ class Zygote:
         os.close(child.args_w)
         return None
 
-    def _child(self, solution: Solution, args_r: int, result_w: int, output_w: int, setup_w: int) -> None:
+    def _child(self, solution: Solution, args_r: int, result_w: int, output_w: int, setup_w: int,
+               answer_w: int | None) -> None:
         """In the forked child: cut every tie to the zygote, confine, then run the solution.
 
-        Every descriptor but 0-4 is closed before the solution runs, the set-up channel included."""
+        Every descriptor but 0-4 is closed before the solution runs, the set-up channel included.
+        A stdin program gets the argument pipe as descriptor 0 and the answer pipe as descriptor 1."""
         try:
             os.setpgid(0, 0)
             _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-            os.dup2(self.devnull, 0)
-            os.dup2(output_w, 1)
+            os.dup2(args_r if solution.stdin_mode else self.devnull, 0)
+            os.dup2(answer_w if solution.stdin_mode else output_w, 1)
             os.dup2(output_w, 2)
             os.dup2(result_w, RESULT_FD)
-            os.dup2(args_r, ARGS_FD)
+            os.dup2(self.devnull if solution.stdin_mode else args_r, ARGS_FD)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             self._limit(solution)
             if self.confinement is not None:
@@ -310,7 +335,7 @@ class Zygote:
         except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
             os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
             os._exit(70)
-        _run_solution(solution)
+        (_run_program if solution.stdin_mode else _run_solution)(solution)
         # Stay alive, stopped, until the zygote has read this process's CPU time and peak memory
         # and killed it (an exiting process loses its memory figures before it can be reaped).
         os.kill(os.getpid(), signal.SIGSTOP)
@@ -356,6 +381,40 @@ def _run_solution(solution: Solution) -> None:
     except BaseException as err:  # anything the solution raises, SystemExit included, is its verdict
         _flush_output()
         _report(_describe_error(err, phase, solution.path))
+
+
+def _run_program(solution: Solution) -> None:
+    """Run a stdin program as `python3 program.py` would, once its input starts to arrive.
+
+    It ends as the interpreter ends a script: other threads are waited for, atexit functions run,
+    standard output is flushed. Then {"kind": "exit"} is reported; an exception, a non-zero
+    `sys.exit` or a failure to write the output is reported as an error, as for a method.
+    """
+    select.select([0], [], [])  # input (or its end) is there: the test has started
+    module = types.ModuleType("__main__")
+    module.__file__ = solution.path
+    sys.modules["__main__"] = module
+    sys.argv[:] = [solution.path]
+    failure = None
+    try:
+        exec(solution.code, module.__dict__)
+    except SystemExit as err:
+        failure = None if err.code in (None, 0) else err
+    except BaseException as err:  # anything else the program raises is its verdict
+        failure = err
+    try:
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            threading._shutdown()  # the interpreter waits for non-daemon threads before exiting
+        atexit._run_exitfuncs()
+        _flush_output(strict=True)
+    except BaseException as err:
+        failure = failure or err
+    if failure is not None:
+        _flush_output()
+        _report(_describe_error(failure, "call", solution.path))
+    else:
+        _report({"kind": "exit"})
 
 
 def _read_arguments() -> tuple | None:
@@ -416,12 +475,15 @@ def _report(message: dict) -> None:
         view = view[written:]
 
 
-def _flush_output() -> None:
-    for stream in (sys.stdout, sys.stderr):
+def _flush_output(strict: bool = False) -> None:
+    """Flush what the solution printed; `strict`: a failure to write standard output is its error
+    (a stdin program whose answer cannot be written has not answered)."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
             stream.flush()
         except BaseException:
-            pass
+            if strict and stream in (sys.stdout, sys.__stdout__):
+                raise
 
 
 def _drain(fd: int, into: bytearray, cap: int, poller, open_pipes: set) -> bool:

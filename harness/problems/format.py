@@ -22,6 +22,7 @@ from .yamlio import load_mapping, load_sequence
 EXAMPLES_FILE = "examples.yaml"
 ORIGINAL_FILES = (EXAMPLES_FILE, "system.yaml")
 TEST_SUFFIX = ".yaml"
+SAMPLE_FOLDER = "data/sample/"  # a Kattis package's examples
 RULE_BUILTINS = {
     f.__name__: f
     for f in (len, sum, min, max, all, any, abs, set, sorted, range, zip, enumerate, list, tuple)
@@ -37,8 +38,26 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class Data:
+    """A stdin test's input or answer: inline bytes, or a file read only when the test runs (a
+    package's data can be far larger than what is worth holding for a whole run)."""
+
+    inline: bytes | None = None
+    path: Path | None = None
+
+    def read(self) -> bytes:
+        if self.inline is not None:
+            return self.inline
+        try:
+            return self.path.read_bytes()
+        except OSError as err:
+            raise JudgeInputError(f"cannot read test data: {err.strerror}", self.path) from None
+
+
+@dataclass(frozen=True)
 class TestCase:
-    """One test: arguments in call order (already shaped as the solution receives them) and the answer."""
+    """One test: arguments in call order (already shaped as the solution receives them) and the answer;
+    for a stdin problem, the input and the judge's answer instead."""
 
     name: str
     args: tuple[Any, ...]
@@ -46,11 +65,17 @@ class TestCase:
     file: str
     line: int
     note: str = ""
+    input: Data | None = None
+    answer: Data | None = None
 
     @property
     def is_ours(self) -> bool:
         """True for tests we wrote, as opposed to the statement's examples and the original system tests."""
         return self.file not in ORIGINAL_FILES
+
+    @property
+    def is_example(self) -> bool:
+        return self.file == EXAMPLES_FILE or self.file.startswith(SAMPLE_FOLDER)
 
 
 @dataclass
@@ -71,17 +96,22 @@ class Problem:
     constraints: dict[str, dict] = field(default_factory=dict)
     rules: list[Rule] = field(default_factory=list)
     check: Checker | None = None  # compares a returned value with the expected one (see checker.py)
+    kind: str = "method"  # or "stdin": a program reading standard input (see stdio.py)
+    output_check: Any = None  # stdin problems: how an output is judged (outputs.TokenRules or .OutputValidator)
+    package: str = ""  # "" for our own folders, else the Kattis package format it was read from
 
     def __post_init__(self):
-        if self.check is None:
+        if self.check is None and self.kind == "method":
             self.check = Checker(self.returns, self.checker, self.double_tolerance)
 
     @property
     def examples(self) -> list[TestCase]:
-        return [test for test in self.tests if test.file == EXAMPLES_FILE]
+        return [test for test in self.tests if test.is_example]
 
     @property
     def signature(self) -> str:
+        if self.kind == "stdin":
+            return "standard input -> standard output"
         params = ", ".join(f"{p.type} {p.name}" for p in self.parameters)
         return f"{self.returns} {self.method}({params})"
 
@@ -159,6 +189,10 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
     except JudgeInputError as err:
         findings.errors.append(err)
         return None, findings
+    if spec.get("type") == "stdin":
+        from .stdio import inspect_stdin_problem  # a standard-input problem has its own layout
+
+        return inspect_stdin_problem(folder, spec, lines, findings)
     reader = _SpecReader(spec, lines, spec_path, findings)
     values = {
         "name": reader.text("name"),

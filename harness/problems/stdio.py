@@ -1,0 +1,124 @@
+"""Standard-input problems in our own folder layout: a program reads a test's input on standard input
+and writes its answer on standard output (CodeChef, Codeforces, ICPC style).
+
+    problems/<slug>/problem.yaml     type: stdin, name, source, time_limit, memory_limit,
+                                     validator_flags (Kattis default-validator flags),
+                                     output_validator (a program of the problem's, Kattis protocol)
+    problems/<slug>/tests/*.in+.ans  one test per pair, named after the file
+    problems/<slug>/tests/*.yaml     lists of {name, input, output, note}; examples.yaml = the examples
+
+Kattis/ICPC packages are read by kattis.py into the same Problem shape.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import JudgeInputError
+from .format import EXAMPLES_FILE, Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader
+from .outputs import OutputValidator, TokenRules
+from .yamlio import load_sequence
+
+KNOWN_FIELDS = {"type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
+                "tests"}
+TEST_KEYS = ("name", "input", "output", "note")
+
+
+def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
+                          findings: Findings) -> tuple[Problem | None, Findings]:
+    """Load a stdin problem folder, collecting every error (see format.inspect_problem)."""
+    reader = _SpecReader(spec, lines, folder / "problem.yaml", findings)
+    reader.KNOWN = KNOWN_FIELDS
+    values = {
+        "name": reader.text("name"),
+        "source": reader.text("source", ""),
+        "time_limit": reader.number("time_limit", 2.0, low=0.01, high=60),
+        "memory_limit": reader.number("memory_limit", 256, low=16, high=16384),
+        "output_check": output_check(folder, spec.get("validator_flags"), spec.get("output_validator"), reader),
+    }
+    reader.reject_unknown()
+    if any(value is None for value in values.values()):
+        return None, findings
+    problem = stdin_problem(folder, **values)
+    tests_dir = folder / "tests"
+    for path in _test_files(tests_dir, spec.get("tests"), reader):
+        problem.tests.extend(_yaml_tests(path, findings) if path.suffix == ".yaml" else _file_test(path, findings))
+    _reject_duplicate_names(problem.tests, tests_dir, findings)
+    if not problem.tests and not findings.errors:
+        findings.error("the problem has no tests (tests/*.in with .ans, or tests/*.yaml)", tests_dir)
+    return problem, findings
+
+
+def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memory_limit: float, output_check,
+                  package: str = "") -> Problem:
+    """A Problem of the stdin kind (no class, method or types), tests to be added."""
+    return Problem(slug=folder.name, path=folder, name=name, source=source, class_name="", method="",
+                   parameters=[], returns=None, time_limit=time_limit, memory_limit=int(memory_limit),
+                   kind="stdin", output_check=output_check, package=package)
+
+
+def output_check(folder: Path, flags, validator, reader: _SpecReader):
+    """TokenRules from the flags, or the problem's own output validator (which gets the flags);
+    None (with the fault recorded) when either is unusable."""
+    if flags is not None and not isinstance(flags, (str, list)):
+        reader.fail("validator_flags", "expected text or a list of words")
+        return None
+    if validator is not None:
+        if not isinstance(validator, str) or not (folder / validator).exists():
+            reader.fail("output_validator", f"no such file in the problem folder: {validator!r}")
+            return None
+        words = flags.split() if isinstance(flags, str) else [str(word) for word in flags or []]
+        return OutputValidator(folder / validator, words)
+    try:
+        return TokenRules.parse(flags)
+    except ValueError as err:
+        reader.fail("validator_flags", str(err))
+        return None
+
+
+def _test_files(tests_dir: Path, listed, reader: _SpecReader) -> list[Path]:
+    """Test files in run order: as listed in problem.yaml, else examples.yaml first, then by name."""
+    found = [p for p in tests_dir.glob("*") if p.suffix in (".yaml", ".in")]
+    if listed is None:
+        return sorted(found, key=lambda p: (p.name != EXAMPLES_FILE, p.name))
+    if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed):
+        reader.fail("tests", "expected a list of file names under tests/")
+        return []
+    paths = [tests_dir / name for name in listed]
+    for path in paths:
+        if not path.is_file():
+            reader.fail("tests", f"no such test file: {path}")
+    for path in sorted(set(found) - set(paths)):
+        reader.fail("tests", f"{path.name} is in tests/ but not listed, so it would never run")
+    return [path for path in paths if path.is_file()]
+
+
+def _file_test(path: Path, findings: Findings) -> list[TestCase]:
+    answer = path.with_suffix(".ans")
+    if not answer.is_file():
+        findings.error(f"no answer file {answer.name} beside it", path)
+        return []
+    return [TestCase(path.stem, (), None, path.name, 1, input=Data(path=path), answer=Data(path=answer))]
+
+
+def _yaml_tests(path: Path, findings: Findings) -> list[TestCase]:
+    try:
+        items = load_sequence(path)
+    except JudgeInputError as err:
+        findings.errors.append(err)
+        return []
+    tests = []
+    for item in items:
+        case, line = item.value, item.line
+        if not isinstance(case, dict) or not {"name", "input", "output"} <= set(case) <= set(TEST_KEYS):
+            findings.error("a stdin test needs name, input and output (and an optional note)", path, line)
+            continue
+        name, given, wanted = case["name"], case["input"], case["output"]
+        if not isinstance(name, str) or not name:
+            findings.error(f"test name must be text, got {name!r}", path, line)
+        elif not isinstance(given, str) or not isinstance(wanted, str):
+            findings.error(f"test {name}: input and output must be text (use a | block)", path, line)
+        else:
+            tests.append(TestCase(name, (), None, path.name, line, str(case.get("note") or ""),
+                                  input=Data(inline=given.encode()), answer=Data(inline=wanted.encode())))
+    return tests
