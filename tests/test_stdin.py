@@ -200,24 +200,26 @@ def test_bad_flags_are_rejected(flags, error):
         TokenRules.parse(flags)
 
 
-def test_bad_flags_in_problem_yaml_name_the_line(tmp_path, judge):
-    folder = tmp_path / "problems" / "bad"
+def _grade_new_problem(judge, root: Path, spec: str, files: dict[str, str]):
+    """Write problems/p/ (problem.yaml and tests/ files) under root and grade add.py on it."""
+    folder = root / "problems" / "p"
     (folder / "tests").mkdir(parents=True)
-    (folder / "problem.yaml").write_text("type: stdin\nname: Bad\nvalidator_flags: float_tolerance x\n")
-    (folder / "tests" / "examples.yaml").write_text("- {name: a, input: '1', output: '1'}\n")
-    code, _, err = judge("--problems", tmp_path / "problems", "grade", STDIN / "solutions" / "add.py",
-                         "--problem", "bad")
+    (folder / "problem.yaml").write_text(spec)
+    for name, text in files.items():
+        (folder / "tests" / name).write_text(text)
+    return judge("--problems", root / "problems", "grade", STDIN / "solutions" / "add.py", "--problem", "p")
+
+
+def test_bad_flags_in_problem_yaml_name_the_line(tmp_path, judge):
+    code, _, err = _grade_new_problem(judge, tmp_path, "type: stdin\nname: Bad\nvalidator_flags: float_tolerance x\n",
+                                      {"examples.yaml": "- {name: a, input: '1', output: '1'}\n"})
     assert code == 2
-    assert err.strip() == f"judge: error: {folder / 'problem.yaml'}:3: validator_flags: float_tolerance needs a number after it"
+    spec = tmp_path / "problems" / "p" / "problem.yaml"
+    assert err.strip() == f"judge: error: {spec}:3: validator_flags: float_tolerance needs a number after it"
 
 
 def test_in_without_ans_is_reported(tmp_path, judge):
-    folder = tmp_path / "problems" / "lonely"
-    (folder / "tests").mkdir(parents=True)
-    (folder / "problem.yaml").write_text("type: stdin\nname: Lonely\n")
-    (folder / "tests" / "one.in").write_text("1\n")
-    code, _, err = judge("--problems", tmp_path / "problems", "grade", STDIN / "solutions" / "add.py",
-                         "--problem", "lonely")
+    code, _, err = _grade_new_problem(judge, tmp_path, "type: stdin\nname: Lonely\n", {"one.in": "1\n"})
     assert code == 2 and "one.in: no answer file one.ans beside it" in err
 
 

@@ -109,11 +109,9 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     """The verdict of one test, from the facts of its run and the expected value (which only we hold)."""
     if problem.kind == "stdin":
         return judge_program(test, facts, problem)
-    if facts.setup_error:
-        return Verdict.IE, f"the judge could not set up the test: {facts.setup_error}"
-    over = resource_verdict(facts, limits_of(problem))
-    if over:
-        return over
+    stopped = _stopped(facts, problem)
+    if stopped:
+        return stopped
     report = _parse_report(facts)
     if report is None:
         return failure_verdict(facts, None)
@@ -128,14 +126,19 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
 
 
+def _stopped(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
+    """What ends a test before its answer is looked at: a set-up fault of ours, or a limit."""
+    if facts.setup_error:
+        return Verdict.IE, f"the judge could not set up the test: {facts.setup_error}"
+    return resource_verdict(facts, limits_of(problem))
+
+
 def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
     """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
     and its standard output must pass the problem's output check."""
-    if facts.setup_error:
-        return Verdict.IE, f"the judge could not set up the test: {facts.setup_error}"
-    over = resource_verdict(facts, limits_of(problem))
-    if over:
-        return over
+    stopped = _stopped(facts, problem)
+    if stopped:
+        return stopped
     report = _parse_report(facts)
     kind = report.get("kind") if report else None
     if kind == "error":
