@@ -18,7 +18,11 @@ from .problems.catalog import PROJECT_ROOT, Catalog, display_path
 from .errors import JudgeInputError
 from .engine.grading import GradeResult, Pool, SolutionRun
 from .engine.isolation import doctor_report, missing_layers_warning
-from .reports.tables import check_row, check_table, summary_line, test_table, write_report
+from .reports.history import History, Judged, grade_and_record
+from .reports.junit import write_junit
+from .reports.progress import Progress
+from .reports.tables import (changes_section, check_row, check_table, failing_output, history_text, reused_note,
+                             run_json, summary_line, test_table, write_report)
 from .verdicts import Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -30,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     parser = _parser()
     options = parser.parse_args(argv)
+    options.argv = sys.argv[1:] if argv is None else list(argv)
     try:
         return options.command(options)
     except JudgeInputError as err:
@@ -60,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
     grade.add_argument("--first-failure", action="store_true", help="stop at the first failing test")
     grade.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+    grade.add_argument("--junit", type=Path, metavar="FILE", help="also write the result as JUnit XML")
+    grade.add_argument("--show-output", action="store_true",
+                       help="show what each failing test printed (stdout and stderr, capped)")
     _add_jobs(grade)
     grade.set_defaults(command=cmd_grade)
 
@@ -68,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--all-tests", action="store_true",
                        help="run every test (default: stop each solution at its first failing test)")
     check.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    check.add_argument("--junit", type=Path, metavar="FILE",
+                       help="also write JUnit XML (one testsuite per solution)")
+    _add_fresh(check)
     _add_jobs(check)
     check.set_defaults(command=cmd_check)
 
@@ -75,8 +86,16 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
     report.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports", metavar="DIR",
                         help="where to write the reports (default: reports/)")
+    report.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    _add_fresh(report)
     _add_jobs(report)
     report.set_defaults(command=cmd_report)
+
+    history = commands.add_parser("history", help="recorded runs, or one solution's or problem's verdicts over time")
+    history.add_argument("target", nargs="?", metavar="SOLUTION|SLUG",
+                         help="a solution file or a problem (default: list the latest runs)")
+    history.add_argument("--limit", type=_positive, default=20, metavar="N", help="show at most N rows (default: 20)")
+    history.set_defaults(command=cmd_history)
 
     doctor = commands.add_parser("doctor", help="show which isolation layers this machine provides")
     doctor.set_defaults(command=cmd_doctor)
@@ -102,6 +121,9 @@ def _global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
                         help="the problems folder (default: ./problems if there is one, else the judge's own)")
     parser.add_argument("--solutions", type=Path, default=default(_default_folder("solutions")), metavar="DIR",
                         help="the stored solutions folder (default: ./solutions if there is one, else the judge's own)")
+    parser.add_argument("--history", type=Path, default=default(PROJECT_ROOT / "reports" / "history.sqlite"),
+                        metavar="FILE", help="the run history: every run is recorded there, and check and report "
+                                             "reuse unchanged results from it (default: reports/history.sqlite)")
 
 
 def _default_folder(name: str) -> Path:
@@ -116,6 +138,11 @@ def _add_jobs(parser: argparse.ArgumentParser) -> None:
                         help=f"tests run in parallel on N workers (default: {default}, the number of cores)")
 
 
+def _add_fresh(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fresh", action="store_true",
+                        help="grade every solution again instead of reusing unchanged results from the history")
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -123,7 +150,7 @@ def _positive(text: str) -> int:
     return value
 
 
-# -- grade -----------------------------------------------------------------------------------------
+# -- grade ----------------------------------------------------------------------------------------
 
 def cmd_grade(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
@@ -140,13 +167,17 @@ def cmd_grade(options) -> int:
     print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
           f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
     started = time.monotonic()
-    [result] = _grade_runs(options, [SolutionRun(problem, solution, tests, options.first_failure)],
-                           lambda run, test: f"{test.name} {test.verdict}")
+    judged = _judge(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure)], fresh=True)
+    [result] = judged.results
     print(test_table(result))
     print(summary_line(result))
+    if options.show_output:
+        print(failing_output(result))
     print(f"judged in {time.monotonic() - started:.2f} s with {options.jobs} worker(s)")
     if options.json:
         _write_json(options.json, result.to_json())
+    if options.junit:
+        _write_junit(options.junit, judged.results, stored=False)
     return EXIT_OK if result.verdict is Verdict.AC else EXIT_FAILED
 
 
@@ -171,32 +202,51 @@ def cmd_check(options) -> int:
           f"with {options.jobs} worker(s)")
     started = time.monotonic()
 
-    def done(result: GradeResult) -> None:
+    def line(result: GradeResult) -> str:
         mark = "ok" if result.verdict is result.expected else "MISMATCH"
-        print(f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected})", flush=True)
+        return f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected})"
 
-    results = _grade_runs(options, runs, lambda run, test: display_path(run.solution), done)
+    judged = _judge(options, "check", runs, options.fresh, line)
+    results = judged.results
     print(check_table([check_row(result) for result in results]))
     matched = sum(result.verdict is result.expected for result in results)
     print(f"{matched} of {len(results)} solutions got their expected verdict "
-          f"({time.monotonic() - started:.1f} s)")
+          f"({time.monotonic() - started:.1f} s{reused_note(judged)})")
+    print(changes_section(judged.outcome))
     if options.json:
-        _write_json(options.json, [result.to_json() for result in results])
+        _write_json(options.json, run_json(judged))
+    if options.junit:
+        _write_junit(options.junit, results, stored=True)
     return EXIT_OK if matched == len(results) else EXIT_FAILED
 
 
 def cmd_report(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
     runs = _stored_runs(catalog, options.slugs, stop_on_failure=False)
-    results = _grade_runs(options, runs, lambda run, test: display_path(run.solution))
+    started = time.monotonic()
+    judged = _judge(options, "report", runs, options.fresh)
     by_problem: dict[str, list[GradeResult]] = {}
-    for result in results:
+    for result in judged.results:
         by_problem.setdefault(result.problem.slug, []).append(result)
     for slug, group in by_problem.items():
         print(f"\n{group[0].problem.name} ({slug})")
         print(check_table([check_row(result) for result in group]))
-        for path in write_report(options.out, slug, group):
+        changes = [c for c in judged.outcome.changes if c.problem == slug]
+        for path in write_report(options.out, slug, group, changes):
             print(f"wrote {display_path(path)}")
+    print(f"\n{len(judged.results)} solutions graded in {time.monotonic() - started:.1f} s{reused_note(judged)}")
+    print(changes_section(judged.outcome))
+    if options.json:
+        _write_json(options.json, run_json(judged))
+    return EXIT_OK
+
+
+def cmd_history(options) -> int:
+    history = History(options.history)
+    try:
+        print(history_text(history, options.target, options.limit))
+    finally:
+        history.close()
     return EXIT_OK
 
 
@@ -234,43 +284,46 @@ def cmd_validate(options) -> int:
 
 # -- helpers ---------------------------------------------------------------------------------------
 
-def _grade_runs(options, runs: list[SolutionRun], progress_label, on_done=None) -> list[GradeResult]:
-    """Grade runs on a pool of `options.jobs` workers, with progress, and say when isolation is partial."""
+def _judge(options, command: str, runs: list[SolutionRun], fresh: bool, line=None) -> Judged:
+    """Grade runs (reusing unchanged results unless `fresh`) with progress, and record them in the history.
+    `line(result)` is printed as each solution finishes."""
+
+    def grade(to_grade: list[SolutionRun]) -> list[GradeResult]:
+        if not to_grade:
+            return []
+        with Progress(sum(len(run.tests) for run in to_grade), len(to_grade)) as progress:
+            return _grade_runs(options, to_grade, progress, line)
+
+    def reused(result: GradeResult) -> None:
+        if line:
+            print(f"{line(result)} (reused)", flush=True)
+
+    history = History(options.history)
+    try:
+        return grade_and_record(history, command, options.argv, runs, fresh, grade, reused)
+    finally:
+        history.close()
+
+
+def _grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None) -> list[GradeResult]:
+    """Grade runs on a pool of `options.jobs` workers, and say when isolation is partial."""
     warning = missing_layers_warning()
     if warning:
         print(warning, file=sys.stderr)
-    progress = Progress(sum(len(run.tests) for run in runs))
-
-    def finished(result: GradeResult) -> None:
-        progress.clear()
-        on_done(result)
-
     with Pool(options.jobs) as pool:
-        results = pool.grade(runs, on_test=lambda run, index, test: progress.step(progress_label(run, test)),
-                             on_done=finished if on_done else None)
-    progress.clear()
+        results = pool.grade(runs, on_test=lambda run, index, test: progress.test_done(display_path(run.solution)),
+                             on_done=lambda result: progress.solution_done(line(result) if line else None))
     for problem in sorted(pool.warnings):
         print(f"judge: warning: {problem}", file=sys.stderr)
     return results
 
 
-class Progress:
-    """A one-line counter on stderr for long runs, shown only on a terminal."""
-
-    def __init__(self, total: int):
-        self.total, self.done = total, 0
-        self.live = sys.stderr.isatty()
-
-    def step(self, label: str) -> None:
-        self.done += 1
-        if self.live:
-            sys.stderr.write(f"\r\033[K[{self.done}/{self.total}] {label}"[:120])
-            sys.stderr.flush()
-
-    def clear(self) -> None:
-        if self.live:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+def _write_junit(path: Path, results: list[GradeResult], stored: bool) -> None:
+    try:
+        write_junit(path, results, stored)
+    except OSError as err:
+        raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
+    print(f"wrote {path}")
 
 
 def _write_json(path: Path, data) -> None:

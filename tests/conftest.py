@@ -24,11 +24,12 @@ def expected_verdict(path: Path) -> str:
 
 
 @pytest.fixture
-def judge(capsys):
-    """Run `judge.py ARGS...` in-process; returns (exit code, stdout, stderr)."""
+def judge(capsys, tmp_path):
+    """Run `judge.py ARGS...` in-process with a run history of the test's own (so no result is reused
+    from another test); returns (exit code, stdout, stderr)."""
 
     def run(*args: str) -> tuple[int, str, str]:
-        code = main([str(a) for a in args])
+        code = main(["--history", str(tmp_path / "history.sqlite")] + [str(a) for a in args])
         out, err = capsys.readouterr()
         return code, out, err
 

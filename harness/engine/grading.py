@@ -16,6 +16,7 @@ from typing import Callable
 
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Problem, TestCase
+from ..problems.tctypes import shorten
 from ..text import safe_text
 from .worker import Worker, WorkerDied
 from .zygote import ANSWER_CAP
@@ -30,9 +31,13 @@ class TestResult:
     wall_ms: float = 0.0
     memory_mib: float = 0.0
     message: str = ""
+    returned: str = ""  # the returned value, shortened (empty when nothing was returned)
+    input: str = ""  # a failing test's arguments, shortened: what a WA message needs beside the difference
+    output: str = ""  # what a failing test printed (stdout and stderr), capped at OUTPUT_KEPT characters
 
-    def __post_init__(self):
-        self.message = safe_text(self.message)  # solution-controlled: made safe once, here
+    def __post_init__(self):  # solution-controlled: made safe once, here
+        self.message, self.returned = safe_text(self.message), safe_text(self.returned)
+        self.output = "\n".join(safe_text(line) for line in self.output[:OUTPUT_KEPT].split("\n"))
 
     def to_json(self) -> dict:
         return {
@@ -42,6 +47,9 @@ class TestResult:
             "wall_ms": round(self.wall_ms, 1),
             "memory_mib": round(self.memory_mib, 1),
             "message": self.message,
+            "returned": self.returned,
+            "input": self.input,
+            "output": self.output,
         }
 
 
@@ -99,6 +107,9 @@ class GradeResult:
 
 
 OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)
+RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports show it beside the expected one)
+INPUT_SHOWN = 200
+OUTPUT_KEPT = 2048
 
 
 def limits_of(problem: Problem) -> Limits:
@@ -171,6 +182,24 @@ def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
         return Verdict.CE, report.get("message", "")
     verdict, message = failure_verdict(facts, report if kind == "error" else None)
     return (verdict if verdict is Verdict.MLE else Verdict.CE), f"while loading the solution: {message}"
+
+
+def returned_text(facts: RunFacts) -> str:
+    """The value a test returned, shortened for reports; empty when it returned none."""
+    report = _parse_report(facts)
+    if not report or report.get("kind") != "return":
+        return ""
+    try:
+        return shorten(repr(report.get("value")), RETURNED_SHOWN)
+    except RecursionError:
+        return "(too deeply nested to show)"
+
+
+def input_text(test: TestCase) -> str:
+    """A test's arguments (or a stdin test's input), shortened, as reports show them."""
+    if test.input is not None:
+        return safe_text(shorten(test.input.read()[:INPUT_SHOWN * 4].decode("utf-8", "replace"), INPUT_SHOWN))
+    return shorten(", ".join(repr(list(a) if isinstance(a, tuple) else a) for a in test.args), INPUT_SHOWN)
 
 
 def _parse_report(facts: RunFacts) -> dict | None:
@@ -297,7 +326,9 @@ class Pool:
                 return worker
             facts = worker.run_input(test.input.read()) if run.problem.kind == "stdin" else worker.run(test.args)
             verdict, message = judge_test(test, facts, run.problem)
-            result = TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message)
+            failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
+            result = TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
+                                returned_text(facts), input_text(test) if failed else "", facts.output if failed else "")
         except WorkerDied as err:
             self._discard(worker)
             worker = None  # the next job starts a new one

@@ -6,12 +6,15 @@ import json
 import platform
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 from tabulate import tabulate
 
 from ..problems.catalog import display_path
-from ..engine.grading import GradeResult
+from ..engine.grading import OUTPUT_KEPT, GradeResult
+from ..verdicts import Verdict
+from .history import Change, History, Judged, Outcome
 from ..problems.tctypes import shorten
 from ..text import markdown_cell
 
@@ -41,8 +44,28 @@ def summary_line(result: GradeResult) -> str:
     if result.compile_message:
         line += f"\n{display_path(result.solution)}: {result.compile_message}"
     elif result.first_failure:
-        line += f"\nfirst failure: {result.first_failure.name}: {result.first_failure.message}"
+        failure = result.first_failure
+        line += f"\nfirst failure: {failure.name}: {failure.message}"
+        if failure.input:
+            line += f"\n  input: {failure.input}"
     return line
+
+
+def failing_output(result: GradeResult) -> str:
+    """What each failing test printed (`grade --show-output`), made safe for a terminal."""
+    parts = []
+    for test in result.tests:
+        if test.verdict not in (Verdict.AC, None) and test.output:
+            parts.append(f"--- output of {test.name} ({test.verdict}, first {OUTPUT_KEPT} characters at most) ---")
+            parts.append(printable(test.output).rstrip("\n"))
+    return "\n".join(parts) or "(no failing test printed anything)"
+
+
+def printable(text: str) -> str:
+    """Text a solution printed, with every control and format character (escape sequences, bidi
+    overrides, carriage returns) shown as an escape instead of acting on the terminal."""
+    return "".join(c if c in "\n\t" or unicodedata.category(c)[0] not in "CZ" or c == " " else
+                   c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def check_row(result: GradeResult) -> list[str]:
@@ -62,7 +85,7 @@ def check_table(rows: list[list[str]], fmt: str = "simple") -> str:
     return tabulate(rows, CHECK_HEADERS, tablefmt=fmt, disable_numparse=True)
 
 
-def write_report(out_dir: Path, slug: str, results: list[GradeResult]) -> list[Path]:
+def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: list[Change]) -> list[Path]:
     """reports/<slug>.md (tables) and reports/<slug>.json (the same as data); returns the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     problem = results[0].problem if results else None
@@ -79,12 +102,91 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult]) -> list[P
     markdown = out_dir / f"{slug}.md"
     data = out_dir / f"{slug}.json"
     payload = {"problem": slug, "generated": stamp, "machine": machine(),
-               "solutions": [r.to_json() for r in results]}
-    data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")  # the data first, whatever follows
-    markdown.write_text("\n".join(lines), encoding="utf-8", errors="backslashreplace")
+               "solutions": [r.to_json() for r in results], "changes": [c.to_json() for c in changes]}
+    data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return [markdown, data]
 
 
 def machine() -> str:
     return f"{platform.system()} {platform.release()}, {platform.machine()}, Python {sys.version.split()[0]}"
 
+
+
+# -- the history: what was reused, what changed, runs over time ------------------------------------
+
+def reused_note(judged: Judged) -> str:
+    if not judged.reused:
+        return ""
+    return f"; {judged.reused} of {len(judged.results)} results reused from the history, --fresh grades them again"
+
+
+def changes_section(outcome: Outcome) -> str:
+    """The verdict changes and CPU slow-downs since each solution's previous recorded run."""
+    first = f" ({outcome.first_seen} solutions had no earlier run)" if outcome.first_seen else ""
+    if not outcome.changes:
+        return f"changes since the last run: none{first}"
+    lines = [f"changes since the last run{first}:"]
+    lines += [f"  {change.solution}: {change.what}" for change in outcome.changes]
+    return "\n".join(lines)
+
+
+def run_json(judged: Judged) -> dict:
+    """check's and report's --json: every result, the changes, and how many results were reused."""
+    return {"solutions": [result.to_json() for result in judged.results],
+            "changes": [change.to_json() for change in judged.outcome.changes],
+            "reused": judged.reused, "run": judged.outcome.run_id}
+
+
+def history_text(history: History, target: str | None, limit: int) -> str:
+    """`history`: the latest runs; with a problem, its solutions' verdicts run by run; with a
+    solution file, its results over time."""
+    if target is None:
+        return _runs_table(history, limit)
+    path = Path(target)
+    if path.suffix or path.exists() or str(path.resolve()) in history.known_solutions():
+        rows = history.timeline(str(path.resolve()), None, limit)
+        if not rows:
+            return f"no recorded run of {target} in {display_path(history.path)}"
+        return tabulate([_result_row(row) for row in rows], ["run", "when", "command", "verdict", "expected", "passed",
+                        "slowest", "content", ""], disable_numparse=True)
+    rows = history.timeline(None, target, 10_000)
+    if not rows:
+        return f"no recorded run of a problem {target!r} in {display_path(history.path)}"
+    return _verdict_matrix(rows, limit)
+
+
+def _runs_table(history: History, limit: int) -> str:
+    rows = []
+    for run_id, started, finished, command, status, solutions, reused, matched, stored, problems in history.runs(limit):
+        rows.append([run_id, _when(started), command, f"{finished - started:.1f} s" if finished else "-", status,
+                     solutions, reused or 0, f"{matched or 0}/{stored}" if stored else "-",
+                     ", ".join(sorted((problems or "").split(",")))])
+    if not rows:
+        return f"no runs recorded in {display_path(history.path)}"
+    return tabulate(rows, ["run", "when", "command", "took", "status", "solutions", "reused", "matched", "problems"],
+                    disable_numparse=True)
+
+
+def _result_row(row: tuple) -> list:
+    run_id, started, command, status, _, content, expected, verdict, all_tests, reused, slowest, passed, total = row
+    notes = [note for note, on in (("reused", reused), ("partial", not all_tests), (status, status != "complete")) if on]
+    return [run_id, _when(started), command, verdict, expected or "-", f"{passed}/{total}",
+            f"{slowest:.0f} ms" if slowest is not None else "-", content[:8], ", ".join(notes)]
+
+
+def _verdict_matrix(rows: list[tuple], limit: int) -> str:
+    """Solutions down, the problem's latest runs across (oldest left), verdicts in the cells."""
+    runs = sorted({row[0] for row in rows})[-min(limit, 12):]
+    cells: dict[str, dict[int, str]] = {}
+    for run_id, _, _, status, solution, *_, verdict, all_tests, _, _, _, _ in rows:
+        if run_id in runs:
+            mark = verdict + ("*" if not all_tests else "") + ("!" if status != "complete" else "")
+            cells.setdefault(display_path(Path(solution)), {}).setdefault(run_id, mark)
+    table = [[solution] + [by_run.get(run_id, "") for run_id in runs] for solution, by_run in sorted(cells.items())]
+    headers = ["solution"] + [f"run {run_id}" for run_id in runs]
+    return (tabulate(table, headers, disable_numparse=True)
+            + "\n(* a partial run: --examples or --test; ! an interrupted run)")
+
+
+def _when(stamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))

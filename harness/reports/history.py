@@ -1,0 +1,333 @@
+"""The run history: every grade, check and report run recorded in one SQLite file, so that a re-run
+can reuse what has not changed and every run can say what changed since the one before.
+
+A recorded result may stand in for a new run of the same solution only when nothing that decides its
+verdict has changed: the solution's content, the problem's content (tests, limits, checker), the
+engine's own source and the machine. Results of interrupted runs, and results with an internal error
+(IE: the judge's fault, not the solution's), are kept for the record but never reused.
+
+`check` stops a solution at its first failing test, `report` runs every test. A full run (every test
+ran) can serve either; a stopped run serves only another stopped run, and is trimmed to its first
+failure so that a reused check prints what a fresh one would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from ..engine.grading import GradeResult, SolutionRun, TestResult
+from ..errors import JudgeInputError
+from ..problems.catalog import display_path
+from ..problems.format import Problem
+from ..verdicts import Verdict
+
+HARNESS = Path(__file__).resolve().parents[1]
+# Source that cannot change a verdict: what is printed and written (reports), and option parsing.
+NOT_ENGINE = (HARNESS / "reports", HARNESS / "cli.py")
+SLOWER_RATIO, SLOWER_MS = 1.25, 20.0  # "slowest CPU grew beyond noise": more than 25% and 20 ms
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL, command TEXT NOT NULL, argv TEXT NOT NULL,
+    machine TEXT NOT NULL, engine TEXT NOT NULL, status TEXT NOT NULL  -- complete | interrupted
+);
+CREATE TABLE IF NOT EXISTS results (
+    id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),
+    problem TEXT NOT NULL, problem_hash TEXT NOT NULL, time_limit REAL NOT NULL, memory_limit INTEGER NOT NULL,
+    solution TEXT NOT NULL, solution_hash TEXT NOT NULL, expected TEXT, verdict TEXT NOT NULL,
+    compile_message TEXT NOT NULL, baseline_mib REAL NOT NULL,
+    all_tests INTEGER NOT NULL,  -- the problem's whole test list was asked for (not --examples / --test)
+    full INTEGER NOT NULL,       -- every asked-for test ran (or the solution did not load)
+    reusable INTEGER NOT NULL,   -- no internal error
+    tests_from INTEGER           -- reused: the result whose tests these are (else NULL: its own rows)
+);
+CREATE TABLE IF NOT EXISTS tests (
+    result_id INTEGER NOT NULL REFERENCES results(id), position INTEGER NOT NULL, name TEXT NOT NULL,
+    verdict TEXT, cpu_ms REAL NOT NULL, wall_ms REAL NOT NULL, memory_mib REAL NOT NULL, message TEXT NOT NULL,
+    returned TEXT NOT NULL, input TEXT NOT NULL, output TEXT NOT NULL, PRIMARY KEY (result_id, position)
+);
+CREATE INDEX IF NOT EXISTS results_by_content ON results (solution_hash, problem_hash);
+CREATE INDEX IF NOT EXISTS results_by_solution ON results (solution, problem);
+"""
+TEST_COLUMNS = ("name", "verdict", "cpu_ms", "wall_ms", "memory_mib", "message", "returned", "input", "output")
+
+
+# -- what a result depends on ------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def engine_version() -> str:
+    """A hash of the harness's own source, reports and option parsing aside: any change to how a test
+    is run or judged makes every earlier result stale."""
+    digest = hashlib.sha256()
+    for path in sorted(HARNESS.rglob("*.py")):
+        if any(path == skip or skip in path.parents for skip in NOT_ENGINE) or "__pycache__" in path.parts:
+            continue
+        digest.update(str(path.relative_to(HARNESS)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def machine_id() -> str:
+    return (f"{platform.node()} {platform.system()} {platform.release()} {platform.machine()} "
+            f"Python {sys.version.split()[0]}")
+
+
+@lru_cache(maxsize=None)
+def problem_hash(folder: Path) -> str:
+    """Every file of the problem folder that can decide a verdict: problem.yaml (limits, checker),
+    the tests, a checker; the statement is left out, so editing prose reuses results."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        relative = path.relative_to(folder)
+        if relative.name.startswith(("statement", ".")) or "__pycache__" in relative.parts:
+            continue
+        digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def solution_hash(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.suffix.encode() + b"\0" + path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return "unreadable"
+
+
+# -- what a run found changed ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    problem: str
+    solution: str
+    before: str
+    after: str
+    slowest_before_ms: float
+    slowest_after_ms: float
+
+    @property
+    def what(self) -> str:
+        if self.before != self.after:
+            return f"{self.before} -> {self.after}"
+        return f"slowest CPU {self.slowest_before_ms:.0f} -> {self.slowest_after_ms:.0f} ms"
+
+    def to_json(self) -> dict:
+        return {"solution": self.solution, "problem": self.problem, "before": self.before, "after": self.after,
+                "slowest_cpu_ms_before": round(self.slowest_before_ms, 1),
+                "slowest_cpu_ms_after": round(self.slowest_after_ms, 1)}
+
+
+@dataclass
+class Outcome:
+    """What recording a run produced: the changes against earlier runs, and solutions seen first."""
+
+    run_id: int
+    changes: list[Change] = field(default_factory=list)
+    first_seen: int = 0
+
+
+def slowest_in_common(before: list[TestResult], after: list[TestResult]) -> tuple[float, float]:
+    """The slowest CPU of each result over the tests that ran in both (a stopped check ran fewer)."""
+    ran_before = {t.name: t.cpu_ms for t in before if t.verdict is not None}
+    common = [t for t in after if t.verdict is not None and t.name in ran_before]
+    if not common:
+        return 0.0, 0.0
+    return max(ran_before[t.name] for t in common), max(t.cpu_ms for t in common)
+
+
+def change_between(before: GradeResult, after: GradeResult) -> Change | None:
+    slow_before, slow_after = slowest_in_common(before.tests, after.tests)
+    slower = slow_after > slow_before * SLOWER_RATIO and slow_after - slow_before > SLOWER_MS
+    if before.verdict is after.verdict and not slower:
+        return None
+    return Change(after.problem.slug, display_path(after.solution), str(before.verdict), str(after.verdict),
+                  slow_before, slow_after)
+
+
+# -- the store --------------------------------------------------------------------------------------
+
+class History:
+    """One SQLite file; each run is written in a single transaction when it ends."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, timeout=30)
+            self.db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as err:
+            raise JudgeInputError(f"cannot open the run history: {err}", path) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- reuse
+
+    def reusable(self, run: SolutionRun) -> tuple[int, GradeResult] | None:
+        """A recorded result that can stand for grading `run` now, with the id of its test rows."""
+        if not asks_every_test(run):
+            return None
+        row = self.db.execute(
+            """SELECT COALESCE(r.tests_from, r.id), r.compile_message, r.baseline_mib FROM results r
+               JOIN runs ON runs.id = r.run_id
+               WHERE r.solution_hash = ? AND r.problem_hash = ? AND r.time_limit = ? AND r.memory_limit = ?
+                 AND runs.engine = ? AND runs.machine = ? AND runs.status = 'complete'
+                 AND r.reusable AND r.all_tests AND (r.full OR ?)
+               ORDER BY r.id DESC LIMIT 1""",
+            (solution_hash(run.solution), problem_hash(run.problem.path), run.problem.time_limit,
+             run.problem.memory_limit, engine_version(), machine_id(), run.stop_on_failure)).fetchone()
+        if row is None:
+            return None
+        tests_id, compile_message, baseline = row
+        tests = self._tests(tests_id)
+        if [t.name for t in tests] != [t.name for t in run.tests]:
+            return None
+        if run.stop_on_failure:
+            tests = _trimmed_at_first_failure(tests)
+        return tests_id, GradeResult(run.problem, run.solution, tests, compile_message, baseline, run.expected)
+
+    def _tests(self, result_id: int) -> list[TestResult]:
+        rows = self.db.execute(f"SELECT {', '.join(TEST_COLUMNS)} FROM tests WHERE result_id = ? ORDER BY position",
+                               (result_id,))
+        return [TestResult(name, Verdict(verdict) if verdict else None, *rest) for name, verdict, *rest in rows]
+
+    # -- recording
+
+    def record(self, command: str, argv: list[str], started: float, runs: list[SolutionRun],
+               results: list[GradeResult], reused: dict[int, int], status: str = "complete") -> Outcome:
+        """Write one run (a single transaction) and compare it with the latest earlier result of each
+        solution. `reused` maps an index in `results` to the result id whose tests it reused."""
+        changes, first_seen = [], 0
+        with self.db:
+            run_id = self.db.execute(
+                "INSERT INTO runs (started, finished, command, argv, machine, engine, status) VALUES (?,?,?,?,?,?,?)",
+                (started, time.time(), command, " ".join(argv), machine_id(), engine_version(), status)).lastrowid
+            for index, (run, result) in enumerate(zip(runs, results)):
+                if status == "complete" and asks_every_test(run):
+                    before = self._latest(run, run_id)
+                    if before is None:
+                        first_seen += 1
+                    elif change := change_between(before, result):
+                        changes.append(change)
+                self._insert(run_id, run, result, reused.get(index))
+        return Outcome(run_id, changes, first_seen)
+
+    def _latest(self, run: SolutionRun, run_id: int) -> GradeResult | None:
+        row = self.db.execute(
+            """SELECT COALESCE(r.tests_from, r.id), r.compile_message FROM results r JOIN runs ON runs.id = r.run_id
+               WHERE r.solution = ? AND r.problem = ? AND r.all_tests AND runs.status = 'complete'
+                 AND r.run_id < ? ORDER BY r.id DESC LIMIT 1""",
+            (str(run.solution.resolve()), run.problem.slug, run_id)).fetchone()
+        if row is None:
+            return None
+        return GradeResult(run.problem, run.solution, self._tests(row[0]), row[1])
+
+    def _insert(self, run_id: int, run: SolutionRun, result: GradeResult, tests_from: int | None) -> None:
+        problem = run.problem
+        reusable = result.verdict is not Verdict.IE and all(t.verdict is not Verdict.IE for t in result.tests)
+        full = not run.stop_on_failure or result.verdict in (Verdict.AC, Verdict.CE)  # CE: no test can run
+        result_id = self.db.execute(
+            """INSERT INTO results (run_id, problem, problem_hash, time_limit, memory_limit, solution, solution_hash,
+               expected, verdict, compile_message, baseline_mib, all_tests, full, reusable, tests_from)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+            (run_id, problem.slug, problem_hash(problem.path), problem.time_limit, problem.memory_limit,
+             str(run.solution.resolve()), solution_hash(run.solution), str(run.expected) if run.expected else None,
+             str(result.verdict), result.compile_message, result.baseline_mib, asks_every_test(run), full,
+             reusable, tests_from)).lastrowid
+        if tests_from is None:
+            self.db.executemany(
+                f"INSERT INTO tests (result_id, position, {', '.join(TEST_COLUMNS)}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                [(result_id, position, t.name, str(t.verdict) if t.verdict else None, t.cpu_ms, t.wall_ms,
+                  t.memory_mib, t.message, t.returned, t.input, t.output) for position, t in enumerate(result.tests)])
+
+    # -- reading back, for `history`
+
+    def runs(self, limit: int) -> list[tuple]:
+        """The latest runs: id, started, command, status, solutions, reused, verdict counts."""
+        return self.db.execute(
+            """SELECT runs.id, runs.started, runs.finished, runs.command, runs.status, COUNT(r.id),
+                      SUM(r.tests_from IS NOT NULL), SUM(r.verdict = r.expected), SUM(r.expected IS NOT NULL),
+                      GROUP_CONCAT(DISTINCT r.problem)
+               FROM runs LEFT JOIN results r ON r.run_id = runs.id
+               GROUP BY runs.id ORDER BY runs.id DESC LIMIT ?""", (limit,)).fetchall()
+
+    def timeline(self, solution: str | None, problem: str | None, limit: int) -> list[tuple]:
+        """A solution's (or a problem's solutions') recorded results, latest first."""
+        where, args = ("r.solution = ?", [solution]) if solution else ("r.problem = ?", [problem])
+        return self.db.execute(
+            f"""SELECT runs.id, runs.started, runs.command, runs.status, r.solution, r.solution_hash, r.expected,
+                       r.verdict, r.all_tests, r.tests_from IS NOT NULL,
+                       (SELECT MAX(t.cpu_ms) FROM tests t WHERE t.result_id = COALESCE(r.tests_from, r.id)),
+                       (SELECT COUNT(*) FROM tests t WHERE t.result_id = COALESCE(r.tests_from, r.id)
+                          AND t.verdict = 'AC'),
+                       (SELECT COUNT(*) FROM tests t WHERE t.result_id = COALESCE(r.tests_from, r.id))
+                FROM results r JOIN runs ON runs.id = r.run_id WHERE {where}
+                ORDER BY r.id DESC LIMIT ?""", (*args, limit)).fetchall()
+
+    def known_solutions(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT DISTINCT solution FROM results")}
+
+
+def asks_every_test(run: SolutionRun) -> bool:
+    """Not a partial run (`grade --examples`, `--test`): only such runs are compared and reused."""
+    return len(run.tests) == len(run.problem.tests) and all(
+        a.name == b.name for a, b in zip(run.tests, run.problem.tests))
+
+
+def _trimmed_at_first_failure(tests: list[TestResult]) -> list[TestResult]:
+    """What a check (stopping at the first failure) reports from a run that went on past it."""
+    failed = next((i for i, t in enumerate(tests) if t.verdict not in (Verdict.AC, None)), None)
+    if failed is None:
+        return tests
+    return tests[: failed + 1] + [TestResult(t.name, None) for t in tests[failed + 1:]]
+
+
+def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:
+    """Split `runs` into those a recorded result can stand for (index -> (tests id, result)) and the
+    indexes that must be graded."""
+    reused, to_grade = {}, []
+    for index, run in enumerate(runs):
+        found = None if fresh else history.reusable(run)
+        if found:
+            reused[index] = found
+        else:
+            to_grade.append(index)
+    return reused, to_grade
+
+
+@dataclass
+class Judged:
+    results: list[GradeResult]
+    reused: int
+    outcome: Outcome
+
+
+def grade_and_record(history: History, command: str, argv: list[str], runs: list[SolutionRun], fresh: bool,
+                     grade: Callable[[list[SolutionRun]], list[GradeResult]],
+                     on_reused: Callable[[GradeResult], None] | None = None) -> Judged:
+    """Reuse what the history can stand for (unless `fresh`), grade the rest with `grade`, record the
+    run. An interrupted run is recorded as such, and nothing of it is ever reused."""
+    started = time.time()
+    reused, to_grade = reuse_or_run(history, runs, fresh)
+    for _, result in reused.values():
+        if on_reused:
+            on_reused(result)
+    try:
+        graded = grade([runs[index] for index in to_grade])
+    except KeyboardInterrupt:
+        history.record(command, argv, started, [], [], {}, status="interrupted")
+        raise
+    results: list[GradeResult] = [None] * len(runs)  # type: ignore[list-item]
+    for index, (_, result) in reused.items():
+        results[index] = result
+    for index, result in zip(to_grade, graded):
+        results[index] = result
+    outcome = history.record(command, argv, started, runs, results,
+                             {index: tests_id for index, (tests_id, _) in reused.items()})
+    return Judged(results, len(reused), outcome)

@@ -1,0 +1,99 @@
+"""Progress of a long run: a live display on a terminal, a plain line every few seconds otherwise
+(CI logs, pipes), so that a run of minutes is never silent.
+
+rich draws the live display: it keeps a bar, counts and an ETA on the last lines of the terminal while
+other lines scroll above it, and handles resizing and non-ASCII widths, which a hand-made `\\r` line did
+badly. Nothing a solution controls is shown here: only our file names and counts.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import Progress as LiveProgress
+from rich.text import Text
+
+PLAIN_EVERY = 10.0  # seconds between plain progress lines
+
+
+class Progress:
+    """Counts of tests and solutions done, the solution being graded, and an ETA."""
+
+    def __init__(self, tests: int, solutions: int, live: bool | None = None, every: float = PLAIN_EVERY,
+                 stream=None):
+        self.tests, self.solutions = tests, solutions
+        self.tests_done = self.solutions_done = 0
+        self.current = ""
+        self.started = time.monotonic()
+        self.every = every
+        self.stream = stream or sys.stderr
+        self.live = sys.stdout.isatty() and sys.stderr.isatty() if live is None else live
+        self._display = None
+        self._stop = threading.Event()
+        self._ticker = None
+
+    def __enter__(self) -> Progress:
+        if self.live:
+            self._display = LiveProgress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("tests"),
+                TextColumn("{task.fields[solutions]}"), TimeElapsedColumn(), TextColumn("ETA"),
+                TimeRemainingColumn(), console=Console(file=sys.stdout), transient=True)
+            self._display.start()
+            self._task = self._display.add_task("starting", total=self.tests, solutions=self._solutions_text())
+        else:
+            self._ticker = threading.Thread(target=self._tick, daemon=True)
+            self._ticker.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._display:
+            self._display.stop()
+        if self._ticker:
+            self._ticker.join()
+
+    def test_done(self, solution: str) -> None:
+        self.tests_done += 1
+        self.current = solution
+        self._refresh()
+
+    def solution_done(self, line: str | None = None) -> None:
+        """One more solution finished; `line` (ours, never a solution's text) is printed above the display."""
+        self.solutions_done += 1
+        if line is not None:
+            if self._display:
+                self._display.console.print(Text(line), highlight=False)
+            else:
+                print(line, flush=True)
+        self._refresh()
+
+    def plain_line(self) -> str:
+        elapsed = time.monotonic() - self.started
+        eta = ""
+        if self.tests_done:
+            eta = f", about {_duration(elapsed / self.tests_done * (self.tests - self.tests_done))} left"
+        now = f", grading {self.current}" if self.current else ""
+        return (f"judge: {self.tests_done}/{self.tests} tests, {self._solutions_text()}{now}, "
+                f"{_duration(elapsed)} elapsed{eta}")
+
+    def _solutions_text(self) -> str:
+        return f"{self.solutions_done}/{self.solutions} solutions"
+
+    def _refresh(self) -> None:
+        if self._display:
+            self._display.update(self._task, completed=self.tests_done, description=escape(self.current),
+                                 solutions=self._solutions_text())
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.every):
+            print(self.plain_line(), file=self.stream, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
