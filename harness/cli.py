@@ -20,6 +20,7 @@ from .engine.grading import GradeResult, Pool, SolutionRun
 from .engine.isolation import doctor_report, missing_layers_warning
 from .reports.history import History, Judged, grade_and_record
 from .reports.junit import write_junit
+from .reports.pages import write_index
 from .reports.progress import Progress
 from .reports.tables import (changes_section, check_row, check_table, failing_output, history_text, reused_note,
                              run_json, summary_line, test_table, write_report)
@@ -234,6 +235,7 @@ def cmd_report(options) -> int:
         changes = [c for c in judged.outcome.changes if c.problem == slug]
         for path in write_report(options.out, slug, group, changes):
             print(f"wrote {display_path(path)}")
+    print(f"wrote {display_path(write_index(options.out))}")
     print(f"\n{len(judged.results)} solutions graded in {time.monotonic() - started:.1f} s{reused_note(judged)}")
     print(changes_section(judged.outcome))
     if options.json:

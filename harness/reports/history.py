@@ -80,7 +80,6 @@ def machine_id() -> str:
             f"Python {sys.version.split()[0]}")
 
 
-@lru_cache(maxsize=None)
 def problem_hash(folder: Path) -> str:
     """Every file of the problem folder that can decide a verdict: problem.yaml (limits, checker),
     the tests, a checker; the statement is left out, so editing prose reuses results."""
@@ -157,6 +156,7 @@ class History:
 
     def __init__(self, path: Path):
         self.path = path
+        self._problem_hashes: dict[Path, str] = {}  # read once per run: the folder does not change under it
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, timeout=30)
@@ -166,6 +166,11 @@ class History:
 
     def close(self) -> None:
         self.db.close()
+
+    def _problem_hash(self, problem: Problem) -> str:
+        if problem.path not in self._problem_hashes:
+            self._problem_hashes[problem.path] = problem_hash(problem.path)
+        return self._problem_hashes[problem.path]
 
     # -- reuse
 
@@ -180,7 +185,7 @@ class History:
                  AND runs.engine = ? AND runs.machine = ? AND runs.status = 'complete'
                  AND r.reusable AND r.all_tests AND (r.full OR ?)
                ORDER BY r.id DESC LIMIT 1""",
-            (solution_hash(run.solution), problem_hash(run.problem.path), run.problem.time_limit,
+            (solution_hash(run.solution), self._problem_hash(run.problem), run.problem.time_limit,
              run.problem.memory_limit, engine_version(), machine_id(), run.stop_on_failure)).fetchone()
         if row is None:
             return None
@@ -236,7 +241,7 @@ class History:
             """INSERT INTO results (run_id, problem, problem_hash, time_limit, memory_limit, solution, solution_hash,
                expected, verdict, compile_message, baseline_mib, all_tests, full, reusable, tests_from)
                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-            (run_id, problem.slug, problem_hash(problem.path), problem.time_limit, problem.memory_limit,
+            (run_id, problem.slug, self._problem_hash(problem), problem.time_limit, problem.memory_limit,
              str(run.solution.resolve()), solution_hash(run.solution), str(run.expected) if run.expected else None,
              str(result.verdict), result.compile_message, result.baseline_mib, asks_every_test(run), full,
              reusable, tests_from)).lastrowid

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections import deque
 
 from rich.console import Console
 from rich.markup import escape
@@ -19,6 +20,7 @@ from rich.progress import Progress as LiveProgress
 from rich.text import Text
 
 PLAIN_EVERY = 10.0  # seconds between plain progress lines
+RATE_WINDOW = 7  # the ETA follows the pace of the last six lines (a minute), not the whole run's
 
 
 class Progress:
@@ -36,6 +38,7 @@ class Progress:
         self._display = None
         self._stop = threading.Event()
         self._ticker = None
+        self._samples: deque[tuple[float, int]] = deque(maxlen=RATE_WINDOW)  # (time, tests done) per line
 
     def __enter__(self) -> Progress:
         if self.live:
@@ -73,12 +76,14 @@ class Progress:
         self._refresh()
 
     def plain_line(self) -> str:
-        elapsed = time.monotonic() - self.started
-        eta = ""
-        if self.tests_done:
-            eta = f", about {_duration(elapsed / self.tests_done * (self.tests - self.tests_done))} left"
-        now = f", grading {self.current}" if self.current else ""
-        return (f"judge: {self.tests_done}/{self.tests} tests, {self._solutions_text()}{now}, "
+        now = time.monotonic()
+        elapsed = now - self.started
+        self._samples.append((now, self.tests_done))
+        since, done_then = self._samples[0] if len(self._samples) > 1 else (self.started, 0)
+        rate = (self.tests_done - done_then) / (now - since) if now > since else 0  # recent tests per second
+        eta = f", about {_duration((self.tests - self.tests_done) / rate)} left" if rate > 0 else ""
+        current = f", grading {self.current}" if self.current else ""
+        return (f"judge: {self.tests_done}/{self.tests} tests, {self._solutions_text()}{current}, "
                 f"{_duration(elapsed)} elapsed{eta}")
 
     def _solutions_text(self) -> str:

@@ -15,6 +15,7 @@ from ..problems.catalog import display_path
 from ..engine.grading import OUTPUT_KEPT, GradeResult
 from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
+from .pages import catches, is_wrong, markdown_grid, problem_page
 from ..problems.tctypes import shorten
 from ..text import markdown_cell
 
@@ -86,25 +87,37 @@ def check_table(rows: list[list[str]], fmt: str = "simple") -> str:
 
 
 def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: list[Change]) -> list[Path]:
-    """reports/<slug>.md (tables) and reports/<slug>.json (the same as data); returns the paths."""
+    """DIR/<slug>.md (summary and grid), DIR/<slug>.json (everything as data) and DIR/<slug>.html (the
+    page); returns the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    problem = results[0].problem if results else None
+    problem = results[0].problem
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-    lines = [f"# Verdict report: {problem.name if problem else slug}", ""]
-    if problem:
-        lines += [f"{problem.source}. `{problem.signature}`; limits {problem.time_limit:g} s CPU, "
-                  f"{problem.memory_limit} MiB; {len(problem.tests)} tests.", ""]
-    lines += [f"Generated {stamp} on {machine()}.", "", "## Solutions", ""]
-    lines += [check_table([check_row(r) for r in results], "github"), ""]
-    for result in results:
-        lines += [f"## {display_path(result.solution)}", "", summary_line(result).replace("\n", "  \n"), "",
-                  test_table(result, "github"), ""]
+    lines = [f"# Verdict report: {problem.name}", "",
+             f"{problem.source}. `{problem.signature}`; limits {problem.time_limit:g} s CPU, "
+             f"{problem.memory_limit} MiB; {len(problem.tests)} tests. Generated {stamp} on {machine()}.", "",
+             "## Solutions", "", check_table([check_row(r) for r in results], "github"), ""]
+    failing = [(r, r.first_failure) for r in results if r.first_failure]
+    if failing:
+        lines += ["First failures:", ""]
+        lines += [f"- `{display_path(r.solution)}`: {f.name}: {markdown_cell(f.message)}" for r, f in failing]
+        lines.append("")
+    if changes:
+        lines += ["## Changes since the last run", ""]
+        lines += [f"- `{change.solution}`: {change.what}" for change in changes]
+        lines.append("")
+    lines += ["## Grid", ""] + markdown_grid(results)
+    uncaught = [t.name for t, count in zip(problem.tests, catches(results)) if not count]
+    if any(is_wrong(r) for r in results):
+        lines += ["", f"Tests that catch no wrong solution: {', '.join(uncaught) or 'none'}."]
     markdown = out_dir / f"{slug}.md"
     data = out_dir / f"{slug}.json"
-    payload = {"problem": slug, "generated": stamp, "machine": machine(),
+    payload = {"problem": slug, "name": problem.name, "generated": stamp, "machine": machine(),
                "solutions": [r.to_json() for r in results], "changes": [c.to_json() for c in changes]}
-    data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    return [markdown, data]
+    data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")  # the data first, whatever follows
+    markdown.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="backslashreplace")
+    page = out_dir / f"{slug}.html"
+    page.write_text(problem_page(problem, results, changes, stamp, machine()), encoding="utf-8")
+    return [markdown, data, page]
 
 
 def machine() -> str:
