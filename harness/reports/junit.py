@@ -14,7 +14,6 @@ from pathlib import Path
 from ..engine.grading import GradeResult, TestResult
 from ..problems.catalog import display_path
 from ..verdicts import Verdict
-from .tables import printable
 
 
 def junit_tree(results: list[GradeResult], stored: bool) -> ET.ElementTree:
@@ -28,7 +27,7 @@ def junit_tree(results: list[GradeResult], stored: bool) -> ET.ElementTree:
             if result.verdict is not result.expected:
                 ET.SubElement(case, "failure", type=str(result.verdict),
                               message=f"expected {result.expected}, got {result.verdict}").text = (
-                    printable(result.compile_message) or _failure_text(result.first_failure))
+                    result.compile_message or _failure_text(result.first_failure))
             cases.append(case)
         cases += [_testcase(result, test, classname, stored) for test in result.tests]
         suite.extend(cases)
@@ -46,16 +45,16 @@ def _testcase(result: GradeResult, test: TestResult, classname: str, stored: boo
     case = ET.Element("testcase", classname=classname, name=test.name, time=f"{test.wall_ms / 1000:.3f}")
     if test.verdict is None:
         reason = f"not run: {result.compile_message}" if result.compile_message else "not run: an earlier test failed"
-        ET.SubElement(case, "skipped", message=printable(reason[:500]))
+        ET.SubElement(case, "skipped", message=reason[:500])
     elif test.verdict is Verdict.IE:
-        ET.SubElement(case, "error", type="IE", message=printable(test.message)).text = _failure_text(test)
+        ET.SubElement(case, "error", type="IE", message=test.message).text = _failure_text(test)
     elif test.verdict is not Verdict.AC:
         if stored and result.expected not in (Verdict.AC, None) and result.verdict is result.expected:
             ET.SubElement(case, "skipped", type="xfail",
-                          message=printable(f"expected failure ({result.expected}): {test.verdict}: {test.message}"))
+                          message=f"expected failure ({result.expected}): {test.verdict}: {test.message}")
         else:
             ET.SubElement(case, "failure", type=str(test.verdict),
-                          message=printable(f"{test.verdict}: {test.message}")).text = _failure_text(test)
+                          message=f"{test.verdict}: {test.message}").text = _failure_text(test)
     return case
 
 
@@ -67,7 +66,7 @@ def _failure_text(test: TestResult | None) -> str:
         lines.append(f"input: {test.input}")
     if test.output:
         lines.append(f"output:\n{test.output}")
-    return printable("\n".join(lines))
+    return "\n".join(lines)
 
 
 def write_junit(path: Path, results: list[GradeResult], stored: bool) -> None:

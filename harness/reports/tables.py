@@ -6,7 +6,6 @@ import json
 import platform
 import sys
 import time
-import unicodedata
 from pathlib import Path
 
 from tabulate import tabulate
@@ -53,20 +52,13 @@ def summary_line(result: GradeResult) -> str:
 
 
 def failing_output(result: GradeResult) -> str:
-    """What each failing test printed (`grade --show-output`), made safe for a terminal."""
+    """What each failing test printed (`grade --show-output`); TestResult has made it safe to show."""
     parts = []
     for test in result.tests:
         if test.verdict not in (Verdict.AC, None) and test.output:
             parts.append(f"--- output of {test.name} ({test.verdict}, first {OUTPUT_KEPT} characters at most) ---")
-            parts.append(printable(test.output).rstrip("\n"))
+            parts.append(test.output.rstrip("\n"))  # made safe in TestResult
     return "\n".join(parts) or "(no failing test printed anything)"
-
-
-def printable(text: str) -> str:
-    """Text a solution printed, with every control and format character (escape sequences, bidi
-    overrides, carriage returns) shown as an escape instead of acting on the terminal."""
-    return "".join(c if c in "\n\t" or unicodedata.category(c)[0] not in "CZ" or c == " " else
-                   c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def check_row(result: GradeResult) -> list[str]:
