@@ -440,12 +440,16 @@ def _within(number: float, bounds: list) -> bool:
     return low <= number <= high
 
 
-def _test_files(folder: Path, listed: Any, reader: _SpecReader, findings: Findings) -> list[Path]:
+def _test_files(folder: Path, listed: Any, reader: _SpecReader, findings: Findings,
+                suffixes: tuple[str, ...] = (TEST_SUFFIX,)) -> list[Path]:
+    """Test files in run order: as listed in problem.yaml, else examples.yaml first, then by name.
+    `suffixes`: what counts as a test file (a stdin problem adds .in)."""
     tests_dir = folder / "tests"
     for stray in sorted(tests_dir.glob("*.yml")):
         findings.error(f"test files end in {TEST_SUFFIX}: {stray.name} would never run (rename it)", stray)
+    found = {path for path in tests_dir.glob("*") if path.suffix in suffixes}
     if listed is None:
-        return sorted(tests_dir.glob("*" + TEST_SUFFIX), key=lambda p: (p.name != EXAMPLES_FILE, p.name))
+        return sorted(found, key=lambda p: (p.name != EXAMPLES_FILE, p.name))
     if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed):
         reader.fail("tests", "expected a list of file names under tests/")
         return []
@@ -453,7 +457,7 @@ def _test_files(folder: Path, listed: Any, reader: _SpecReader, findings: Findin
     for path in paths:
         if not path.is_file():
             reader.fail("tests", f"no such test file: {path}")
-    for path in sorted(set(tests_dir.glob("*" + TEST_SUFFIX)) - set(paths)):
+    for path in sorted(found - set(paths)):
         reader.fail("tests", f"{path.name} is in tests/ but not listed, so it would never run")
     return [path for path in paths if path.is_file()]
 

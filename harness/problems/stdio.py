@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import JudgeInputError
-from .format import EXAMPLES_FILE, Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader
+from .format import Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader, _test_files
 from .outputs import OutputValidator, TokenRules
 from .yamlio import load_sequence
 
@@ -41,7 +41,7 @@ def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
         return None, findings
     problem = stdin_problem(folder, **values)
     tests_dir = folder / "tests"
-    for path in _test_files(tests_dir, spec.get("tests"), reader):
+    for path in _test_files(folder, spec.get("tests"), reader, findings, suffixes=(".yaml", ".in")):
         problem.tests.extend(_yaml_tests(path, findings) if path.suffix == ".yaml" else _file_test(path, findings))
     _reject_duplicate_names(problem.tests, tests_dir, findings)
     if not problem.tests and not findings.errors:
@@ -74,23 +74,6 @@ def output_check(folder: Path, flags, validator, reader: _SpecReader):
     except ValueError as err:
         reader.fail("validator_flags", str(err))
         return None
-
-
-def _test_files(tests_dir: Path, listed, reader: _SpecReader) -> list[Path]:
-    """Test files in run order: as listed in problem.yaml, else examples.yaml first, then by name."""
-    found = [p for p in tests_dir.glob("*") if p.suffix in (".yaml", ".in")]
-    if listed is None:
-        return sorted(found, key=lambda p: (p.name != EXAMPLES_FILE, p.name))
-    if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed):
-        reader.fail("tests", "expected a list of file names under tests/")
-        return []
-    paths = [tests_dir / name for name in listed]
-    for path in paths:
-        if not path.is_file():
-            reader.fail("tests", f"no such test file: {path}")
-    for path in sorted(set(found) - set(paths)):
-        reader.fail("tests", f"{path.name} is in tests/ but not listed, so it would never run")
-    return [path for path in paths if path.is_file()]
 
 
 def _file_test(path: Path, findings: Findings) -> list[TestCase]:
