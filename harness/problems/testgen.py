@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import yaml
 
 FLOW_WIDTH = 100  # args that fit on a line this long are written on one line
+PROGRAM_TIMEOUT = 600  # seconds for a trusted program on one input file
 
 
 def load_solution(path: Path, class_name: str, method: str) -> Callable[..., Any]:
@@ -70,3 +73,17 @@ def _args_lines(args: dict) -> list[str]:
 def _flow(value: Any) -> str:
     """JSON text, which YAML reads back as the same value (strings quoted: "NO" stays a string)."""
     return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+def run_program(path: Path, data: bytes) -> bytes:
+    """What a trusted stdin program (a reference solution, a stored solution in the proof test)
+    writes for `data` on its standard input, run as `python3 path < input`."""
+    return subprocess.run([sys.executable, str(path)], input=data, capture_output=True, check=True,
+                          timeout=PROGRAM_TIMEOUT).stdout
+
+
+def write_program_tests(tests_dir: Path, cases: Iterable[tuple[str, bytes]], program: Path) -> None:
+    """Write NAME.in and NAME.ans (the program's output for the input) for each (name, input)."""
+    for name, data in cases:
+        (tests_dir / f"{name}.in").write_bytes(data)
+        (tests_dir / f"{name}.ans").write_bytes(run_program(program, data))

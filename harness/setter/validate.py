@@ -28,8 +28,11 @@ from typing import Any, Callable
 from ..engine.grading import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import PROJECT_ROOT, Catalog
+from ..problems.checker import Comparison
 from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
-from ..problems.testgen import load_solution
+from ..problems.outputs import ValidatorFailed, check_output
+from ..problems.testgen import load_solution, run_program
+from ..problems.yamlio import load_mapping
 from ..verdicts import Verdict
 
 SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -38,6 +41,8 @@ STATEMENT = "statement.md"
 KNOWN_FILES = {"problem.yaml", STATEMENT, "tests", "generator.py", "verify.py", "checker.py", "README.md",
                "__pycache__"}
 RANDOM_CASES = 300
+CASES_PER_RANDOM_FILE = 60  # a stdin problem's random_input is a whole file of many cases
+STDIN_TEST_SUFFIXES = (TEST_SUFFIX, ".in", ".ans")
 GENERATOR_TIMEOUT = 600
 
 
@@ -58,7 +63,7 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
         check_expected_values(problem, "the reference solution", reference, findings)
     verify = load_verify(problem, findings)
     if verify:
-        check_expected_values(problem, "verify.py", _keyword_caller(problem, verify.solve), findings)
+        check_expected_values(problem, "verify.py", verify_solver(problem, verify), findings)
         if reference:
             check_random_agreement(problem, reference, verify, findings, random_cases)
     if (folder / "generator.py").is_file():
@@ -82,12 +87,20 @@ def check_folder(folder: Path, findings: Findings) -> None:
         if entry.name not in KNOWN_FILES and not entry.name.startswith("."):
             findings.warn(f"not read by the judge (known: {', '.join(sorted(KNOWN_FILES - {'__pycache__'}))})", entry)
     tests_dir = folder / "tests"
+    suffixes = STDIN_TEST_SUFFIXES if _is_stdin_folder(folder) else (TEST_SUFFIX,)
     if tests_dir.is_dir():
         for entry in sorted(tests_dir.iterdir()):
-            if entry.suffix not in (TEST_SUFFIX, ".yml") and not entry.name.startswith("."):
-                findings.warn(f"not a test file (test files end in {TEST_SUFFIX}): never read", entry)
+            if entry.suffix not in suffixes + (".yml",) and not entry.name.startswith("."):
+                findings.warn(f"not a test file (test files end in {', '.join(suffixes)}): never read", entry)
     if not (tests_dir / "examples.yaml").is_file():
         findings.warn("no tests/examples.yaml: the statement's examples should be tests too", folder)
+
+
+def _is_stdin_folder(folder: Path) -> bool:
+    try:
+        return load_mapping(folder / "problem.yaml")[0].get("type") == "stdin"
+    except JudgeInputError:
+        return False
 
 
 def _suggest_slug(slug: str) -> str:
@@ -101,6 +114,13 @@ def check_examples_in_statement(problem: Problem, findings: Findings) -> None:
     if not path.is_file():
         return
     statement = _squeeze(path.read_text(encoding="utf-8", errors="replace"))
+    if problem.kind == "stdin":
+        for test in problem.examples:
+            for what, data in (("input", test.input), ("output", test.answer)):
+                if _squeeze(data.read().decode("utf-8", "replace")) not in statement:
+                    findings.error(f"example {test.name}: its {what} does not appear in {STATEMENT}",
+                                   problem.path / "tests" / test.file, test.line)
+        return
     for test in problem.examples:
         shown = [(p.name, value) for p, value in zip(problem.parameters, test.args)] + [("expected", test.expected)]
         missing = [name for name, value in shown if _squeeze(_render(value)) not in statement]
@@ -127,6 +147,8 @@ def load_reference(catalog: Catalog, problem: Problem, findings: Findings) -> Ca
     if not path.is_file():
         findings.error("no reference solution: expected values cannot be proved", path)
         return None
+    if problem.kind == "stdin":
+        return lambda data: run_program(path, data)  # a program: input bytes -> output bytes
     try:
         return load_solution(path, problem.class_name, problem.method)
     except Exception as err:  # the setter's own file: report it, do not crash
@@ -153,6 +175,14 @@ def load_verify(problem: Problem, findings: Findings):
     return module
 
 
+def verify_solver(problem: Problem, verify) -> Callable[..., Any]:
+    """verify.solve called as the reference is: with the arguments in order, or (stdin) with the
+    input bytes, its answer text then encoded."""
+    if problem.kind == "stdin":
+        return lambda data: verify.solve(data).encode()
+    return _keyword_caller(problem, verify.solve)
+
+
 def _keyword_caller(problem: Problem, solve: Callable[..., Any]) -> Callable[..., Any]:
     names = [p.name for p in problem.parameters]
     return lambda *args: solve(**dict(zip(names, args)))
@@ -163,11 +193,14 @@ def check_expected_values(problem: Problem, who: str, solve: Callable[..., Any],
     for test in problem.tests:
         where = problem.path / "tests" / test.file
         try:
-            got = solve(*test.args)
+            got = solve(test.input.read()) if problem.kind == "stdin" else solve(*test.args)
         except Exception as err:
             findings.error(f"test {test.name}: {who} raised {type(err).__name__}: {err}", where, test.line)
             continue
-        outcome = problem.check(test.args, test.expected, _plain(got))
+        if problem.kind == "stdin":
+            outcome = _output_outcome(problem, test.input.read(), test.answer.read(), got)
+        else:
+            outcome = problem.check(test.args, test.expected, _plain(got))
         if not outcome.ok:
             findings.error(f"test {test.name}: {who} disagrees: {outcome.message}", where, test.line)
 
@@ -177,6 +210,16 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
     """The reference and verify.py agree on `cases` inputs from verify.random_input (seeded by slug)."""
     rng = random.Random(f"agreement-{problem.slug}")
     path = problem.path / "verify.py"
+    if problem.kind == "stdin":
+        for case in range(max(1, cases // CASES_PER_RANDOM_FILE)):
+            data = verify.random_input(rng)
+            want = verify.solve(data).encode()
+            outcome = _output_outcome(problem, data, want, reference(data))
+            if not outcome.ok:
+                findings.error(f"random input file {case}: the reference and verify.py disagree: {outcome.message}",
+                               path)
+                return
+        return
     for case in range(cases):
         kwargs = verify.random_input(rng)
         invalid = problem.input_problems(kwargs)
@@ -212,12 +255,21 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
             tail = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
             findings.error(f"generator.py failed (exit status {done.returncode}): {tail}", path)
             return
-        for name in sorted({p.name for p in (problem.path / "tests").glob("*" + TEST_SUFFIX)}
-                           | {p.name for p in (copy / "tests").glob("*" + TEST_SUFFIX)}):
+        written = STDIN_TEST_SUFFIXES if problem.kind == "stdin" else (TEST_SUFFIX,)
+        for name in sorted({p.name for p in (problem.path / "tests").iterdir() if p.suffix in written}
+                           | {p.name for p in (copy / "tests").iterdir() if p.suffix in written}):
             before, after = problem.path / "tests" / name, copy / "tests" / name
             if not after.is_file() or not before.is_file() or before.read_bytes() != after.read_bytes():
                 findings.error(f"generator.py does not reproduce tests/{name} bit for bit (run it and review the diff)",
                                path)
+
+
+def _output_outcome(problem: Problem, given: bytes, answer: bytes, output: bytes):
+    """A stdin program's output judged as the judge would (a failing output validator: not ok)."""
+    try:
+        return check_output(problem.output_check, given, answer, output)
+    except ValidatorFailed as err:
+        return Comparison(False, str(err), judge_fault=True)
 
 
 def generator_env() -> dict[str, str]:
