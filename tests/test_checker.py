@@ -23,6 +23,16 @@ def test_different_values_say_what_differs():
     assert "expected 'YES', got 'NO'" in check("String", "YES", "NO").message
 
 
+def test_long_strings_show_where_they_first_differ():
+    expected = "." * 100 + "X" + "." * 50
+    message = check("String", expected, expected.replace("X", "Y")).message
+    assert message == ("first difference at character 100: expected ...'..........X...................'..., "
+                       "got ...'..........Y...................'...")
+    assert "(lengths 151 and 100)" in check("String", expected, expected[:100]).message
+    assert check("String[]", ["a" * 40], ["a" * 39 + "b"]).message.startswith(
+        "expected ['aaaa")  # short arrays still show both whole
+
+
 def test_wrong_types_are_wrong_answers_with_both_types_named():
     assert check("int", 1, True).message == "wrong type: expected int, got boolean (True)"
     assert check("long", 12, 12.0).message == "wrong type: expected long, got double (12.0)"

@@ -120,7 +120,26 @@ def _difference(expected: Any, got: Any, tctype: TCType, options: Options) -> st
         return None if doubles_match(expected, got, options.tolerance) else f"expected {expected!r}, got {got!r}"
     if tctype.base == "String" and options.ignore_case:
         return None if expected.casefold() == got.casefold() else f"expected {_show(expected)} (any case), got {_show(got)}"
-    return None if expected == got else f"expected {_show(expected)}, got {_show(got)}"
+    if expected == got:
+        return None
+    if isinstance(expected, str) and isinstance(got, str) and max(len(expected), len(got)) > STRING_SHOWN:
+        return _string_difference(expected, got)
+    return f"expected {_show(expected)}, got {_show(got)}"
+
+
+STRING_SHOWN = 30  # strings longer than this are shown around their first difference
+
+
+def _string_difference(expected: str, got: str) -> str:
+    """Long strings: where they first differ, and a window of each around that place."""
+    at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got)))
+    start = max(0, at - 10)
+
+    def window(text: str) -> str:
+        return ("..." if start else "") + repr(text[start:at + 20]) + ("..." if len(text) > at + 20 else "")
+
+    lengths = f" (lengths {len(expected)} and {len(got)})" if len(expected) != len(got) else ""
+    return f"first difference at character {at}{lengths}: expected {window(expected)}, got {window(got)}"
 
 
 def _sort_key(options: Options) -> Callable[[Any], Any]:

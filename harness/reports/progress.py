@@ -20,6 +20,7 @@ from rich.progress import Progress as LiveProgress
 from rich.text import Text
 
 PLAIN_EVERY = 10.0  # seconds between plain progress lines
+LABEL_WIDTH = 48  # characters of the current solution's path on the live display (its end is kept)
 RATE_WINDOW = 7  # the ETA follows the pace of the last six lines (a minute), not the whole run's
 
 
@@ -91,7 +92,8 @@ class Progress:
 
     def _refresh(self) -> None:
         if self._display:
-            self._display.update(self._task, completed=self.tests_done, description=escape(self.current),
+            label = self.current if len(self.current) <= LABEL_WIDTH else "..." + self.current[3 - LABEL_WIDTH:]
+            self._display.update(self._task, completed=self.tests_done, description=escape(label),
                                  solutions=self._solutions_text())
 
     def _tick(self) -> None:
