@@ -12,17 +12,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from harness.problems.testgen import write_program_tests  # noqa: E402
+from verify import format_input  # noqa: E402  (the file layout; verify.py parses it on its own)
 
 HIGH = 2 ** 31
 REFERENCE = HERE.parents[1] / "solutions" / HERE.name / "accepted" / "reference.py"
-
-
-def format_input(games) -> bytes:
-    lines = [str(len(games))]
-    for piles in games:
-        lines.append(str(len(piles)))
-        lines += [" ".join(map(str, [len(pile), *pile])) for pile in piles]
-    return ("\n".join(lines) + "\n").encode()
 
 
 def random_games(rng, t, piles, numbers, pool):

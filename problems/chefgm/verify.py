@@ -12,15 +12,22 @@ played out move by move (chefgame's exhaustive search, no theory at all) and mus
 import importlib.util
 import random
 from fractions import Fraction
+from functools import lru_cache
 from math import prod
 from pathlib import Path
 
 MAX_T, MAX_K, MAX_N, HIGH = 1000, 100, 45, 2 ** 31
 EXHAUSTIVE_STATE_LIMIT = 2000
 
-_spec = importlib.util.spec_from_file_location("_chefgame_verify", Path(__file__).parents[1] / "chefgame" / "verify.py")
-chefgame = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(chefgame)
+
+
+@lru_cache(maxsize=None)
+def chefgame():
+    """problems/chefgame/verify.py (simplest_between, exhaustive_answer), loaded when first needed."""
+    spec = importlib.util.spec_from_file_location("_chefgame_verify", Path(__file__).parents[1] / "chefgame" / "verify.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def solve(data: bytes) -> str:
@@ -30,7 +37,7 @@ def solve(data: bytes) -> str:
         total = sum((pile_value(pile) for pile in piles), Fraction(0))
         answer = "EVEN" if total > 0 else "ODD" if total < 0 else "DON'T PLAY"
         if prod(len(set(pile)) + 1 for pile in piles) <= EXHAUSTIVE_STATE_LIMIT:
-            assert chefgame.exhaustive_answer(tuple(tuple(p) for p in piles)) == answer, piles
+            assert chefgame().exhaustive_answer(tuple(tuple(p) for p in piles)) == answer, piles
         answers.append(answer)
     return "".join(answer + "\n" for answer in answers)
 
@@ -79,7 +86,7 @@ def pile_value(pile: list[int]) -> Fraction:
             best_left = values[j] if best_left is None else max(best_left, values[j])
         else:
             best_right = values[j] if best_right is None else min(best_right, values[j])
-        values.append(chefgame.simplest_between(best_left, best_right))
+        values.append(chefgame().simplest_between(best_left, best_right))
     return values[-1]
 
 
