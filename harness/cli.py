@@ -191,6 +191,9 @@ def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool) -> l
         problem = catalog.problem(slug)
         runs += [SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected)
                  for stored in catalog.stored_solutions(slug)]
+    for path in catalog.skipped:
+        print(f"judge: note: not graded (a language or layout the judge cannot run yet): {display_path(path)}",
+              file=sys.stderr)
     if not runs:
         raise JudgeInputError("no stored solutions to check", catalog.solutions_dir)
     return runs

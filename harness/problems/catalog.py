@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import JudgeInputError
 from ..text import safe_text
+from . import kattis
 from .format import Problem, load_problem
 from .yamlio import load_mapping
 from ..verdicts import FOLDER_VERDICTS, Verdict
@@ -31,6 +32,7 @@ class Catalog:
         self.problems_dir = problems_dir
         self.solutions_dir = solutions_dir
         self._loaded: dict[str, Problem] = {}
+        self.skipped: list[Path] = []  # package submissions the judge cannot run (language, layout)
 
     def slugs(self) -> list[str]:
         if not self.problems_dir.is_dir():
@@ -71,7 +73,13 @@ class Catalog:
         return spec.get("class")
 
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
-        """solutions/<slug>/<expected verdict folder>/*.py, in a stable order."""
+        """solutions/<slug>/<expected verdict folder>/*.py, in a stable order; for a Kattis/ICPC
+        package, its own submissions/<verdict>/ (what cannot run yet is noted in `skipped`)."""
+        package = self.problems_dir / slug
+        if kattis.is_package(package):
+            found, skipped = kattis.submissions(package)
+            self.skipped += skipped
+            return [StoredSolution(path, verdict) for path, verdict in found]
         folder = self.solutions_dir / slug
         if not folder.is_dir():
             return []

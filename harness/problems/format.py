@@ -189,6 +189,10 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
     except JudgeInputError as err:
         findings.errors.append(err)
         return None, findings
+    from . import kattis  # a package of the Kattis/ICPC format, read as it is
+
+    if kattis.is_package(folder):
+        return kattis.inspect_package(folder, spec, findings)
     if spec.get("type") == "stdin":
         from .stdio import inspect_stdin_problem  # a standard-input problem has its own layout
 

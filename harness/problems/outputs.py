@@ -147,7 +147,7 @@ class OutputValidator:
     ACCEPT, REJECT = 42, 43
 
     def __init__(self, path: Path, flags: list[str]):
-        self.path, self.flags = Path(path), list(flags)
+        self.path, self.flags = Path(path).resolve(), list(flags)
         self._command: list[str] | None = None
         self._build_dir: tempfile.TemporaryDirectory | None = None
         self._lock = threading.Lock()

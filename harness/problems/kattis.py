@@ -1,0 +1,198 @@
+"""Kattis / ICPC problem packages, read as they are (the layout problemtools and BAPCtools read).
+
+A folder under --problems is a package when it has problem.yaml and data/ (and no tests/ of ours).
+Both the legacy Kattis format and the ICPC 2023-07 format are read:
+
+    problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory),
+                                   validation (legacy: default | custom), validator_flags (legacy),
+                                   type (2023-07: pass-fail only)
+    .timelimit                     the time limit in seconds, when problem.yaml has none
+    problem_statement/ statement/  the name from \\problemname{...} (legacy) when problem.yaml has none
+    data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
+    data/**/testdata.yaml          output_validator_flags / output_validator_args (one value per package)
+    output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
+    submissions/accepted|wrong_answer|time_limit_exceeded|run_time_error/: what `check` grades
+
+What is not supported is refused with a one-line reason (interactive, multi-pass and scoring
+problems, per-group validator flags) or left out with a note (submissions in languages the judge
+cannot run yet). See docs/kattis.md.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..errors import JudgeInputError
+from ..verdicts import Verdict
+from .format import Data, Findings, Problem, TestCase
+from .outputs import OutputValidator, TokenRules
+from .stdio import stdin_problem
+from .yamlio import load_mapping
+
+SUBMISSION_VERDICTS = {
+    "accepted": Verdict.AC,
+    "wrong_answer": Verdict.WA,
+    "time_limit_exceeded": Verdict.TLE,
+    "run_time_error": Verdict.RE,
+}
+LANGUAGES = (".py",)  # what the judge runs today; others are listed as skipped
+DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
+DEFAULT_MEMORY = 2048  # MiB, the Kattis default
+PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
+UNSUPPORTED_TYPES = ("interactive", "multi-pass", "multipass", "scoring", "submit-answer")
+
+
+def is_package(folder: Path) -> bool:
+    return (folder / "problem.yaml").is_file() and (folder / "data").is_dir() and not (folder / "tests").is_dir()
+
+
+def inspect_package(folder: Path, spec: dict, findings: Findings) -> tuple[Problem | None, Findings]:
+    """Read a package into a stdin Problem, every fault recorded in findings (file and line)."""
+    spec_path = folder / "problem.yaml"
+    version = str(spec.get("problem_format_version", "legacy"))
+    kind = " ".join(str(spec.get(key, "")) for key in ("type", "validation")).lower()
+    refused = [word for word in UNSUPPORTED_TYPES if word in kind]
+    if refused:
+        findings.error(f"{refused[0]} problems are not supported (only pass-fail problems with a default or custom "
+                       f"output validator)", spec_path)
+        return None, findings
+    limits = spec.get("limits") or {}
+    if not isinstance(limits, dict):
+        findings.error("limits: expected a mapping", spec_path)
+        return None, findings
+    time_limit = _time_limit(folder, limits, findings)
+    memory = limits.get("memory", DEFAULT_MEMORY)
+    if type(memory) not in (int, float) or not 16 <= memory <= 1 << 20:
+        findings.error(f"limits.memory: expected MiB between 16 and {1 << 20}, got {memory!r}", spec_path)
+        return None, findings
+    check = _output_check(folder, spec, version, findings)
+    if time_limit is None or check is None:
+        return None, findings
+    problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
+                            package="ICPC " + version if version != "legacy" else "Kattis legacy")
+    problem.tests = _tests(folder, findings)
+    if not problem.tests and not findings.errors:
+        findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")
+    return problem, findings
+
+
+def submissions(folder: Path) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+    """(submission, expected verdict) for every file the judge can run under submissions/<verdict>/,
+    and the entries it skips (other languages, multi-file folders, verdict folders it does not know)."""
+    found, skipped = [], []
+    root = folder / "submissions"
+    if not root.is_dir():
+        return found, skipped
+    for group in sorted(root.iterdir()):
+        if group.name.startswith("."):
+            continue
+        verdict = SUBMISSION_VERDICTS.get(group.name)
+        if verdict is None or not group.is_dir():
+            skipped.append(group)
+            continue
+        for entry in sorted(group.iterdir()):
+            if entry.is_file() and entry.suffix in LANGUAGES:
+                found.append((entry, verdict))
+            elif not entry.name.startswith("."):
+                skipped.append(entry)
+    return found, skipped
+
+
+def _name(folder: Path, spec: dict) -> str:
+    name = spec.get("name")
+    if isinstance(name, dict):  # 2023-07: one name per language
+        name = name.get("en") or next(iter(name.values()), None)
+    if isinstance(name, str) and name:
+        return name
+    for statement in sorted(folder.glob("problem_statement/problem*.tex")) + sorted(folder.glob("statement/problem*.tex")):
+        match = PROBLEM_NAME.search(statement.read_text(encoding="utf-8", errors="replace"))
+        if match:
+            return match.group(1).strip()
+    return folder.name
+
+
+def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
+    if "time_limit" in limits:
+        value, where = limits["time_limit"], folder / "problem.yaml"
+    elif (folder / ".timelimit").is_file():
+        where = folder / ".timelimit"
+        text = where.read_text(encoding="utf-8", errors="replace").strip()
+        try:
+            value = float(text)
+        except ValueError:
+            value = text
+    else:
+        return DEFAULT_TIME_LIMIT
+    if type(value) not in (int, float) or not 0.01 <= value <= 60:
+        findings.error(f"time limit: expected seconds between 0.01 and 60, got {value!r}", where)
+        return None
+    return float(value)
+
+
+def _output_check(folder: Path, spec: dict, version: str, findings: Findings):
+    flags = _validator_flags(folder, spec, findings)
+    if flags is None:
+        return None
+    validator_dirs = [folder / "output_validator"] if version != "legacy" else []
+    legacy = folder / "output_validators"
+    if legacy.is_dir():
+        validator_dirs += sorted(p for p in legacy.iterdir() if not p.name.startswith("."))
+    validators = [p for p in validator_dirs if p.exists()]
+    custom = "custom" in str(spec.get("validation", "")) or (version != "legacy" and validators)
+    if custom:
+        if len(validators) != 1:
+            findings.error(f"a custom output validator needs exactly one under output_validator(s)/, found "
+                           f"{len(validators)}", folder)
+            return None
+        return OutputValidator(validators[0], flags)
+    try:
+        return TokenRules.parse(flags)
+    except ValueError as err:
+        findings.error(f"validator flags: {err}", folder / "problem.yaml")
+        return None
+
+
+def _validator_flags(folder: Path, spec: dict, findings: Findings) -> list[str] | None:
+    """The flags for the output validator: problem.yaml's validator_flags (legacy) or the one value of
+    output_validator_flags / output_validator_args in data/**/testdata.yaml."""
+    values = {}
+    if spec.get("validator_flags") is not None:
+        values[folder / "problem.yaml"] = spec["validator_flags"]
+    for path in sorted((folder / "data").rglob("testdata.yaml")):
+        try:
+            settings, _ = load_mapping(path)
+        except JudgeInputError as err:
+            findings.errors.append(err)
+            return None
+        for key in ("output_validator_flags", "output_validator_args"):
+            if settings.get(key) is not None:
+                values[path] = settings[key]
+    words = {path: value.split() if isinstance(value, str) else [str(w) for w in value] if isinstance(value, list)
+             else None for path, value in values.items()}
+    bad = [path for path, value in words.items() if value is None]
+    if bad:
+        findings.error("validator flags: expected text or a list of words", bad[0])
+        return None
+    distinct = {tuple(value) for value in words.values()}
+    if len(distinct) > 1:
+        findings.error("different output validator flags per test group are not supported (one value per package)",
+                       sorted(words)[-1])
+        return None
+    return list(distinct.pop()) if distinct else []
+
+
+def _tests(folder: Path, findings: Findings) -> list[TestCase]:
+    """data/sample first, then data/secret, each in path order; a test is named by its path under data/."""
+    data = folder / "data"
+    tests = []
+    for part in ("sample", "secret"):
+        for given in sorted((data / part).rglob("*.in"), key=lambda p: p.relative_to(data).parts):
+            answer = given.with_suffix(".ans")
+            relative = given.relative_to(folder).as_posix()
+            if not answer.is_file():
+                findings.error(f"no answer file {answer.name} beside it", given)
+                continue
+            name = given.relative_to(data).with_suffix("").as_posix()
+            tests.append(TestCase(name, (), None, relative, 1, input=Data(path=given), answer=Data(path=answer)))
+    return tests

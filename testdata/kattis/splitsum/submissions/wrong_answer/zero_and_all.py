@@ -1,0 +1,3 @@
+# 0 is not positive.
+n = int(input())
+print(0, n)

@@ -1,0 +1,87 @@
+"""Kattis/ICPC problem packages read as they are: the legacy format (testdata/kattis/addtwo) and the
+ICPC 2023-07 format (testdata/kattis/splitsum), graded and checked with the usual commands."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from harness.errors import JudgeInputError
+from harness.problems.catalog import Catalog
+from harness.problems.format import load_problem
+from harness.problems.outputs import OutputValidator, TokenRules
+from harness.verdicts import Verdict
+
+from .conftest import TESTDATA
+
+PACKAGES = TESTDATA / "kattis"
+
+
+def test_legacy_package():
+    problem = load_problem(PACKAGES / "addtwo")
+    assert (problem.kind, problem.package, problem.name) == ("stdin", "Kattis legacy", "Add Two")  # \problemname
+    assert (problem.time_limit, problem.memory_limit) == (1.0, 256)  # .timelimit, limits.memory
+    assert problem.output_check == TokenRules(float_absolute=1e-6, float_relative=1e-6)
+    assert [t.name for t in problem.tests] == ["sample/1", "sample/2", "secret/01-zero", "secret/02-fraction",
+                                               "secret/03-large"]
+    assert [t.name for t in problem.examples] == ["sample/1", "sample/2"]
+    assert problem.tests[1].input.read() == b"0.5 0.25\n" and problem.tests[1].answer.read() == b"0.75\n"
+
+
+def test_icpc_package():
+    problem = load_problem(PACKAGES / "splitsum")
+    assert (problem.package, problem.name, problem.time_limit, problem.memory_limit) == (
+        "ICPC 2023-07-draft", "Split Sum", 1.0, 256)
+    assert isinstance(problem.output_check, OutputValidator)
+    assert problem.output_check.path == (PACKAGES / "splitsum" / "output_validator").resolve()
+    assert [t.name for t in problem.tests] == ["sample/1", "secret/large/01", "secret/small/01", "secret/small/02"]
+
+
+def test_submissions_by_verdict_folder():
+    catalog = Catalog(PACKAGES, TESTDATA / "no-solutions-folder")
+    stored = {path.name: verdict for path, verdict in
+              ((s.path, s.expected) for s in catalog.stored_solutions("addtwo"))}
+    assert stored == {"sum.py": Verdict.AC, "integers.py": Verdict.WA, "counts_up.py": Verdict.TLE,
+                      "int_parse.py": Verdict.RE}
+    assert [p.name for p in catalog.skipped] == ["sum.cpp"]
+
+
+def test_check_grades_every_package_submission(judge):
+    code, out, err = judge("--problems", PACKAGES, "check", "-j", "2")
+    assert code == 0, out
+    assert "9 of 9 solutions got their expected verdict" in out
+    assert "judge: note: not graded (a language or layout the judge cannot run yet): " in err and "sum.cpp" in err
+
+
+def test_grade_a_file_against_a_package(judge, tmp_path):
+    solution = tmp_path / "split.py"
+    solution.write_text("n = int(input())\nprint(n - 2, 2)\n")
+    code, out, _ = judge("--problems", PACKAGES, "grade", solution, "--problem", "splitsum", "-j", "1")
+    assert code == 1  # n = 2 has no split with b = 2
+    assert "WA  passed 3/4" in out and "first failure: secret/small/01: 0 and 2 are not both positive" in out
+
+
+def _copy(tmp_path, name="addtwo"):
+    target = tmp_path / "packages" / name
+    shutil.copytree(PACKAGES / name, target)
+    return target
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda p: (p / "problem.yaml").write_text("validation: custom interactive\n"),
+     "interactive problems are not supported"),
+    (lambda p: (p / "problem.yaml").write_text("problem_format_version: 2023-07-draft\ntype: multi-pass\n"),
+     "multi-pass problems are not supported"),
+    (lambda p: (p / "data" / "secret" / "testdata.yaml").write_text("output_validator_flags: case_sensitive\n"),
+     "different output validator flags per test group are not supported"),
+    (lambda p: (p / "data" / "secret" / "01-zero.ans").unlink(), "01-zero.in: no answer file 01-zero.ans beside it"),
+    (lambda p: (p / ".timelimit").write_text("soon\n"), ".timelimit: time limit: expected seconds"),
+    (lambda p: (p / "problem.yaml").write_text("validation: custom\n"),
+     "a custom output validator needs exactly one under output_validator(s)/, found 0"),
+])
+def test_unsupported_or_broken_packages_are_refused_with_a_reason(tmp_path, edit, message):
+    package = _copy(tmp_path)
+    edit(package)
+    with pytest.raises(JudgeInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_problem(package)
