@@ -108,6 +108,47 @@ def _parser() -> argparse.ArgumentParser:
                           help="random inputs on which the reference and verify.py must agree (default: 300)")
     _add_jobs(validate)
     validate.set_defaults(command=cmd_validate)
+
+    stress = commands.add_parser("stress", help="random inputs until a solution disagrees with the reference; "
+                                                "the smallest such input")
+    stress.add_argument("solution", type=Path, help="the solution to test")
+    stress.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
+    stress.add_argument("--against", type=Path, metavar="REF",
+                        help="the trusted solution (default: the problem's accepted/reference.py)")
+    stress.add_argument("--time", type=float, default=10.0, metavar="SECONDS",
+                        help="how long to look for a counterexample (default: 10)")
+    stress.add_argument("--seed", type=int, metavar="N", help="hypothesis seed, to repeat a run (default: random)")
+    stress.add_argument("--json", type=Path, metavar="FILE", help="also write the outcome as JSON")
+    stress.add_argument("--add", action="store_true", help="keep the counterexample in tests/stress.yaml")
+    _add_jobs(stress)
+    stress.set_defaults(command=cmd_stress)
+
+    challenge = commands.add_parser("challenge", help="TopCoder's challenge phase: does the solution survive "
+                                                      "this input?")
+    challenge.add_argument("solution", type=Path, help="the challenged solution")
+    challenge.add_argument("--args", required=True, metavar="JSON", dest="challenge_args",
+                           help='the input, e.g. \'{"values": [1, 2], "factor": 3}\'')
+    challenge.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
+    challenge.add_argument("--add", action="store_true", help="keep a successful challenge in tests/challenge.yaml")
+    _add_jobs(challenge)
+    challenge.set_defaults(command=cmd_challenge)
+
+    calibrate = commands.add_parser("calibrate", help="a time limit from the stored solutions' running times")
+    calibrate.add_argument("slug", metavar="SLUG", help="the problem")
+    calibrate.add_argument("--factor", type=float, default=3.0, metavar="X",
+                           help="the limit is the slowest accepted CPU time times X, rounded up (default: 3)")
+    calibrate.add_argument("--write", action="store_true", help="set time_limit in problem.yaml")
+    _add_jobs(calibrate)
+    calibrate.set_defaults(command=cmd_calibrate)
+
+    new = commands.add_parser("new", help="start a problem folder: problem.yaml, statement, examples, reference "
+                                          "stub, generator and verify.py skeletons")
+    new.add_argument("slug", metavar="SLUG", help="the folder name: lower-case letters, digits and hyphens")
+    new.add_argument("--class", required=True, dest="class_name", metavar="NAME", help="the class solutions define")
+    new.add_argument("--method", required=True, metavar="NAME", help="the method the judge calls")
+    new.add_argument("--signature", required=True, metavar="SIG",
+                     help='parameters and return type, e.g. "int[] a, String s -> int"')
+    new.set_defaults(command=cmd_new)
     return parser
 
 
@@ -285,6 +326,99 @@ def cmd_validate(options) -> int:
         faulty += bool(findings)
     print(f"{len(slugs) - faulty} of {len(slugs)} problems clean")
     return EXIT_FAILED if faulty else EXIT_OK
+
+
+def _solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):
+    if not solution.is_file():
+        raise JudgeInputError("no such file", solution)
+    return catalog.problem(slug) if slug else catalog.problem_for(solution)
+
+
+def cmd_stress(options) -> int:
+    from .setter.keep import keep_test
+    from .setter.stress import Duel, print_failure, stress
+    from .setter.validate import reference_path
+
+    catalog = Catalog(options.problems, options.solutions)
+    problem = _solution_and_problem(catalog, options.solution, options.problem)
+    against = options.against or reference_path(catalog, problem.slug)
+    if not against.is_file():
+        raise JudgeInputError("no reference solution to stress against (use --against)", against)
+    print(f"Stressing {display_path(options.solution)} against {display_path(against)} on {problem.name} "
+          f"({problem.slug}) for {options.time:g} s")
+    progress = Progress(0)
+    with Duel(problem, options.solution, against, options.jobs) as duel:
+        result = stress(duel, options.time, options.seed,
+                        lambda cases, failure: progress.step(f"{cases} cases" + (" (shrinking)" if failure else "")))
+    progress.clear()
+    failure = result.failure
+    rate = result.cases / result.seconds if result.seconds else 0.0
+    print(f"{result.cases} cases in {result.seconds:.1f} s ({rate:.0f}/s), seed {result.seed}")
+    if failure:
+        print_failure(failure, problem, "stress-1")
+    else:
+        print("no counterexample found")
+    if options.json:
+        _write_json(options.json, result.to_json())
+    if failure and options.add:
+        if failure.verdict is Verdict.IE:
+            raise JudgeInputError(f"not kept: {failure.message}")
+        path, name = keep_test(problem, "stress.yaml", "stress", failure.args, failure.expected,
+                               f"found by stress: {failure.verdict} from {options.solution.name}")
+        print(f"kept as test {name} in {display_path(path)}")
+    return EXIT_FAILED if failure else EXIT_OK
+
+
+def cmd_challenge(options) -> int:
+    from .setter.challenge import challenge_input
+    from .setter.keep import keep_test
+    from .setter.stress import Duel
+    from .setter.validate import reference_path
+
+    catalog = Catalog(options.problems, options.solutions)
+    problem = _solution_and_problem(catalog, options.solution, options.problem)
+    values = challenge_input(problem, options.challenge_args)
+    with Duel(problem, options.solution, reference_path(catalog, problem.slug), options.jobs) as duel:
+        failure = duel.fight(values)
+    if failure and failure.verdict is Verdict.IE:
+        raise JudgeInputError(f"cannot judge this challenge: {failure.message}")
+    if not failure:
+        print(f"challenge unsuccessful: {display_path(options.solution)} survives (returns the expected value)")
+        return EXIT_OK
+    print(f"challenge succeeded: {failure.verdict}: {failure.message}")
+    print(f"expected: {json.dumps(failure.expected)}\ngot: {json.dumps(failure.got)}")
+    if options.add:
+        path, name = keep_test(problem, "challenge.yaml", "challenge", values, failure.expected,
+                               f"successful challenge: {failure.verdict} from {options.solution.name}")
+        print(f"kept as test {name} in {display_path(path)}")
+    return EXIT_FAILED
+
+
+def cmd_calibrate(options) -> int:
+    from .setter.calibrate import calibrate
+
+    catalog = Catalog(options.problems, options.solutions)
+    problem = catalog.problem(options.slug)
+    result = calibrate(catalog, problem, options.jobs, options.factor, options.write)
+    print(f"slowest accepted run: {result.slowest_ms:.1f} ms CPU ({result.slowest_where})")
+    print(f"time limit: {result.limit:g} s (x{options.factor:g}, rounded up); problem.yaml had {problem.time_limit:g} s")
+    for line in result.failures:
+        print(f"error: {line}")
+    for line in result.warnings:
+        print(f"warning: {line}")
+    if options.write and not result.failures:
+        print(f"wrote time_limit: {result.limit:g} to {display_path(problem.path / 'problem.yaml')}")
+    return EXIT_FAILED if result.failures else EXIT_OK
+
+
+def cmd_new(options) -> int:
+    from .setter.new import create_problem
+
+    for path in create_problem(options.problems, options.solutions, options.slug, options.class_name,
+                               options.method, options.signature):
+        print(f"wrote {display_path(path)}")
+    print(f"next: write the statement, the examples and the reference, then run: judge.py validate {options.slug}")
+    return EXIT_OK
 
 
 # -- helpers ---------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Problem, TestCase
@@ -165,6 +165,22 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     except ValidatorFailed as err:
         return Verdict.IE, str(err)
     return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
+
+
+def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str]:
+    """What a run returned when there is no expected value to compare with (a reference solution on a
+    new input): (AC, value, "") for a value of the return type, else the run's verdict and why."""
+    stopped = _stopped(facts, problem)
+    if stopped:
+        return stopped[0], None, stopped[1]
+    report = _parse_report(facts)
+    if report is None or report.get("kind") != "return":
+        verdict, message = failure_verdict(facts, report if report and report.get("kind") == "error" else None)
+        return verdict, None, message
+    mismatch = problem.returns.mismatch(report.get("value"))
+    if mismatch:
+        return Verdict.WA, None, f"wrong type: {mismatch}"
+    return Verdict.AC, report.get("value"), ""
 
 
 def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:

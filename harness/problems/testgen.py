@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -48,31 +49,50 @@ def write_tests(path: Path, cases: Iterable[tuple], solve: Callable[..., Any], h
     lines = [f"# {line}" for line in header.splitlines()]
     for name, args, *note in cases:
         expected = solve(*(as_argument(value) for value in args.values()))
-        lines.append(f"- name: {name}")
-        lines += _args_lines(args)
-        lines.append(f"  expected: {_flow(expected)}")
-        if note:
-            lines.append(f"  note: {json.dumps(note[0])}")
+        lines += test_lines(name, args, expected, *note)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def test_lines(name: str, args: dict, expected: Any, note: str = "") -> list[str]:
+    """One test case in the layout of every generated file (args a dict in parameter order)."""
+    lines = [f"- name: {name}", *_args_lines(args), f"  expected: {flow(expected)}"]
+    if note:
+        lines.append(f"  note: {json.dumps(note)}")
+    return lines
+
+
+def append_test(path: Path, name: str, args: dict, expected: Any, note: str = "", header: str = "") -> None:
+    """Add one test case at the end of a test file (created with `header` when new)."""
+    existing = path.read_text(encoding="utf-8") if path.is_file() else "".join(f"# {h}\n" for h in header.splitlines())
+    if existing and not existing.endswith("\n"):
+        existing += "\n"
+    path.write_text(existing + "\n".join(test_lines(name, args, expected, note)) + "\n", encoding="utf-8")
+
+
 def _args_lines(args: dict) -> list[str]:
-    flow = "  args: {" + ", ".join(f"{name}: {_flow(value)}" for name, value in args.items()) + "}"
+    flow = "  args: {" + ", ".join(f"{name}: {flow(value)}" for name, value in args.items()) + "}"
     if len(flow) <= FLOW_WIDTH:
         return [flow]
     lines = ["  args:"]
     for name, value in args.items():
         if isinstance(value, (list, tuple)) and value and all(isinstance(row, (list, tuple)) for row in value):
             lines.append(f"    {name}:")  # a 2-D array: one row per line
-            lines += [f"      - {_flow(row)}" for row in value]
+            lines += [f"      - {flow(row)}" for row in value]
         else:
-            lines.append(f"    {name}: {_flow(value)}")
+            lines.append(f"    {name}: {flow(value)}")
     return lines
 
 
-def _flow(value: Any) -> str:
-    """JSON text, which YAML reads back as the same value (strings quoted: "NO" stays a string)."""
-    return json.dumps(list(value) if isinstance(value, tuple) else value)
+def flow(value: Any) -> str:
+    """JSON text, which YAML reads back as the same value (strings quoted: "NO" stays a string; a
+    double always has a dot and a signed exponent, since YAML 1.1 reads 1e-09 as a string)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(flow(item) for item in value) + "]"
+    if isinstance(value, float) and math.isfinite(value):
+        mantissa, _, exponent = repr(value).partition("e")
+        mantissa += "" if "." in mantissa else ".0"
+        return mantissa + (f"e{'' if exponent[0] in '+-' else '+'}{exponent}" if exponent else "")
+    return json.dumps(value)
 
 
 def run_program(path: Path, data: bytes) -> bytes:

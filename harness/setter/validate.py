@@ -64,7 +64,7 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     verify = load_verify(problem, findings)
     if verify:
         check_expected_values(problem, "verify.py", verify_solver(problem, verify), findings)
-        if reference:
+        if reference and not findings.errors:  # agreement on new inputs means little until the tests agree
             check_random_agreement(problem, reference, verify, findings, random_cases)
     if (folder / "generator.py").is_file():
         check_generator(catalog, problem, findings)
@@ -221,14 +221,26 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
                 return
         return
     for case in range(cases):
-        kwargs = verify.random_input(rng)
+        try:
+            kwargs = verify.random_input(rng)
+        except Exception as err:
+            findings.error(f"random_input failed: {type(err).__name__}: {err}", path)
+            return
+        if not isinstance(kwargs, dict) or set(kwargs) != {p.name for p in problem.parameters}:
+            findings.error(f"random_input must return a dict naming {[p.name for p in problem.parameters]}, "
+                           f"got {kwargs!r}", path)
+            return
         invalid = problem.input_problems(kwargs)
         if invalid:
             findings.error(f"random_input gave an invalid input {kwargs}: {invalid[0]}", path)
             return
         args = tuple(param.type.to_argument(kwargs[param.name]) for param in problem.parameters)
-        want = _plain(verify.solve(**dict(zip(kwargs, args))))
-        outcome = problem.check(args, want, _plain(reference(*args)))
+        try:
+            want = _plain(verify.solve(**dict(zip(kwargs, args))))
+            outcome = problem.check(args, want, _plain(reference(*args)))
+        except Exception as err:  # either implementation failing is the finding
+            findings.error(f"random case {case} {kwargs}: {type(err).__name__}: {err}", path)
+            return
         if not outcome.ok:
             findings.error(f"random case {case}: the reference and verify.py disagree on {kwargs}: "
                            f"{outcome.message} (verify.py says {want!r})", path)

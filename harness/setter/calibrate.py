@@ -1,0 +1,93 @@
+"""`judge.py calibrate`: a time limit from the stored solutions, as problemtools sets one: the slowest
+accepted run (CPU time, the measure verdicts use) times a safety factor, rounded up to a round
+number; with the warnings that say a limit is fragile: an accepted solution close to it, a solution
+filed as TLE that would pass with a little more time, a limit far above what accepted code needs."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.grading import GradeResult, Pool, SolutionRun
+from ..errors import JudgeInputError
+from ..problems.catalog import Catalog, display_path
+from ..problems.format import Problem
+from ..verdicts import Verdict
+
+FACTOR = 3.0  # slowest accepted x FACTOR, like problemtools' time_multiplier
+SENSITIVE = 1.5  # a TLE solution that passes at 1.5x the limit makes the limit sensitive
+FAR_ABOVE = 2.0  # a limit more than 2x what the factor asks for is far above the accepted solutions
+MIN_LIMIT, MAX_LIMIT = 0.1, 60.0  # what problem.yaml accepts (format.py), in seconds
+TIME_LIMIT_LINE = re.compile(r"^time_limit:.*$", re.MULTILINE)
+
+
+@dataclass
+class Calibration:
+    problem: Problem
+    slowest_ms: float
+    slowest_where: str
+    limit: float  # the proposed limit, in seconds
+    warnings: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # accepted solutions that do not pass: no sound limit
+
+
+def round_limit(seconds: float) -> float:
+    """Up to a round number: tenths below 1 s, halves below 5 s, whole seconds above."""
+    step = 0.1 if seconds < 1 else 0.5 if seconds < 5 else 1.0
+    return min(MAX_LIMIT, max(MIN_LIMIT, round(math.ceil(seconds / step - 1e-9) * step, 1)))
+
+
+def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float = FACTOR,
+              write: bool = False) -> Calibration:
+    stored = catalog.stored_solutions(problem.slug)
+    accepted = [s for s in stored if s.expected is Verdict.AC]
+    if not accepted:
+        raise JudgeInputError(f"no accepted solutions to calibrate with (solutions/{problem.slug}/accepted/)",
+                              catalog.solutions_dir / problem.slug)
+    with Pool(jobs) as pool:
+        results = pool.grade([SolutionRun(problem, s.path, problem.tests, False, Verdict.AC) for s in accepted])
+    failures = [f"{display_path(r.solution)} is filed as accepted but gets {r.verdict}" for r in results
+                if r.verdict is not Verdict.AC]
+    slowest_ms, where = max(((t.cpu_ms, f"{display_path(r.solution)}, test {t.name}")
+                             for r in results for t in r.tests if t.verdict is Verdict.AC), default=(0.0, "none"))
+    calibration = Calibration(problem, slowest_ms, where, round_limit(slowest_ms / 1000 * factor), failures=failures)
+    in_force = calibration.limit if write else problem.time_limit
+    _warn_about(calibration, results, in_force, factor)
+    tle = [s for s in stored if s.expected is Verdict.TLE]
+    if tle:
+        generous = dataclasses.replace(problem, time_limit=min(MAX_LIMIT, in_force * SENSITIVE), tests=problem.tests)
+        with Pool(jobs) as pool:
+            for result in pool.grade([SolutionRun(generous, s.path, problem.tests, True, Verdict.TLE) for s in tle]):
+                if result.verdict is Verdict.AC:
+                    calibration.warnings.append(
+                        f"{display_path(result.solution)} (filed as TLE) passes at {SENSITIVE:g}x the {in_force:g} s "
+                        f"limit: the limit is sensitive")
+    if write and not failures:
+        write_limit(problem.path / "problem.yaml", calibration.limit)
+    return calibration
+
+
+def _warn_about(calibration: Calibration, results: list[GradeResult], limit: float, factor: float) -> None:
+    for result in results:
+        slowest = result.slowest
+        if slowest and slowest.cpu_ms / 1000 > limit / 2:
+            calibration.warnings.append(f"{display_path(result.solution)} uses {slowest.cpu_ms:.0f} ms on "
+                                        f"{slowest.name}, more than half the {limit:g} s limit")
+    needed = calibration.slowest_ms / 1000 * factor
+    if limit > FAR_ABOVE * max(needed, MIN_LIMIT):
+        calibration.warnings.append(f"the {limit:g} s limit is far above the slowest accepted run "
+                                    f"({calibration.slowest_ms:.1f} ms): slow wrong approaches may pass")
+
+
+def write_limit(spec_path: Path, seconds: float) -> None:
+    """Set time_limit in problem.yaml, keeping every other line as it is."""
+    text = spec_path.read_text(encoding="utf-8")
+    line = f"time_limit: {seconds:g}"
+    if TIME_LIMIT_LINE.search(text):
+        text = TIME_LIMIT_LINE.sub(line, text, count=1)
+    else:
+        text = text.rstrip("\n") + f"\n{line}\n"
+    spec_path.write_text(text, encoding="utf-8")
