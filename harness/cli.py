@@ -335,8 +335,8 @@ def _solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):
 
 
 def cmd_stress(options) -> int:
-    from .setter.keep import keep_test
-    from .setter.stress import Duel, print_failure, stress
+    from .setter.keep import keep_test, next_name
+    from .setter.stress import Duel, failure_text, stress
     from .setter.validate import reference_path
 
     catalog = Catalog(options.problems, options.solutions)
@@ -355,7 +355,7 @@ def cmd_stress(options) -> int:
     rate = result.cases / result.seconds if result.seconds else 0.0
     print(f"{result.cases} cases in {result.seconds:.1f} s ({rate:.0f}/s), seed {result.seed}")
     if failure:
-        print_failure(failure, problem, "stress-1")
+        print(failure_text(failure, next_name(problem, "stress")))
     else:
         print("no counterexample found")
     if options.json:

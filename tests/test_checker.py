@@ -66,3 +66,63 @@ def test_double_arrays_and_ints_for_doubles():
 
 def test_nan_never_matches_even_itself():
     assert not check("double", math.nan, math.nan).ok
+
+
+# -- built-in checkers and a problem's own checker.py ----------------------------------------------
+
+from harness.problems.checker import Checker  # noqa: E402
+
+
+def test_unordered_accepts_any_order_but_not_other_values():
+    checker = Checker(TCType.parse("int[]"), ("unordered",))
+    assert checker((), [1, 2, 2, 3], [3, 2, 1, 2]).ok
+    result = checker((), [1, 2, 2, 3], [3, 2, 1, 1])
+    assert not result.ok and result.message == "expected [1, 2, 2, 3] in any order, got [3, 2, 1, 1]"
+    assert not checker((), [1, 2], [1, 2, 2]).ok
+
+
+def test_unordered_rows_and_doubles_within_tolerance():
+    checker = Checker(TCType.parse("double[]"), ("unordered",), tolerance=1e-6)
+    assert checker((), [0.5, 1.0], [1.0000001, 0.4999999]).ok
+    rows = Checker(TCType.parse("String[]"), ("unordered", "ignore_case"))
+    assert rows((), ["Ab", "cd"], ["CD", "aB"]).ok
+    assert not rows((), ["Ab", "cd"], ["CD", "aC"]).ok
+
+
+def test_ignore_case_compares_strings_in_any_case():
+    checker = Checker(TCType.parse("String"), ("ignore_case",))
+    assert checker((), "YES", "yes").ok
+    assert checker((), "Possible", "pOSSIBLE").ok
+    assert checker((), "YES", "no").message == "expected 'YES' (any case), got 'no'"
+    assert Checker(TCType.parse("String"))((), "YES", "yes").message == "expected 'YES', got 'yes'"
+
+
+def test_type_is_checked_before_any_checker():
+    for names in (("unordered",), ("ignore_case",)):
+        assert Checker(TCType.parse("int[]"), names)((), [1], [True]).message.startswith("wrong type:")
+    custom = Checker(TCType.parse("int"), ("custom",), custom=lambda args, expected, got: None, parameters=("a",))
+    assert custom((1,), 1, "1").message == "wrong type: expected int, got String ('1')"
+
+
+def test_custom_checker_gets_named_arguments_and_tuples():
+    seen = []
+
+    def check(args, expected, got):
+        seen.append((args, expected, got))
+        return None if sum(got) == args["total"] else f"sum {sum(got)} is not {args['total']}"
+
+    checker = Checker(TCType.parse("int[]"), ("custom",), custom=check, parameters=("total",))
+    assert checker((5,), [2, 3], [4, 1]).ok
+    assert seen[0] == ({"total": 5}, [2, 3], (4, 1))
+    result = checker((5,), [2, 3], [4, 4])
+    assert not result.ok and not result.judge_fault and result.message == "sum 8 is not 5"
+
+
+def test_a_failing_custom_checker_is_the_judges_fault():
+    def broken(args, expected, got):
+        raise KeyError("n")
+
+    result = Checker(TCType.parse("int"), ("custom",), custom=broken)((), 1, 1)
+    assert result.judge_fault and result.message == "the problem's checker failed: KeyError: 'n'"
+    odd = Checker(TCType.parse("int"), ("custom",), custom=lambda a, e, g: 42)((), 1, 1)
+    assert odd.judge_fault and "returned int, not None or a message" in odd.message

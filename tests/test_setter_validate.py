@@ -81,7 +81,7 @@ def test_an_example_missing_from_the_statement_and_a_stale_generator_are_reporte
 
 def test_verify_disagreeing_on_random_inputs_is_reported(judge, project):
     verify = project / "problems" / "largest" / "verify.py"
-    verify.write_text(verify.read_text().replace("sorted(values)[-1]", "sorted(values)[-1] if len(values) < 9 else 0"))
+    verify.write_text(verify.read_text().replace("sorted(values)[-1]", "sorted(values)[-1] if len(values) != 9 else 0"))
     code, out, _ = _validate(judge, project, "largest")
     assert code == 1 and "the reference and verify.py disagree on {'values': [" in out
 
@@ -107,3 +107,30 @@ def test_problems_and_solutions_default_to_the_current_folder(judge, project, mo
     assert code == 0 and "largest: ok" in out
     code, out, _ = judge("check", "--json", project / "check.json")
     assert code == 0 and "5 of 5 solutions got their expected verdict" in out
+
+
+def test_a_broken_custom_checker_gives_ie_not_a_verdict_against_the_solution(judge, project):
+    checker = project / "problems" / "pair-sum" / "checker.py"
+    checker.write_text("def check(args, expected, got):\n    return args['missing']\n")
+    code, out, _ = judge("grade", project / "solutions" / "pair-sum" / "accepted" / "last_pair.py",
+                         *("--problems", project / "problems", "--solutions", project / "solutions"))
+    assert code == 1
+    assert "IE" in out and "the problem's checker failed: KeyError: 'missing'" in out
+
+
+def test_checker_problem_accepts_another_right_answer(judge):
+    code, out, _ = judge("grade", SETTER / "solutions" / "pair-sum" / "accepted" / "last_pair.py", *GOOD)
+    assert code == 0 and "passed 4/4" in out
+
+
+@pytest.mark.parametrize("line, message", [
+    ("checker: unorderd", "checker: unknown checker 'unorderd' (did you mean 'unordered'?)"),
+    ("checker: [custom, unordered]", "'custom' decides alone"),
+])
+def test_checker_names_are_checked(project, line, message):
+    from harness.problems.format import inspect_problem
+
+    spec = project / "problems" / "largest" / "problem.yaml"
+    spec.write_text(spec.read_text() + line + "\n")
+    _, findings = inspect_problem(spec.parent)
+    assert any(message in str(error) and str(error).startswith(f"{spec}:") for error in findings.errors)

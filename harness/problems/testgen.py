@@ -70,9 +70,9 @@ def append_test(path: Path, name: str, args: dict, expected: Any, note: str = ""
 
 
 def _args_lines(args: dict) -> list[str]:
-    flow = "  args: {" + ", ".join(f"{name}: {flow(value)}" for name, value in args.items()) + "}"
-    if len(flow) <= FLOW_WIDTH:
-        return [flow]
+    line = "  args: {" + ", ".join(f"{name}: {flow(value)}" for name, value in args.items()) + "}"
+    if len(line) <= FLOW_WIDTH:
+        return [line]
     lines = ["  args:"]
     for name, value in args.items():
         if isinstance(value, (list, tuple)) and value and all(isinstance(row, (list, tuple)) for row in value):

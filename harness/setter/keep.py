@@ -17,8 +17,7 @@ FLOW_TESTS = re.compile(r"^tests:\s*\[(?P<names>[^\]]*)\]\s*(#.*)?$", re.MULTILI
 def keep_test(problem: Problem, file_name: str, prefix: str, args: dict[str, Any], expected: Any,
               note: str) -> tuple[Path, str]:
     """Append the case to tests/<file_name> under the next free name `<prefix>-N`; returns (file, name)."""
-    taken = {test.name for test in problem.tests}
-    name = next(f"{prefix}-{n}" for n in range(1, len(taken) + 2) if f"{prefix}-{n}" not in taken)
+    name = next_name(problem, prefix)
     path = problem.path / "tests" / file_name
     spec_path = problem.path / "problem.yaml"
     saved = {p: p.read_bytes() if p.is_file() else None for p in (path, spec_path)}
@@ -35,6 +34,12 @@ def keep_test(problem: Problem, file_name: str, prefix: str, args: dict[str, Any
                 saved_path.write_bytes(data)
         raise
     return path, name
+
+
+def next_name(problem: Problem, prefix: str) -> str:
+    """`<prefix>-N` with the smallest N that no test of the problem has."""
+    taken = {test.name for test in problem.tests}
+    return next(f"{prefix}-{n}" for n in range(1, len(taken) + 2) if f"{prefix}-{n}" not in taken)
 
 
 def _list_in_spec(spec_path: Path, file_name: str) -> None:

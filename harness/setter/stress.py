@@ -10,7 +10,6 @@ the answer is the reference's value on that input, ready to keep as a test.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -189,10 +188,9 @@ def stress(duel: Duel, seconds: float, seed: int | None = None,
     return StressResult(failure, state.cases, time.monotonic() - started, seed)
 
 
-def print_failure(failure: Failure, problem: Problem, name: str, stream=sys.stdout) -> None:
+def failure_text(failure: Failure, name: str) -> str:
     """The counterexample as a test case ready to paste into a test file."""
     from ..problems.testgen import test_lines
 
-    print(f"counterexample ({failure.verdict}: {failure.message}):", file=stream)
-    note = f"found by stress: {failure.verdict}"
-    print("\n".join(test_lines(name, failure.args, failure.expected, note)), file=stream)
+    lines = test_lines(name, failure.args, failure.expected, f"found by stress: {failure.verdict}")
+    return "\n".join([f"counterexample ({failure.verdict}: {failure.message}):", *lines])

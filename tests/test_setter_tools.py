@@ -1,0 +1,214 @@
+"""stress, challenge, calibrate and new on the fixture problems under testdata/setter/."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+
+from harness.problems.format import load_problem
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
+
+SETTER = TESTDATA / "setter"
+FIXTURES = ("--problems", SETTER / "problems", "--solutions", SETTER / "solutions")
+CAPS_AT_SIX = SETTER / "solutions" / "largest" / "wrong_answer" / "caps_at_six.py"
+LARGEST_REFERENCE = SETTER / "solutions" / "largest" / "accepted" / "reference.py"
+
+
+@pytest.fixture
+def project(tmp_path):
+    shutil.copytree(SETTER / "problems", tmp_path / "problems")
+    shutil.copytree(SETTER / "solutions", tmp_path / "solutions")
+    return tmp_path
+
+
+def _in(project):
+    return ("--problems", project / "problems", "--solutions", project / "solutions")
+
+
+# -- stress ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_stress_shrinks_to_the_known_minimal_counterexample(judge, read_json, tmp_path, jobs):
+    """caps_at_six is wrong exactly when some value is 7 or more: the minimal input is [7]."""
+    target = tmp_path / "stress.json"
+    code, out, _ = judge("stress", CAPS_AT_SIX, *FIXTURES, "--seed", "5", "--time", "60", "-j", jobs,
+                         "--json", target)
+    assert code == 1
+    data = read_json(target)
+    assert set(data) == {"found", "args", "expected", "got", "verdict", "cases", "seconds"}
+    assert data["found"] is True and data["verdict"] == "WA"
+    assert (data["args"], data["expected"], data["got"]) == ({"values": [7]}, 7, 6)
+    assert data["cases"] >= 1 and data["seconds"] > 0
+    block = out[out.index("- name: stress-1"):].split("\nwrote ")[0]
+    pasted = yaml.safe_load(block)
+    assert pasted == [{"name": "stress-1", "args": {"values": [7]}, "expected": 7, "note": "found by stress: WA"}]
+
+
+def test_stress_finds_nothing_in_a_right_solution(judge, read_json, tmp_path):
+    target = tmp_path / "stress.json"
+    code, out, _ = judge("stress", LARGEST_REFERENCE, *FIXTURES, "--time", "1", "--json", target)
+    assert code == 0 and "no counterexample found" in out
+    data = read_json(target)
+    assert data["found"] is False and data["args"] is None and data["cases"] > 0
+
+
+def test_stress_catches_the_wrong_stored_solution_of_a_checker_problem(judge):
+    wrong = SETTER / "solutions" / "pair-sum" / "wrong_answer" / "same_position_twice.py"
+    code, out, _ = judge("stress", wrong, *FIXTURES, "--seed", "1", "--time", "60")
+    assert code == 1 and "counterexample (WA" in out
+
+
+def test_stress_keeps_only_inputs_the_rules_allow(judge, read_json, tmp_path):
+    """Adder's rule: factor 0 only with no values; a solution failing on factor 0 can only be caught there."""
+    solution = tmp_path / "zero_factor.py"
+    solution.write_text("class Adder:\n    def add(self, values, factor):\n"
+                        "        return 1 if factor == 0 else sum(values) * factor\n")
+    target = tmp_path / "stress.json"
+    code, _, _ = judge("stress", solution, "--problems", FIXTURE_PROBLEMS, "--against",
+                       TESTDATA / "stored" / "adder" / "accepted" / "straightforward.py", "--seed", "2", "--time", "60",
+                       "--json", target)
+    assert code == 1
+    assert read_json(target)["args"] == {"values": [], "factor": 0}
+
+
+def test_stress_add_keeps_the_counterexample_as_a_test(judge, project):
+    wrong = project / "solutions" / "largest" / "wrong_answer" / "caps_at_six.py"
+    code, out, _ = judge("stress", wrong, *_in(project), "--seed", "5", "--time", "60", "--add")
+    assert code == 1 and "kept as test stress-1 in" in out
+    problem = load_problem(project / "problems" / "largest")
+    kept = [t for t in problem.tests if t.file == "stress.yaml"]
+    assert [(t.name, t.args, t.expected) for t in kept] == [("stress-1", ((7,),), 7)]
+    code, out, _ = judge("stress", wrong, *_in(project), "--seed", "5", "--time", "60", "--add")
+    assert "kept as test stress-2 in" in out
+
+
+def test_stress_add_lists_the_file_when_problem_yaml_lists_its_tests(judge, project):
+    spec = project / "problems" / "largest" / "problem.yaml"
+    spec.write_text(spec.read_text() + "tests: [examples.yaml, edge.yaml]\n")
+    wrong = project / "solutions" / "largest" / "wrong_answer" / "caps_at_six.py"
+    code, _, _ = judge("stress", wrong, *_in(project), "--seed", "5", "--time", "60", "--add")
+    assert code == 1 and "tests: [examples.yaml, edge.yaml, stress.yaml]" in spec.read_text()
+
+
+def test_stress_of_a_solution_that_does_not_load_is_a_usage_error(judge, tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("class Largest:\n    def largest(self, values)\n")
+    code, _, err = judge("stress", broken, *FIXTURES, "--problem", "largest", "--time", "1")
+    assert code == 2 and "the solution does not load: CE" in err
+
+
+# -- challenge -------------------------------------------------------------------------------------
+
+def test_successful_challenge_exits_1_with_expected_and_got(judge, project):
+    wrong = project / "solutions" / "largest" / "wrong_answer" / "caps_at_six.py"
+    code, out, _ = judge("challenge", wrong, "--args", '{"values": [9, 3]}', *_in(project), "--add")
+    assert code == 1
+    assert "challenge succeeded: WA: expected 9, got 6" in out and "expected: 9\ngot: 6" in out
+    kept = [t for t in load_problem(project / "problems" / "largest").tests if t.file == "challenge.yaml"]
+    assert [(t.name, t.args, t.expected) for t in kept] == [("challenge-1", ((9, 3),), 9)]
+
+
+def test_unsuccessful_challenge_exits_0(judge):
+    code, out, _ = judge("challenge", CAPS_AT_SIX, "--args", '{"values": [5, 3]}', *FIXTURES)
+    assert code == 0 and "survives" in out
+
+
+@pytest.mark.parametrize("args, reason", [
+    ('{"values": [500]}', "invalid challenge: values: value 500 outside [0, 100]"),
+    ('{"value": [5]}', "'value' is not a parameter (did you mean 'values'?)"),
+    ('{"values": [1.5]}', "invalid challenge: argument values: element 0: expected int, got double (1.5)"),
+    ('{"values": []}', "invalid challenge: values: length 0 outside [1, 10]"),
+    ("[1]", "--args must be a JSON object"),
+    ("{", "--args is not JSON"),
+])
+def test_invalid_challenge_is_refused_with_the_reason(judge, args, reason):
+    code, out, err = judge("challenge", CAPS_AT_SIX, "--args", args, *FIXTURES)
+    assert code == 2 and reason in err and out == ""
+
+
+def test_challenge_checks_the_rules(judge):
+    code, _, err = judge("challenge", TESTDATA / "solutions" / "accepted.py", "--problems", FIXTURE_PROBLEMS,
+                         "--solutions", TESTDATA / "stored", "--args", '{"values": [1], "factor": 0}')
+    assert code == 2 and "factor 0 is only allowed with no values" in err
+
+
+# -- calibrate -------------------------------------------------------------------------------------
+
+# Spends `seconds` of CPU on the one ten-value test (edge-last) and nothing on the others.
+BURN = "import time\n\n\nclass Largest:\n    def largest(self, values):\n" \
+       "        end = time.process_time() + ({seconds} if len(values) == 10 else 0)\n" \
+       "        while time.process_time() < end:\n            pass\n        return max(values)\n"
+
+
+def test_calibrate_proposes_a_rounded_limit_and_writes_it(judge, project):
+    spec = project / "problems" / "largest" / "problem.yaml"
+    code, out, _ = judge("calibrate", "largest", *_in(project))
+    assert code == 0
+    assert "time limit: 0.1 s (x3, rounded up); problem.yaml had 1 s" in out
+    assert "warning: the 1 s limit is far above the slowest accepted run" in out
+    assert "time_limit: 1\n" in spec.read_text()
+    code, out, _ = judge("calibrate", "largest", *_in(project), "--write")
+    assert code == 0 and "time_limit: 0.1\n" in spec.read_text() and "far above" not in out
+    assert load_problem(spec.parent).time_limit == 0.1
+
+
+def test_calibrate_warns_about_a_sensitive_limit_and_a_slow_accepted_solution(judge, project):
+    """Limit 1 s: a TLE solution needing 1.2 s passes at 1.5 s; an accepted one needing 0.6 s is close."""
+    solutions = project / "solutions" / "largest"
+    (solutions / "time_limit_exceeded").mkdir()
+    (solutions / "time_limit_exceeded" / "just_too_slow.py").write_text(BURN.format(seconds=1.2))
+    (solutions / "accepted" / "slowish.py").write_text(BURN.format(seconds=0.6))
+    code, out, _ = judge("calibrate", "largest", *_in(project))
+    assert code == 0
+    assert "slowish.py, test edge-last)" in out  # the slowest accepted run
+    assert "time limit: 2 s (x3, rounded up)" in out
+    assert "just_too_slow.py (filed as TLE) passes at 1.5x the 1 s limit: the limit is sensitive" in out
+    assert "slowish.py uses" in out and "ms on edge-last, more than half the 1 s limit" in out
+
+
+def test_calibrate_refuses_when_an_accepted_solution_fails(judge, project):
+    shutil.copy(project / "solutions" / "largest" / "wrong_answer" / "caps_at_six.py",
+                project / "solutions" / "largest" / "accepted" / "misfiled.py")
+    code, out, _ = judge("calibrate", "largest", *_in(project), "--write")
+    assert code == 1 and "misfiled.py is filed as accepted but gets WA" in out
+    assert "time_limit: 1\n" in (project / "problems" / "largest" / "problem.yaml").read_text()
+
+
+# -- new -------------------------------------------------------------------------------------------
+
+def test_new_writes_a_folder_that_loads_and_validate_says_what_to_do_next(judge, tmp_path):
+    where = ("--problems", tmp_path / "problems", "--solutions", tmp_path / "solutions")
+    code, out, _ = judge("new", "binary-code", "--class", "BinaryCode", "--method", "decode",
+                         "--signature", "String message, int[][] grid -> String[]", *where)
+    assert code == 0 and "next: write the statement" in out
+    problem = load_problem(tmp_path / "problems" / "binary-code")
+    assert problem.signature == "String[] decode(String message, int[][] grid)"
+    for name in ("statement.md", "generator.py", "verify.py", "tests/examples.yaml"):
+        assert (problem.path / name).is_file()
+    assert (tmp_path / "solutions" / "binary-code" / "accepted" / "reference.py").is_file()
+    code, out, _ = judge("validate", *where)
+    assert code == 1
+    assert "the reference solution raised NotImplementedError: write the reference solution here" in out
+    assert "verify.py raised NotImplementedError" in out
+
+
+@pytest.mark.parametrize("slug, signature, reason", [
+    ("Binary_Code", "int a -> int", "'Binary_Code' is not a valid slug"),
+    ("binary-code", "integer a -> int", "unknown type 'integer'"),
+    ("binary-code", "int a", "expected 'TYPE name, TYPE name -> TYPE'"),
+    ("binary-code", "int a, int a -> int", "parameter names must be unique"),
+])
+def test_new_refuses_bad_slugs_and_signatures(judge, tmp_path, slug, signature, reason):
+    code, _, err = judge("new", slug, "--class", "B", "--method", "m", "--signature", signature,
+                         "--problems", tmp_path / "problems", "--solutions", tmp_path / "solutions")
+    assert code == 2 and reason in err
+    assert not (tmp_path / "problems").exists()
+
+
+def test_new_refuses_an_existing_folder(judge, project):
+    code, _, err = judge("new", "largest", "--class", "B", "--method", "m", "--signature", "int a -> int",
+                         *_in(project))
+    assert code == 2 and "already exists" in err
