@@ -346,11 +346,16 @@ def cmd_stress(options) -> int:
         raise JudgeInputError("no reference solution to stress against (use --against)", against)
     print(f"Stressing {display_path(options.solution)} against {display_path(against)} on {problem.name} "
           f"({problem.slug}) for {options.time:g} s")
-    progress = Progress(0)
+    last_line = [time.monotonic()]
+
+    def tick(cases: int, failure) -> None:  # a line every 10 s, so a long run is never silent
+        if time.monotonic() - last_line[0] >= 10:
+            last_line[0] = time.monotonic()
+            print(f"judge: {cases} cases" + (", shrinking a counterexample" if failure else ""), file=sys.stderr,
+                  flush=True)
+
     with Duel(problem, options.solution, against, options.jobs) as duel:
-        result = stress(duel, options.time, options.seed,
-                        lambda cases, failure: progress.step(f"{cases} cases" + (" (shrinking)" if failure else "")))
-    progress.clear()
+        result = stress(duel, options.time, options.seed, tick)
     failure = result.failure
     rate = result.cases / result.seconds if result.seconds else 0.0
     print(f"{result.cases} cases in {result.seconds:.1f} s ({rate:.0f}/s), seed {result.seed}")
