@@ -156,17 +156,19 @@ def test_calibrate_proposes_a_rounded_limit_and_writes_it(judge, project):
 
 
 def test_calibrate_warns_about_a_sensitive_limit_and_a_slow_accepted_solution(judge, project):
-    """Limit 1 s: a TLE solution needing 1.2 s passes at 1.5 s; an accepted one needing 0.6 s is close."""
+    """Limit 0.2 s: a TLE solution needing 0.24 s passes at 0.3 s; an accepted one needing 0.13 s is
+    close. (Short runs: the wall-clock backstop, 2x + 1 s, stays far away even on a busy machine.)"""
     solutions = project / "solutions" / "largest"
     (solutions / "time_limit_exceeded").mkdir()
-    (solutions / "time_limit_exceeded" / "just_too_slow.py").write_text(BURN.format(seconds=1.2))
-    (solutions / "accepted" / "slowish.py").write_text(BURN.format(seconds=0.6))
+    (solutions / "time_limit_exceeded" / "just_too_slow.py").write_text(BURN.format(seconds=0.24))
+    (solutions / "accepted" / "slowish.py").write_text(BURN.format(seconds=0.13))
+    spec = project / "problems" / "largest" / "problem.yaml"
+    spec.write_text(spec.read_text().replace("time_limit: 1", "time_limit: 0.2"))
     code, out, _ = judge("calibrate", "largest", *_in(project))
     assert code == 0
     assert "slowish.py, test edge-last)" in out  # the slowest accepted run
-    assert "time limit: 2 s (x3, rounded up)" in out
-    assert "just_too_slow.py (filed as TLE) passes at 1.5x the 1 s limit: the limit is sensitive" in out
-    assert "slowish.py uses" in out and "ms on edge-last, more than half the 1 s limit" in out
+    assert "just_too_slow.py (filed as TLE) passes at 1.5x the 0.2 s limit: the limit is sensitive" in out
+    assert "slowish.py uses" in out and "ms on edge-last, more than half the 0.2 s limit" in out
 
 
 def test_calibrate_refuses_when_an_accepted_solution_fails(judge, project):
