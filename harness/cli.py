@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from .problems.catalog import PROJECT_ROOT, Catalog, display_path
+from .problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog, display_path
 from .errors import JudgeInputError
 from .engine.grading import GradeResult, Pool, SolutionRun
 from .engine.isolation import doctor_report, missing_layers_warning
@@ -166,6 +166,8 @@ def _global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     parser.add_argument("--history", type=Path, default=default(PROJECT_ROOT / "reports" / "history.sqlite"),
                         metavar="FILE", help="the run history: every run is recorded there, and check and report "
                                              "reuse unchanged results from it (default: reports/history.sqlite)")
+    parser.add_argument("--source-limit", type=_positive, default=default(SOURCE_LIMIT // 1024), metavar="KIB",
+                        help=f"largest solution source accepted, in KiB; larger is CE (default: {SOURCE_LIMIT // 1024})")
 
 
 def _default_folder(name: str) -> Path:
@@ -199,7 +201,8 @@ def cmd_grade(options) -> int:
     solution = options.solution
     if not solution.is_file():
         raise JudgeInputError("no such file", solution)
-    problem = catalog.problem(options.problem) if options.problem else catalog.problem_for(solution)
+    problem = catalog.problem(options.problem) if options.problem else catalog.problem_for(
+        solution, options.source_limit * 1024)
     tests = problem.examples if options.examples else problem.tests
     if options.test:
         unknown = sorted(set(options.test) - {t.name for t in problem.tests})
@@ -454,7 +457,7 @@ def _grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None)
     warning = missing_layers_warning()
     if warning:
         print(warning, file=sys.stderr)
-    with Pool(options.jobs) as pool:
+    with Pool(options.jobs, source_limit=options.source_limit * 1024) as pool:
         results = pool.grade(runs, on_test=lambda run, index, test: progress.test_done(display_path(run.solution)),
                              on_done=lambda result: progress.solution_done(line(result) if line else None))
     for problem in sorted(pool.warnings):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..problems.catalog import SOURCE_LIMIT
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Problem, TestCase
 from ..problems.tctypes import shorten
@@ -123,6 +124,8 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     stopped = _stopped(facts, problem)
     if stopped:
         return stopped
+    if facts.report_truncated:
+        return Verdict.RE, "the returned value is larger than the 1 MiB the result channel takes"
     report = _parse_report(facts)
     if report is None:
         return failure_verdict(facts, None)
@@ -154,6 +157,8 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     kind = report.get("kind") if report else None
     if kind == "error":
         return failure_verdict(facts, report)
+    if kind == "compile_error":  # a program is compiled by the child that runs it
+        return Verdict.CE, report.get("message", "")
     if kind is None and not (facts.ended == "exited" and facts.exit_code == 0):
         return failure_verdict(facts, None)  # killed, or a non-zero exit status without a word
     if kind not in (None, "exit"):
@@ -194,7 +199,7 @@ def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
     kind = report.get("kind") if report else None
     if kind == "loaded":
         return None
-    if kind == "missing":
+    if kind in ("missing", "compile_error"):
         return Verdict.CE, report.get("message", "")
     verdict, message = failure_verdict(facts, report if kind == "error" else None)
     return (verdict if verdict is Verdict.MLE else Verdict.CE), f"while loading the solution: {message}"
@@ -277,10 +282,12 @@ DoneCallback = Callable[[GradeResult], None]
 class Pool:
     """N workers grading tests of a list of solutions; one thread per worker talks to its zygote."""
 
-    def __init__(self, jobs: int, python: str = sys.executable, confine: bool = True):
+    def __init__(self, jobs: int, python: str = sys.executable, confine: bool = True,
+                 source_limit: int = SOURCE_LIMIT):
         self.jobs = max(1, jobs)
         self.python = python
         self.confine = confine
+        self.source_limit = source_limit  # bytes; a larger source is CE
         self._workers: list[Worker] = []
         self.warnings: set[str] = set()  # what workers said about missing isolation
         self._workers_lock = threading.Lock()
@@ -355,6 +362,8 @@ class Pool:
             run.results[index] = result
             if result.verdict is not Verdict.AC and (run.first_failure is None or index < run.first_failure):
                 run.first_failure = index
+            if result.verdict is Verdict.CE and run.load_outcome is None:  # a program that does not compile
+                run.load_outcome = (Verdict.CE, result.message)
         if on_test:
             with self._callback_lock:
                 on_test(run, index, result)
@@ -370,7 +379,8 @@ class Pool:
                 return False
             check = not run.load_checked and problem.kind == "method"  # a program has no class to look for
             response = worker.load(run.key, run.solution, problem.class_name, problem.method,
-                                   problem.time_limit, problem.memory_limit, check=check, mode=problem.kind)
+                                   problem.time_limit, problem.memory_limit, check=check, mode=problem.kind,
+                                   source_limit=self.source_limit)
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024
             if not response["ok"]:

@@ -15,11 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..problems.catalog import SOURCE_LIMIT
 from ..verdicts import RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.engine.zygote import serve; "
-             "serve(confine=sys.argv[1] == 'confine')")
+             "serve(confine=sys.argv[1] == 'confine', judge=int(sys.argv[2]))")
 MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
 START_TIMEOUT = 30.0  # seconds for a new interpreter to say it is ready (slow machines, cold caches)
 ANSWER_GRACE = 10.0  # seconds past a child's own limits before the judge gives up on the zygote
@@ -37,7 +38,7 @@ class Worker:
         `confine`: apply the kernel layers (off only to measure what they cost)."""
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            [python, "-S", "-B", "-P", "-c", BOOTSTRAP, "confine" if confine else "bare"],
+            [python, "-S", "-B", "-P", "-c", BOOTSTRAP, "confine" if confine else "bare", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -57,14 +58,15 @@ class Worker:
         self._answer_timeout = ANSWER_GRACE
 
     def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
-             memory_mib: int, check: bool, mode: str = "method") -> dict:
-        """Compile a solution in the zygote (and, with check, load it once in a child); see zygote docs.
+             memory_mib: int, check: bool, mode: str = "method", source_limit: int = SOURCE_LIMIT) -> dict:
+        """Hand a solution to the zygote (and, with check, compile and load it once in a child); see zygote docs.
         `mode` "stdin": a program reading its input (no class or method)."""
         self.loaded_key = None
         self._answer_timeout = 2 * time_limit + 1 + ANSWER_GRACE
         response = self._ask({
             "op": "load", "path": str(Path(path).resolve()), "class": class_name, "method": method,
             "time_limit": time_limit, "memory_mib": memory_mib, "check": check, "mode": mode,
+            "source_limit": source_limit,
         })
         if response.get("ok"):
             self.loaded_key = key

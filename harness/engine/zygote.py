@@ -1,4 +1,4 @@
-"""The trusted worker: compiles a solution once, then runs every test in a fresh forked child.
+"""The trusted worker: runs every test of a solution in a fresh, confined child it forks.
 
 It is started as a fresh interpreter by the judge (never forked from it, so it holds no expected
 outputs) and never runs solution code itself: only its forked children do. What it reports about a
@@ -12,9 +12,9 @@ arguments): it sets its limits, confines itself and loads the solution, then wai
 arguments on a pipe. Only the call itself is left on the test's critical path.
 
 The zygote first sends {"ready": true, "baseline_kib", "problems"}. Then, one JSON line each way:
-  {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "check": bool}
-      -> {"ok": true} (with check, also "facts" of a child that only loads the solution)
-      or {"ok": false, "compile_error": text}
+  {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "check": bool, "source_limit"}
+      -> {"ok": true} (with check, also "facts" of a child that only compiles and loads the solution)
+      or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]} -> the facts of one test (see verdicts.RunFacts)
 
 Standard-input mode ("mode": "stdin" in the load request, no class or method): the program is run as
@@ -36,6 +36,7 @@ import os
 import resource
 import select
 import signal
+import stat
 import sys
 import time
 import traceback
@@ -58,8 +59,17 @@ def process_cpu_clock(pid: int) -> int:
     return ((~pid) << 3) | CPUCLOCK_SCHED
 
 
+class SourceError(Exception):
+    """The file cannot be a solution at all (not a regular file, over the size limit): CE."""
+
+
 class Solution:
-    """One compiled solution and the limits its tests run under."""
+    """One solution's source and the limits its tests run under.
+
+    The zygote only reads the bytes (a regular file, at most `source_limit` of them); it never
+    parses them: each child compiles the source itself, confined and limited like the test, so
+    a source that is slow, huge or deep to compile costs that child (CE, TLE or MLE), not us.
+    """
 
     def __init__(self, request: dict):
         self.path = request["path"]
@@ -68,9 +78,21 @@ class Solution:
         self.method = request.get("method")
         self.time_limit = float(request["time_limit"])
         self.memory_bytes = int(request["memory_mib"]) * 1024 * 1024
-        with open(self.path, "rb") as handle:
-            source = handle.read()
-        self.code = compile(source, self.path, "exec", dont_inherit=True)
+        self.source = read_source(self.path, int(request["source_limit"]))
+
+
+def read_source(path: str, limit: int) -> bytes:
+    """At most `limit` bytes of a regular file (no device, fifo or link to one); SourceError if not."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SourceError("the solution is not a regular file")
+        data = os.read(fd, limit + 1)
+        if len(data) > limit:
+            raise SourceError(f"the source is over the {limit // 1024} KiB limit")
+        return data
+    finally:
+        os.close(fd)
 
 
 class Child:
@@ -112,6 +134,7 @@ class Zygote:
         self.confinement = confinement
         self.solution: Solution | None = None
         self.devnull = devnull
+        self.pid = os.getpid()
         self.data_baseline = _vm_data_bytes()
         self.spare: Child | None = None  # the next test's child, forked while the judge was busy
         self.ending: list[int] = []  # children killed after returning, reaped once the answer is out
@@ -122,12 +145,12 @@ class Zygote:
         self.discard_spare()
         try:
             self.solution = Solution(request)
-        except SyntaxError as err:
+        except SourceError as err:
             self.solution = None
-            return {"ok": False, "compile_error": f"{type(err).__name__}: {err.msg} (line {err.lineno})"}
-        except (OSError, ValueError, RecursionError, MemoryError) as err:  # unreadable, or too deep to compile
+            return {"ok": False, "compile_error": str(err)}
+        except OSError as err:
             self.solution = None
-            return {"ok": False, "compile_error": f"cannot compile the file: {type(err).__name__}: {err}"}
+            return {"ok": False, "compile_error": f"cannot read the file: {err.strerror}"}
         gc.collect()
         gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
         self.data_baseline = _vm_data_bytes()
@@ -267,7 +290,7 @@ class Zygote:
                             self.prepare_spare()
                     elif fd == result_r:
                         truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
-                        if b"\n" in report:  # a whole result line: the test is over
+                        if b"\n" in report or truncated:  # a whole result line, or too much: over
                             usage = _live_usage(clock, child.pid)
                             ended = "returned" if usage else None  # None: it exited, ask wait4
                             exited = True
@@ -320,8 +343,8 @@ class Zygote:
         Every descriptor but 0-4 is closed before the solution runs, the set-up channel included.
         A stdin program gets the argument pipe as descriptor 0 and the answer pipe as descriptor 1."""
         try:
+            die_with_parent(self.pid)
             os.setpgid(0, 0)
-            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             os.dup2(args_r if solution.stdin_mode else self.devnull, 0)
             os.dup2(answer_w if solution.stdin_mode else output_w, 1)
             os.dup2(output_w, 2)
@@ -356,11 +379,14 @@ class Zygote:
 
 def _run_solution(solution: Solution) -> None:
     """Load the module fresh, find the class and method, wait for the arguments, call, report."""
+    code = _compile(solution)
+    if code is None:
+        return
     phase = "load"
     try:
         module = types.ModuleType("solution")
         module.__file__ = solution.path
-        exec(solution.code, module.__dict__)
+        exec(code, module.__dict__)
         cls = module.__dict__.get(solution.class_name)
         if not isinstance(cls, type):
             _report({"kind": "missing", "message": f"the file defines no class {solution.class_name}"})
@@ -383,6 +409,19 @@ def _run_solution(solution: Solution) -> None:
         _report(_describe_error(err, phase, solution.path))
 
 
+def _compile(solution: Solution) -> types.CodeType | None:
+    """Compile the source here, in the confined and limited child (None: the failure is reported)."""
+    try:
+        return compile(solution.source, solution.path, "exec", dont_inherit=True)
+    except SyntaxError as err:  # SyntaxWarnings went to the captured output, like any print
+        where = f" (line {err.lineno})" if err.lineno else ""
+        _report({"kind": "compile_error", "message": f"{type(err).__name__}: {err.msg}{where}"[:1000]})
+    except BaseException as err:  # too deep, too big, a decoder that fails: the solution's own fault
+        _flush_output()
+        _report(_describe_error(err, "compile", solution.path))
+    return None
+
+
 def _run_program(solution: Solution) -> None:
     """Run a stdin program as `python3 program.py` would, once its input starts to arrive.
 
@@ -390,6 +429,9 @@ def _run_program(solution: Solution) -> None:
     standard output is flushed. Then {"kind": "exit"} is reported; an exception, a non-zero
     `sys.exit` or a failure to write the output is reported as an error, as for a method.
     """
+    code = _compile(solution)  # (no solution code runs before the input arrives; compiling runs none)
+    if code is None:
+        return
     select.select([0], [], [])  # input (or its end) is there: the test has started
     module = types.ModuleType("__main__")
     module.__file__ = solution.path
@@ -397,7 +439,7 @@ def _run_program(solution: Solution) -> None:
     sys.argv[:] = [solution.path]
     failure = None
     try:
-        exec(solution.code, module.__dict__)
+        exec(code, module.__dict__)
     except SystemExit as err:
         failure = None if err.code in (None, 0) else err
     except BaseException as err:  # anything else the program raises is its verdict
@@ -506,6 +548,14 @@ def _drain(fd: int, into: bytearray, cap: int, poller, open_pipes: set) -> bool:
             return dropped
 
 
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when `parent` dies, and end it now if `parent` is already gone: a
+    parent killed between our fork and the prctl would otherwise leave us running under pid 1."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 def _kill_group(pid: int) -> None:
     for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
@@ -566,10 +616,11 @@ def _load_confinement(project_root: str):
         return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
 
 
-def serve(confine: bool = True) -> None:
-    """Answer requests until the judge closes our stdin; `confine`: enter the kernel layers."""
+def serve(confine: bool = True, judge: int | None = None) -> None:
+    """Answer requests until the judge closes our stdin; `confine`: enter the kernel layers;
+    `judge`: the judge's pid (we end with it, even if it ended before we could ask to)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    die_with_parent(os.getppid() if judge is None else judge)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     # A child's channels go to descriptors 3 and 4 (RESULT_FD, ARGS_FD): hold both before the
     # confinement layers open theirs, so a child's dup2 can never clobber a descriptor they keep.

@@ -3,8 +3,9 @@ problem a solution file is for."""
 
 from __future__ import annotations
 
-import ast
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from .yamlio import load_mapping
 from ..verdicts import FOLDER_VERDICTS, Verdict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CLASS_LINE = re.compile(r"^class\s+([A-Za-z_]\w*)", re.MULTILINE)
+CLASS_LINE = re.compile(r"^class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+SOURCE_LIMIT = 256 * 1024  # default bytes of a solution's source (judge.py --source-limit KIB)
 
 
 @dataclass(frozen=True)
@@ -47,9 +49,9 @@ class Catalog:
             self._loaded[slug] = load_problem(self.problems_dir / slug)
         return self._loaded[slug]
 
-    def problem_for(self, solution: Path) -> Problem:
+    def problem_for(self, solution: Path, source_limit: int = SOURCE_LIMIT) -> Problem:
         """The problem whose class the file defines (read without running it)."""
-        names = defined_classes(solution)
+        names = defined_classes(solution, source_limit)
         matches, unreadable = [], []
         for slug in self.slugs():
             try:
@@ -88,24 +90,30 @@ class Catalog:
             if entry.name.startswith(".") or entry.name == "__pycache__":
                 continue
             if entry.is_dir() and entry.name in FOLDER_VERDICTS:
-                found += [StoredSolution(p, FOLDER_VERDICTS[entry.name]) for p in sorted(entry.glob("*.py"))]
+                for path in sorted(entry.glob("*.py")):
+                    if path.is_symlink() or not path.is_file():  # a link to /dev/zero would be read forever
+                        raise JudgeInputError("a stored solution must be a regular file, not a link or device", path)
+                    found.append(StoredSolution(path, FOLDER_VERDICTS[entry.name]))
             else:
                 known = ", ".join(FOLDER_VERDICTS)
                 raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
         return found
 
 
-def defined_classes(path: Path) -> set[str]:
-    """Top-level class names; a file that does not parse is scanned by regex (so it can still get CE)."""
+def defined_classes(path: Path, limit: int = SOURCE_LIMIT) -> set[str]:
+    """Names after `class` at the start of a line, in the first `limit` bytes of a regular file.
+
+    The judge never parses untrusted source (ast.parse of a hostile file took GBs or a
+    RecursionError): a linear scan is enough to pick the problem, and the confined load that
+    follows says whether the class really exists (CE if not)."""
     try:
-        source = path.read_text(encoding="utf-8", errors="replace")
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise JudgeInputError("the solution is not a regular file", path)
+            source = handle.read(limit).decode("utf-8", errors="replace")
     except OSError as err:
         raise JudgeInputError(f"cannot read the solution: {err.strerror}", path) from None
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return set(CLASS_LINE.findall(source))
-    return {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+    return set(CLASS_LINE.findall(source))
 
 
 def display_path(path: Path) -> str:

@@ -1,0 +1,252 @@
+"""Per-test cgroups: hard bounds on tasks, memory of every kind and CPU parallelism, while it runs.
+
+rlimits bound one process's data segment and CPU time; they do not see stack-like mappings, page
+tables, pipe buffers or other kernel memory, and RLIMIT_NPROC counts a whole uid. A cgroup bounds
+everything its processes are charged for. Each test's child gets its own cgroup, created by the
+zygote when it forks the child (the spare is forked ahead of its test, so this is off the test's
+critical path) beneath the zygote's own cgroup, joined by the child before anything else, and
+removed once the child is reaped:
+
+    pids.max                    MAX_TASKS (threads included)
+    memory.max / limit_in_bytes the memory limit plus HEADROOM (rlimits say MLE first as a rule;
+                                this is the wall behind them), no swap
+    cpu.max / cfs_quota_us      one CPU: threads cannot turn a CPU-time limit into wall time x cores
+
+cgroup v2 is used where the zygote's cgroup has the pids, memory and cpu controllers and may
+create children (root, or a delegated subtree); else the v1 hierarchies of those controllers
+(cgroup v1 or "hybrid" machines) where they are writable; else none (`Cgroups.open()` says why).
+"""
+
+from __future__ import annotations
+
+import os
+
+MAX_TASKS = 64  # threads and processes of one test (a TopCoder solution needs one)
+HEADROOM = 64 * 1024 * 1024  # bytes over the memory limit for kernel memory, page cache, the interpreter
+CONTROLLERS = ("pids", "memory", "cpu")
+CPU_PERIOD_US = 100_000
+
+
+LEAF = "zygote"  # v2: where the zygote itself lives, beside its tests' cgroups
+
+
+class Slot:
+    """The cgroup (one folder per hierarchy) of one child."""
+
+    __slots__ = ("dirs", "memory")
+
+    def __init__(self, dirs: tuple[str, ...], memory: str):
+        self.dirs = dirs
+        self.memory = memory
+
+
+class Cgroups:
+    """The zygote's folder of test cgroups in one or more hierarchies (v2: one; v1: one per controller)."""
+
+    def __init__(self, version: int, bases: dict[str, str]):
+        self.version = version
+        self.bases = bases  # controller -> this zygote's folder (v2: the same folder for all three)
+        self._next = 0
+
+    @property
+    def description(self) -> str:
+        where = sorted(set(self.bases.values()))
+        return f"cgroup v{self.version} ({', '.join(where)})"
+
+    @classmethod
+    def open(cls, name: str) -> tuple[Cgroups | None, str]:
+        """Create this zygote's folder `name` beneath its own cgroup: (Cgroups, "") or (None, why not)."""
+        mounts = _mounts()
+        v2_reason = "no cgroup v2 mount"
+        if "" in mounts:  # the unified (v2) hierarchy
+            own = os.path.join(mounts[""], _own_path("").lstrip("/"))
+            try:
+                return cls(2, dict.fromkeys(CONTROLLERS, _make_v2_base(own, name))), ""
+            except OSError as err:
+                v2_reason = f"cgroup v2 at {own}: {err.strerror or err}"
+        if not all(c in mounts for c in CONTROLLERS):
+            return None, f"{v2_reason}; no cgroup v1 pids, memory and cpu hierarchies"
+        bases: dict[str, str] = {}
+        try:
+            for controller in CONTROLLERS:
+                base = os.path.join(mounts[controller], _own_path(controller).lstrip("/"), name)
+                os.mkdir(base)
+                bases[controller] = base
+        except OSError as err:
+            for base in bases.values():
+                _rmdir(base)
+            return None, f"{v2_reason}; cgroup v1: cannot create {err.filename}: {err.strerror}"
+        return cls(1, bases), ""
+
+    def create(self, memory_bytes: int) -> Slot:
+        """A new, empty cgroup with the limits of one test (in every hierarchy)."""
+        self._next += 1
+        name = f"t{self._next}"
+        limit = memory_bytes + HEADROOM
+        paths = {controller: os.path.join(base, name) for controller, base in self.bases.items()}
+        made: list[str] = []
+        try:
+            for path in dict.fromkeys(paths.values()):
+                os.mkdir(path)
+                made.append(path)
+            _write(paths["pids"], "pids.max", MAX_TASKS)
+            if self.version == 2:
+                _write(paths["memory"], "memory.max", limit)
+                _write(paths["memory"], "memory.swap.max", 0, optional=True)
+                _write(paths["cpu"], "cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}")
+            else:
+                _write(paths["memory"], "memory.limit_in_bytes", limit)
+                _write(paths["memory"], "memory.memsw.limit_in_bytes", limit, optional=True)
+                _write(paths["cpu"], "cpu.cfs_period_us", CPU_PERIOD_US)
+                _write(paths["cpu"], "cpu.cfs_quota_us", CPU_PERIOD_US)
+        except OSError:
+            for path in made:
+                _rmdir(path)
+            raise
+        return Slot(tuple(made), paths["memory"])
+
+    @staticmethod
+    def join(slot: Slot) -> None:
+        """In the child, first thing: move this process into its test's cgroup."""
+        pid = str(os.getpid()).encode()
+        for folder in slot.dirs:
+            fd = os.open(os.path.join(folder, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+            try:
+                os.write(fd, pid)
+            finally:
+                os.close(fd)
+
+    def oom_killed(self, slot: Slot) -> bool:
+        """Whether the kernel killed a process of this cgroup at its memory limit."""
+        name = "memory.events" if self.version == 2 else "memory.oom_control"
+        try:
+            with open(os.path.join(slot.memory, name)) as handle:
+                for line in handle:
+                    key, _, value = line.partition(" ")
+                    if key == "oom_kill":
+                        return int(value) > 0
+        except (OSError, ValueError):
+            pass
+        return False
+
+    @staticmethod
+    def remove(slot: Slot) -> bool:
+        """Remove an emptied cgroup; False while a process of it is still exiting (try again later)."""
+        return all([_rmdir(path) for path in slot.dirs])
+
+    def close(self) -> None:
+        """Remove every test cgroup and this zygote's folders (what is still busy stays for sweep())."""
+        for base in set(self.bases.values()):
+            for entry in _listdir(base):
+                if entry != LEAF:
+                    _rmdir(os.path.join(base, entry))
+            _rmdir(base)
+
+
+def sweep(prefix: str, alive) -> None:
+    """Remove the folders `<prefix><pid>` of zygotes that died without cleaning up (SIGKILL)."""
+    mounts = _mounts()
+    for controller, mount in mounts.items():
+        own = os.path.join(mount, _own_path(controller).lstrip("/"))
+        for entry in _listdir(own):
+            number = entry[len(prefix):]
+            if entry.startswith(prefix) and number.isdigit() and not alive(int(number)):
+                base = os.path.join(own, entry)
+                for sub in _listdir(base):
+                    _rmdir(os.path.join(base, sub))
+                _rmdir(base)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _mounts() -> dict[str, str]:
+    """controller -> mount point of its hierarchy ("" for cgroup v2), from /proc/self/mountinfo."""
+    found: dict[str, str] = {}
+    try:
+        with open("/proc/self/mountinfo") as handle:
+            for line in handle:
+                left, _, right = line.partition(" - ")
+                fields, rest = left.split(), right.split()
+                if len(fields) < 5 or len(rest) < 3:
+                    continue
+                if rest[0] == "cgroup2":
+                    found.setdefault("", fields[4])
+                elif rest[0] == "cgroup":
+                    for option in rest[2].split(","):
+                        if option in CONTROLLERS:
+                            found.setdefault(option, fields[4])
+    except OSError:
+        pass
+    return found
+
+
+def _own_path(controller: str) -> str:
+    """This process's cgroup path in a hierarchy ("" = v2), from /proc/self/cgroup."""
+    with open("/proc/self/cgroup") as handle:
+        for line in handle:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            if controller in controllers.split(",") or (controller == "" and controllers == ""):
+                return path
+    return "/"
+
+
+def _make_v2_base(own: str, name: str) -> str:
+    """v2: a folder for this zygote and its tests, the three controllers enabled for its children.
+
+    A v2 cgroup that holds processes cannot hand controllers down ("no internal processes"), so
+    the zygote moves itself into a leaf of the folder first."""
+    available = _read(os.path.join(own, "cgroup.controllers")).split()
+    missing = [c for c in CONTROLLERS if c not in available]
+    if missing:
+        raise OSError(f"the {', '.join(missing)} controller(s) are not available")
+    controls = " ".join(f"+{c}" for c in CONTROLLERS)
+    if any(c not in _read(os.path.join(own, "cgroup.subtree_control")).split() for c in CONTROLLERS):
+        _write(own, "cgroup.subtree_control", controls)  # root, or a delegated cgroup without processes
+    base = os.path.join(own, name)
+    os.mkdir(base)
+    try:
+        os.mkdir(os.path.join(base, LEAF))
+        _write(os.path.join(base, LEAF), "cgroup.procs", os.getpid())
+        _write(base, "cgroup.subtree_control", controls)
+    except OSError:
+        _rmdir(os.path.join(base, LEAF))
+        _rmdir(base)
+        raise
+    return base
+
+
+def _read(path: str) -> str:
+    with open(path) as handle:
+        return handle.read()
+
+
+def _write(folder: str, name: str, value, optional: bool = False) -> None:
+    """Write one control file; `optional`: the kernel may not have it (no swap accounting)."""
+    try:
+        fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        if optional:
+            return
+        raise
+    try:
+        os.write(fd, str(value).encode())
+    finally:
+        os.close(fd)
+
+
+def _rmdir(path: str) -> bool:
+    try:
+        os.rmdir(path)
+        return True
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return [entry.name for entry in os.scandir(path) if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []

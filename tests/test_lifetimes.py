@@ -1,0 +1,108 @@
+"""No confined process outlives its test or its judge, whatever the timing.
+
+A forked "judge" makes itself a child subreaper (so anything orphaned below it comes back to it,
+not to pid 1, and other people's processes on this machine never count), runs many short
+gradings back to back, each killing its zygote right after its answer, at varying points of the
+zygote's fork of the next spare child, and then lists what is still alive below it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import time
+
+import psutil
+
+from harness.engine.worker import Worker
+from harness.engine.zygote import die_with_parent
+
+from .conftest import TESTDATA
+
+PR_SET_CHILD_SUBREAPER = 36
+GRADINGS = 40
+
+
+def _judge(out_fd: int) -> None:
+    report: dict = {}
+    try:
+        if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "PR_SET_CHILD_SUBREAPER")
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core: the zygote and its child take turns
+        solution = str(TESTDATA / "solutions" / "accepted.py")
+        verdicts = []
+        for index in range(GRADINGS):
+            worker = Worker()
+            worker.load(("adder",), solution, "Adder", "add", 2, 256, check=False)
+            verdicts.append(worker.run(((1, 2), 3)).ended)
+            until = time.perf_counter() + (index % 20) * 50e-6  # kill at every point of the next fork
+            while time.perf_counter() < until:
+                pass
+            worker.close()
+        time.sleep(0.5)  # anything killed by its parent's death has ended by now
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        left = []
+        for proc in psutil.Process().children(recursive=True):
+            try:
+                left.append(f"{proc.pid} ({proc.status()}, parent {proc.ppid()})")
+                proc.kill()
+            except psutil.Error:
+                pass
+        report = {"verdicts": verdicts, "left": left}
+    except BaseException as err:  # noqa: BLE001 - everything goes back to the test
+        report = {"error": f"{type(err).__name__}: {err}"}
+    finally:
+        os.write(out_fd, json.dumps(report).encode())
+        os._exit(0)
+
+
+def test_back_to_back_gradings_leave_no_confined_process():
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        _judge(write_fd)
+    os.close(write_fd)
+    chunks = []
+    while chunk := os.read(read_fd, 1 << 16):
+        chunks.append(chunk)
+    os.close(read_fd)
+    os.waitpid(pid, 0)
+    report = json.loads(b"".join(chunks))
+    assert "error" not in report, report["error"]
+    assert report["verdicts"] == ["returned"] * GRADINGS
+    assert report["left"] == [], f"{len(report['left'])} processes outlived their grading: {report['left']}"
+
+
+def test_a_child_whose_parent_died_before_it_asked_ends_at_once():
+    # The race, made certain: the parent is gone before the child sets its parent-death signal.
+    # A forked helper is a subreaper, so the orphan comes back to it and it can wait for it.
+    helper = os.fork()
+    if helper == 0:
+        status = 99
+        try:
+            ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+            read_fd, write_fd = os.pipe()
+            middle = os.fork()
+            if middle == 0:
+                parent = os.getpid()
+                if os.fork() == 0:
+                    os.close(write_fd)
+                    os.read(read_fd, 1)  # until its parent has exited
+                    die_with_parent(parent)
+                    os._exit(3)  # what a leaked child would go on to do
+                os._exit(0)
+            os.waitpid(middle, 0)
+            os.close(write_fd)
+            _, child_status = os.wait()  # the orphan, re-parented to us
+            status = os.waitstatus_to_exitcode(child_status)
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(helper, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the orphan went on running"
