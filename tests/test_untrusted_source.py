@@ -1,0 +1,60 @@
+"""The judge never parses untrusted source without limits: the source is capped and read as a
+regular file, and compiling happens in the confined, limited child (CE, TLE or MLE), never in
+the worker or the judge."""
+
+from __future__ import annotations
+
+import os
+
+from harness.engine.worker import Worker
+
+from .conftest import FIXTURE_PROBLEMS
+
+PROBLEMS = ("--problems", FIXTURE_PROBLEMS)
+ADDER = "class Adder:\n    def add(self, values, factor):\n        return sum(values) * factor\n"
+
+
+def test_a_source_over_the_limit_is_ce_without_being_read_whole(judge, tmp_path):
+    huge = tmp_path / "huge_literal.py"
+    huge.write_text(ADDER + "DATA = '" + "x" * (6 * 1024 * 1024) + "'\n")
+    code, out, err = judge(*PROBLEMS, "grade", huge)
+    assert code == 1 and "CE  passed 0/4" in out and "over the 256 KiB limit" in out, out + err
+    code, out, _ = judge(*PROBLEMS, "--source-limit", "8192", "grade", huge)
+    assert code == 0 and "AC  passed 4/4" in out  # the limit is the operator's to set
+
+
+def test_a_deeply_nested_source_is_ce_and_the_judge_never_parses_it(judge, tmp_path):
+    deep = tmp_path / "deep.py"
+    deep.write_text(ADDER + "X = " + "-" * 200_000 + "1\n")  # ast.parse: RecursionError in the judge
+    code, out, err = judge(*PROBLEMS, "grade", deep)  # no --problem: the class is found by a scan
+    assert code == 1 and "Traceback" not in out + err, out + err
+    assert "CE  passed 0/4" in out or "while loading the solution: MemoryError" in out  # (64 MiB limit)
+
+
+def test_links_and_devices_are_not_solutions(judge, tmp_path):
+    stored = tmp_path / "solutions" / "adder" / "accepted"
+    stored.mkdir(parents=True)
+    (stored / "zero.py").symlink_to("/dev/zero")
+    code, out, err = judge(*PROBLEMS, "--solutions", tmp_path / "solutions", "check")
+    assert code == 2 and "zero.py: a stored solution must be a regular file" in err
+    worker = Worker()
+    try:
+        response = worker.load(("zero",), stored / "zero.py", "Adder", "add", 1, 64, check=True)
+        assert response == {"ok": False, "compile_error": "the solution is not a regular file"}
+    finally:
+        worker.close()
+
+
+def test_compile_warnings_go_to_the_child_not_to_the_worker(tmp_path):
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text(ADDER + "".join(f"W{i} = {i} is {i}  # {'#' * 40}\n" for i in range(3000)))
+    worker = Worker()
+    try:
+        response = worker.load(("noisy",), noisy, "Adder", "add", 2, 256, check=True)
+        assert response["ok"] and '"kind": "loaded"' in response["facts"].report
+        assert "SyntaxWarning" in response["facts"].output  # the child's own captured output
+        assert worker.run(((1, 2), 3)).report.startswith('{"kind": "return", "value": 9')
+        worker._stderr.seek(0, os.SEEK_END)
+        assert worker._stderr.tell() == 0, "the worker's own stderr got the solution's warnings"
+    finally:
+        worker.close()
