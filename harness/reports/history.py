@@ -160,6 +160,10 @@ class History:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, timeout=30)
+            # Write-ahead log without a sync per commit: a run costs no disk flush (a crash of the
+            # machine may lose the last run's record, never the file), and readers never block a writer.
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as err:
             raise JudgeInputError(f"cannot open the run history: {err}", path) from None
