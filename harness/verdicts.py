@@ -36,7 +36,7 @@ FOLDER_VERDICTS = {
 class RunFacts:
     """What the trusted worker observed about one child process, all from the kernel or the pipes."""
 
-    ended: str  # "returned" (a whole result line), "exited", "signaled", "cpu-limit", "wall-limit"
+    ended: str  # "returned" (a whole result line), "exited", "signaled", "cpu-limit", "idle-limit", "overloaded"
     exit_code: int | None
     signal: int | None
     cpu: float  # seconds of CPU, all threads: the kernel's CPU clock of the process, or wait4
@@ -48,6 +48,8 @@ class RunFacts:
     setup_error: str | None  # the harness failed to set the child up (never the solution's doing)
     answer: bytes | None = None  # a stdin program's standard output (None for a method)
     answer_truncated: bool = False  # it wrote more than the zygote's ANSWER_CAP
+    idle: float = 0.0  # seconds neither running nor waiting for a CPU (as of the worker's last look)
+    waited: float = 0.0  # seconds waiting for a CPU (as of the worker's last look)
 
     @classmethod
     def from_message(cls, message: dict) -> RunFacts:
@@ -63,43 +65,100 @@ class RunFacts:
 
 @dataclass(frozen=True)
 class Limits:
+    """A problem's limits and the two wall-clock bounds derived from them (docs/verdicts.md)."""
+
     time: float  # CPU seconds
     memory_mib: int
 
     @property
-    def wall(self) -> float:
-        """Generous wall-clock limit: it only exists to catch solutions that sleep or block."""
+    def idle(self) -> float:
+        """Seconds a test may spend neither running nor waiting for a CPU (sleeping, blocked,
+        stopped): it only exists to stop solutions that wait for nothing."""
         return 2 * self.time + 1
 
+    @property
+    def overload(self) -> float:
+        """Seconds a test may wait for a CPU before the judge gives up on the machine (IE): far
+        beyond what a solution's own threads can make it wait before its CPU limit stops it."""
+        return max(30.0, 10 * self.time)
 
-def resource_verdict(facts: RunFacts, limits: Limits) -> tuple[Verdict, str] | None:
-    """TLE or MLE when the run went past a limit, whatever else it did; None when it stayed within."""
-    if facts.ended == "wall-limit":
-        return Verdict.TLE, f"wall-clock limit of {limits.wall:g} s exceeded with {facts.cpu:.2f} s of CPU (sleeping or blocked?)"
+    @property
+    def wall_bound(self) -> float:
+        """The longest a test can take by these rules (CPU twice: once used, once undercounted
+        idle time of threads running side by side)."""
+        return 2 * self.time + self.idle + self.overload
+
+
+# One precedence for every run (docs/verdicts.md): the first verdict in this list whose facts are
+# present decides. IE first only for a test the judge failed to set up; reaching the memory limit
+# beats running out of time (a process out of memory often thrashes on until its CPU runs out);
+# running out of CPU time beats the machine's overload (CPU spent is a fact whatever the load);
+# then failing to run to the end, then what the checker said of the answer (WA, or IE when the
+# problem's own checker failed).
+PRECEDENCE = ("setup", Verdict.MLE, Verdict.TLE, "overloaded", Verdict.RE, "answer")
+
+
+def decide(facts: RunFacts, limits: Limits, report: dict | None,
+           answer: tuple[Verdict, str] | None = None) -> tuple[Verdict, str] | None:
+    """The verdict of one run by PRECEDENCE, from the kernel's facts, the parsed result channel
+    (`report`, None when there is none or it is not a whole JSON line) and, when the run returned
+    a value or a program ended, the checker's (verdict, message) of it. None: nothing went wrong
+    (the caller's AC, or a loaded solution)."""
+    found: dict = {}
+    if facts.setup_error:
+        found["setup"] = (Verdict.IE, f"the judge could not set up the run: {facts.setup_error}")
+    memory = _memory_finding(facts, limits, report)
+    if memory:
+        found[Verdict.MLE] = memory
     if facts.ended == "cpu-limit" or facts.cpu > limits.time or facts.signal == signal.SIGXCPU:
-        return Verdict.TLE, f"CPU time limit of {limits.time:g} s exceeded"
+        found[Verdict.TLE] = (Verdict.TLE, f"CPU time limit of {limits.time:g} s exceeded")
+    elif facts.ended == "idle-limit":
+        found[Verdict.TLE] = (Verdict.TLE, f"idle for {facts.idle:.1f} s with {facts.cpu:.2f} s of CPU (sleeping or "
+                                           f"blocked? the limit on time neither running nor waiting for a CPU is {limits.idle:g} s)")
+    if facts.ended == "overloaded":
+        found["overloaded"] = (Verdict.IE, f"machine overloaded: the test waited {facts.waited:.1f} s for a CPU "
+                                           f"and got {facts.cpu:.2f} s; grade it again on a less busy machine")
+    failure = _failure_finding(facts, report)
+    if failure:
+        found[Verdict.RE] = failure
+    if answer and answer[0] is not Verdict.AC:
+        found["answer"] = answer
+    return next((found[key] for key in PRECEDENCE if key in found), None)
+
+
+def _memory_finding(facts: RunFacts, limits: Limits, report: dict | None) -> tuple[Verdict, str] | None:
+    """MLE when the run reached the memory limit at any point: its peak, or the allocation that failed."""
     if facts.memory_mib > limits.memory_mib:
         return Verdict.MLE, f"peak memory {facts.memory_mib:.0f} MiB is over the {limits.memory_mib} MiB limit"
+    if report and report.get("kind") == "error":
+        kind = report.get("type", "Exception")
+        if kind == "MemoryError" or report.get("errno") == errno.ENOMEM:
+            where = f" (line {report['line']})" if report.get("line") else ""
+            return Verdict.MLE, f"{kind}{where}: the memory limit was reached"
+    if facts.ended == "signaled" and ("MemoryError" in facts.output or "out of memory" in facts.output.lower()):
+        return Verdict.MLE, f"killed by {_signal_name(facts.signal)} while out of memory"
     return None
 
 
-def failure_verdict(facts: RunFacts, error: dict | None) -> tuple[Verdict, str]:
-    """The verdict of a run that did not return a value: an exception, a signal or a premature exit."""
-    if error is not None:
-        kind = error.get("type", "Exception")
-        where = f" (line {error['line']})" if error.get("line") else ""
-        text = f"{kind}: {error.get('message', '')}".rstrip(": ") + where
-        if kind == "MemoryError" or error.get("errno") == errno.ENOMEM:
-            return Verdict.MLE, f"{kind}{where}: the memory limit was reached"
-        if kind == "SystemExit":
-            return Verdict.RE, f"the solution called exit({error.get('message', '')}){where}"
-        return Verdict.RE, text
+def _failure_finding(facts: RunFacts, report: dict | None) -> tuple[Verdict, str] | None:
+    """RE when the run did not return a value: an exception, a signal, a premature exit, or a
+    result channel the judge cannot read. None when it returned, or was stopped at a limit."""
+    kind = report.get("kind") if report else None
+    if facts.report_truncated:
+        return Verdict.RE, "the returned value is larger than the 1 MiB the result channel takes"
+    if kind == "error":
+        error_type = report.get("type", "Exception")
+        where = f" (line {report['line']})" if report.get("line") else ""
+        if error_type == "SystemExit":
+            return Verdict.RE, f"the solution called exit({report.get('message', '')}){where}"
+        return Verdict.RE, f"{error_type}: {report.get('message', '')}".rstrip(": ") + where
+    if kind not in (None, "return", "exit", "loaded", "missing"):
+        return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
+    if kind is not None or facts.ended in ("cpu-limit", "idle-limit", "overloaded"):
+        return None
     if facts.ended == "signaled":
-        name = _signal_name(facts.signal)
-        if "MemoryError" in facts.output or "out of memory" in facts.output.lower():
-            return Verdict.MLE, f"killed by {name} while out of memory"
         hint = " (stack overflow from deep recursion?)" if facts.signal == signal.SIGSEGV else ""
-        return Verdict.RE, f"killed by {name}{hint}"
+        return Verdict.RE, f"killed by {_signal_name(facts.signal)}{hint}"
     return Verdict.RE, f"the process exited with status {facts.exit_code} without returning a value"
 
 

@@ -82,7 +82,7 @@ def test_memory_limit_is_distinct_from_runtime_error(graded):
 def test_time_limit_stops_near_the_limit(graded):
     looping = graded["time_limit_loop.py"].first_failure
     assert looping.verdict is Verdict.TLE
-    # Stopped by the CPU limit (0.5 s) or, on a busy machine, by the wall limit (2 s): never much later.
-    assert looping.cpu_ms < 500 + 150 and looping.wall_ms < 2000 + 500
+    # Stopped by the CPU limit (0.5 s), never much later, however busy the machine.
+    assert looping.cpu_ms < 500 + 150 and "CPU time limit" in looping.message
     sleeping = graded["time_limit_sleep.py"].first_failure
-    assert "wall-clock" in sleeping.message and sleeping.cpu_ms < 100
+    assert sleeping.message.startswith("idle for") and sleeping.cpu_ms < 100

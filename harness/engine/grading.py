@@ -21,7 +21,7 @@ from ..problems.tctypes import shorten
 from ..text import safe_text
 from .worker import Worker, WorkerDied
 from .zygote import ANSWER_CAP
-from ..verdicts import Limits, RunFacts, Verdict, failure_verdict, resource_verdict
+from ..verdicts import Limits, RunFacts, Verdict, decide
 
 
 @dataclass
@@ -118,51 +118,41 @@ def limits_of(problem: Problem) -> Limits:
 
 
 def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
-    """The verdict of one test, from the facts of its run and the expected value (which only we hold)."""
+    """The verdict of one test, from the facts of its run and the expected value (which only we
+    hold), by the one precedence of verdicts.decide."""
     if problem.kind == "stdin":
         return judge_program(test, facts, problem)
-    stopped = _stopped(facts, problem)
-    if stopped:
-        return stopped
-    if facts.report_truncated:
-        return Verdict.RE, "the returned value is larger than the 1 MiB the result channel takes"
     report = _parse_report(facts)
-    if report is None:
-        return failure_verdict(facts, None)
-    kind = report.get("kind")
+    kind = report.get("kind") if report else None
+    answer = None
     if kind == "return":
         outcome = problem.check(test.args, test.expected, report.get("value"))
-        if outcome.judge_fault:
-            return Verdict.IE, outcome.message
-        return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
-    if kind == "error":
-        return failure_verdict(facts, report)
-    return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
-
-
-def _stopped(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
-    """What ends a test before its answer is looked at: a set-up fault of ours, or a limit."""
-    if facts.setup_error:
-        return Verdict.IE, f"the judge could not set up the test: {facts.setup_error}"
-    return resource_verdict(facts, limits_of(problem))
+        answer = (Verdict.IE if outcome.judge_fault else Verdict.AC if outcome.ok else Verdict.WA), outcome.message
+    elif kind not in (None, "error"):
+        report = {"kind": "garbled"}  # "loaded" or "missing" are not answers to a test
+    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
 
 
 def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
     """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
     and its standard output must pass the problem's output check."""
-    stopped = _stopped(facts, problem)
-    if stopped:
-        return stopped
     report = _parse_report(facts)
     kind = report.get("kind") if report else None
-    if kind == "error":
-        return failure_verdict(facts, report)
     if kind == "compile_error":  # a program is compiled by the child that runs it
         return Verdict.CE, report.get("message", "")
-    if kind is None and not (facts.ended == "exited" and facts.exit_code == 0):
-        return failure_verdict(facts, None)  # killed, or a non-zero exit status without a word
-    if kind not in (None, "exit"):
-        return Verdict.RE, "the solution wrote something unexpected on the judge's result channel"
+    if kind is None and facts.ended == "exited" and facts.exit_code == 0:
+        report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
+    elif kind not in (None, "error", "exit"):
+        report = {"kind": "garbled"}
+    answer = None
+    if kind == "exit":
+        answer = _check_answer(test, facts, problem)
+    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+
+
+def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+    """A stdin program's standard output against the test's answer: AC, WA or (the output
+    validator failed) IE."""
     if facts.answer_truncated:
         return Verdict.WA, f"output limit exceeded: more than {OUTPUT_LIMIT_MIB} MiB on standard output"
     try:
@@ -175,13 +165,13 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
 def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str]:
     """What a run returned when there is no expected value to compare with (a reference solution on a
     new input): (AC, value, "") for a value of the return type, else the run's verdict and why."""
-    stopped = _stopped(facts, problem)
-    if stopped:
-        return stopped[0], None, stopped[1]
     report = _parse_report(facts)
-    if report is None or report.get("kind") != "return":
-        verdict, message = failure_verdict(facts, report if report and report.get("kind") == "error" else None)
-        return verdict, None, message
+    kind = report.get("kind") if report else None
+    if kind not in (None, "error", "return"):
+        report = {"kind": "garbled"}
+    outcome = decide(facts, limits_of(problem), report)
+    if outcome:
+        return outcome[0], None, outcome[1]
     mismatch = problem.returns.mismatch(report.get("value"))
     if mismatch:
         return Verdict.WA, None, f"wrong type: {mismatch}"
@@ -189,20 +179,18 @@ def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str
 
 
 def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
-    """None when the solution loads (module runs, class and method exist); else why not (CE, TLE, MLE)."""
-    if facts.setup_error:
-        return Verdict.IE, f"the judge could not set up the run: {facts.setup_error}"
-    over = resource_verdict(facts, limits_of(problem))
-    if over:
-        return over[0], f"while loading the solution: {over[1]}"
+    """None when the solution loads (module runs, class and method exist); else why not (CE, TLE, MLE, IE)."""
     report = _parse_report(facts)
     kind = report.get("kind") if report else None
-    if kind == "loaded":
-        return None
-    if kind in ("missing", "compile_error"):
+    if kind == "return":
+        report = {"kind": "garbled"}
+    outcome = decide(facts, limits_of(problem), report)
+    if kind == "compile_error":
         return Verdict.CE, report.get("message", "")
-    verdict, message = failure_verdict(facts, report if kind == "error" else None)
-    return (verdict if verdict is Verdict.MLE else Verdict.CE), f"while loading the solution: {message}"
+    if outcome is None:  # it ran to the end: loaded, or the class or method is missing
+        return None if kind == "loaded" else (Verdict.CE, report.get("message", ""))
+    verdict, message = outcome
+    return (Verdict.CE if verdict is Verdict.RE else verdict), f"while loading the solution: {message}"
 
 
 def returned_text(facts: RunFacts) -> str:

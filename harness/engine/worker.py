@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from ..problems.catalog import SOURCE_LIMIT
-from ..verdicts import RunFacts
+from ..verdicts import Limits, RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.engine.zygote import serve; "
@@ -62,11 +62,13 @@ class Worker:
         """Hand a solution to the zygote (and, with check, compile and load it once in a child); see zygote docs.
         `mode` "stdin": a program reading its input (no class or method)."""
         self.loaded_key = None
-        self._answer_timeout = 2 * time_limit + 1 + ANSWER_GRACE
+        limits = Limits(time_limit, memory_mib)
+        self._answer_timeout = limits.wall_bound + ANSWER_GRACE
         response = self._ask({
             "op": "load", "path": str(Path(path).resolve()), "class": class_name, "method": method,
             "time_limit": time_limit, "memory_mib": memory_mib, "check": check, "mode": mode,
             "source_limit": source_limit,
+            "idle_limit": limits.idle, "overload_wait": limits.overload,
         })
         if response.get("ok"):
             self.loaded_key = key

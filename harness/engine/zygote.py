@@ -42,8 +42,10 @@ import time
 import traceback
 import types
 
-OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is read and dropped
+OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is discarded by the kernel
 ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
+DISCARD_CHUNK = 1 << 30  # bytes spliced to /dev/null per call: as much as the pipe holds
+RUNQUEUE_GRACE = 0.01  # seconds to wait for a runnable child's queued wait to show in its statistics
 REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -78,6 +80,10 @@ class Solution:
         self.method = request.get("method")
         self.time_limit = float(request["time_limit"])
         self.memory_bytes = int(request["memory_mib"]) * 1024 * 1024
+        # Seconds a test may spend neither running nor waiting for a CPU, and waiting for a CPU
+        # (verdicts.Limits); the defaults are the same rules for requests that leave them out.
+        self.idle_limit = float(request.get("idle_limit", 2 * self.time_limit + 1))
+        self.overload_wait = float(request.get("overload_wait", max(30.0, 10 * self.time_limit)))
         self.source = read_source(self.path, int(request["source_limit"]))
 
 
@@ -192,7 +198,7 @@ class Zygote:
         started = time.monotonic()
         try:
             feed = args if isinstance(args, bytes) else json.dumps(args).encode()
-            ended, report, truncated, output, usage, answer = self._watch(child, started, feed)
+            ended, report, truncated, output, usage, answer, activity = self._watch(child, started, feed)
         finally:
             _kill_group(child.pid)
         if ended == "returned":
@@ -213,6 +219,8 @@ class Zygote:
             "cpu": cpu,
             "wall": wall,
             "peak_rss_kib": peak_kib,
+            "idle": activity.idle,
+            "waited": activity.waited,
             "report": report.decode("utf-8", "replace"),
             "report_truncated": truncated,
             "output": output.decode("utf-8", "replace"),
@@ -246,14 +254,19 @@ class Zygote:
         """Feed the arguments, drain both pipes until the child exits or passes a limit; no fixed
         polling interval.
 
-        The wait is as long as the child's remaining CPU budget could last (spread over every core it
-        might use), so a solution in an infinite loop is stopped right at its limit.
+        Only the child's CPU time can make it TLE on a busy machine (docs/verdicts.md): the wall
+        clock stops it only when it has been idle (no thread running or waiting for a CPU) for
+        the idle limit, and a child that waited for a CPU for the overload bound is stopped as
+        the machine's fault. Each wait lasts until the earliest moment a budget could run out:
+        the CPU budget spread over every core the child might use, the idle and waiting budgets
+        at one second per second.
         """
-        time_limit = self.solution.time_limit
+        solution = self.solution
+        time_limit = solution.time_limit
         result_r, output_r, answer_r = child.result_r, child.output_r, child.answer_r
         pidfd = os.pidfd_open(child.pid)
         clock = process_cpu_clock(child.pid)
-        wall_deadline = started + 2 * time_limit + 1
+        activity = Activity(child.pid, clock, started)
         poller = select.poll()
         for fd in (result_r, output_r, pidfd) + ((answer_r,) if answer_r is not None else ()):
             poller.register(fd, select.POLLIN)
@@ -271,14 +284,22 @@ class Zygote:
                     remaining_cpu = time_limit - time.clock_gettime(clock)
                 except OSError:  # the child is already gone
                     remaining_cpu = time_limit
-                remaining_wall = wall_deadline - time.monotonic()
                 if remaining_cpu <= 0:
                     ended = "cpu-limit"
                     break
-                if remaining_wall <= 0:
-                    ended = "wall-limit"
-                    break
-                timeout = min(remaining_wall, remaining_cpu / cores)
+                remaining_idle, remaining_wait = activity.remaining(solution.idle_limit, solution.overload_wait)
+                if remaining_idle <= 0 or remaining_wait <= 0:
+                    activity.update()  # the figures were bounds; take the kernel's
+                    remaining_idle, remaining_wait = activity.remaining(solution.idle_limit, solution.overload_wait)
+                    if remaining_wait <= 0:
+                        ended = "overloaded"
+                        break
+                    if remaining_idle <= 0:
+                        if not activity.runnable():
+                            ended = "idle-limit"
+                            break
+                        remaining_idle = RUNQUEUE_GRACE  # it waits for a CPU: its wait is not counted yet
+                timeout = min(remaining_cpu / cores, remaining_idle, remaining_wait)
                 events = poller.poll(math.ceil(timeout * 1000))
                 exited = False
                 for fd, _ in events:
@@ -289,32 +310,33 @@ class Zygote:
                         if pending is None:
                             self.prepare_spare()
                     elif fd == result_r:
-                        truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
+                        truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes, self.devnull)
                         if b"\n" in report or truncated:  # a whole result line, or too much: over
                             usage = _live_usage(clock, child.pid)
                             ended = "returned" if usage else None  # None: it exited, ask wait4
                             exited = True
                     elif fd == answer_r:
-                        _drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes)  # one byte over: too much
+                        _drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes, self.devnull)  # one byte over: too much
                     else:
-                        _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
+                        _drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
                 if exited:
                     break
-            # The child has exited or will be killed: take whatever is left in the pipes, without
-            # waiting for an end of file that a stray descendant could hold back.
+            # Stop the child (its figures are read), then take whatever is left in the pipes,
+            # without waiting for an end of file that a stray descendant could hold back.
+            _kill_group(child.pid)
             for fd in list(open_pipes):
                 os.set_blocking(fd, False)
                 if fd == result_r:
-                    truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes)
+                    truncated |= _drain(fd, report, REPORT_CAP, poller, open_pipes, self.devnull)
                 elif fd == answer_r:
-                    _drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes)
+                    _drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes, self.devnull)
                 else:
-                    _drain(fd, output, OUTPUT_CAP, poller, open_pipes)
+                    _drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
         finally:
             os.close(pidfd)
             if pending is not None:
                 os.close(child.args_w)
-        return ended, bytes(report), truncated, bytes(output), usage, None if answer_r is None else bytes(answer)
+        return ended, bytes(report), truncated, bytes(output), usage, None if answer_r is None else bytes(answer), activity
 
     @staticmethod
     def _feed(child: Child, pending: memoryview, poller) -> memoryview | None:
@@ -383,6 +405,7 @@ def _run_solution(solution: Solution) -> None:
     if code is None:
         return
     phase = "load"
+    _hide_judge_frames(keep=1)
     try:
         module = types.ModuleType("solution")
         module.__file__ = solution.path
@@ -433,6 +456,7 @@ def _run_program(solution: Solution) -> None:
     if code is None:
         return
     select.select([0], [], [])  # input (or its end) is there: the test has started
+    _hide_judge_frames(keep=0)
     module = types.ModuleType("__main__")
     module.__file__ = solution.path
     sys.modules["__main__"] = module
@@ -457,6 +481,33 @@ def _run_program(solution: Solution) -> None:
         _report(_describe_error(failure, "call", solution.path))
     else:
         _report({"kind": "exit"})
+
+
+def _hide_judge_frames(keep: int) -> None:
+    """Give the solution the recursion depth `python3 solution.py` gives it, on every test.
+
+    The child was forked somewhere down the zygote's stack (the first test's child and the spares
+    are forked from different places), and those frames count against the recursion limit.
+    Raising the limit by their number, and showing the solution the limit without them, makes
+    the code the caller runs next count as at depth `keep` + 1: a method as if module code
+    called it (keep 1: the caller stands for the module frame), a program as a module (keep 0).
+    The same depth on every test, whatever `sys.setrecursionlimit` the solution sets.
+    """
+    hidden, frame = -keep, sys._getframe(1)
+    while frame is not None:
+        hidden += 1
+        frame = frame.f_back
+    set_limit, get_limit = sys.setrecursionlimit, sys.getrecursionlimit
+
+    def setrecursionlimit(limit, /):
+        set_limit(limit + hidden if type(limit) is int and limit >= 1 else limit)
+
+    def getrecursionlimit():
+        return get_limit() - hidden
+
+    setrecursionlimit.__doc__, getrecursionlimit.__doc__ = set_limit.__doc__, get_limit.__doc__
+    set_limit(get_limit() + hidden)
+    sys.setrecursionlimit, sys.getrecursionlimit = setrecursionlimit, getrecursionlimit
 
 
 def _read_arguments() -> tuple | None:
@@ -528,23 +579,33 @@ def _flush_output(strict: bool = False) -> None:
                 raise
 
 
-def _drain(fd: int, into: bytearray, cap: int, poller, open_pipes: set) -> bool:
-    """Read what is available; keep up to `cap` bytes. True when bytes past the cap were dropped."""
+def _drain(fd: int, into: bytearray, cap: int, poller, open_pipes: set, devnull: int) -> bool:
+    """Read what is available; keep up to `cap` bytes. True when bytes past the cap were dropped.
+
+    Past the cap, bytes go from the pipe to /dev/null inside the kernel (splice): never copied, so
+    a solution that floods its output waits for nothing but its own CPU (docs/verdicts.md)."""
     dropped = False
     while True:
+        room = cap - len(into)
         try:
-            chunk = os.read(fd, 65536)
+            if room > 0:
+                chunk = os.read(fd, 65536)
+                moved = len(chunk)
+            else:
+                moved = os.splice(fd, devnull, DISCARD_CHUNK, flags=os.SPLICE_F_NONBLOCK)
+                chunk = None
         except BlockingIOError:
             return dropped
-        if not chunk:
+        if not moved:
             poller.unregister(fd)
             open_pipes.discard(fd)
             return dropped
-        room = cap - len(into)
-        if room > 0:
+        if chunk is not None:
             into += chunk[:room]
-        dropped |= len(chunk) > room
-        if os.get_blocking(fd):  # while the child runs, read once per wake-up and go back to poll
+            dropped |= moved > room
+        else:
+            dropped = True
+        if os.get_blocking(fd):  # while the child runs: one call per wake-up, then back to poll
             return dropped
 
 
@@ -578,6 +639,97 @@ def _reap_orphans(known: set[int]) -> None:
             os.waitpid(pid, 0)
         except ChildProcessError:
             pass
+
+
+class Activity:
+    """How long a child has been idle (no thread running or waiting for a CPU) and how long it has
+    waited for a CPU, from the kernel: its CPU clock and each thread's run-queue wait
+    (/proc/<pid>/task/*/schedstat).
+
+    Figures are brought up to date only when a budget might be spent (update), so a test that
+    ends early costs one reading. Between updates an interval counts as idle for what its wall
+    time exceeds the CPU used, the longest wait of any thread, and whatever the zygote itself
+    spent running or waiting for a CPU (the child may have been blocked on a pipe the zygote was
+    slow to empty: that is never the solution's idle time). A wait is credited when the waiting
+    thread gets its CPU, so it may show in the interval after the one it happened in; that
+    interval's surplus is handed back to the previous one.
+    """
+
+    def __init__(self, pid: int, clock: int, started: float):
+        self.pid, self.clock = pid, clock
+        self.idle = 0.0  # seconds
+        self.waited = 0.0  # seconds
+        self._at = started
+        self._cpu = _cpu_seconds(clock, 0.0)
+        self._delays = _thread_delays(pid)
+        self._own = _own_schedule()
+        self._last_idle = 0.0
+
+    def remaining(self, idle_limit: float, overload_wait: float) -> tuple[float, float]:
+        """Lower bounds of what is left of the idle and waiting budgets: since the last update
+        either can have grown by at most the wall time that passed."""
+        since = time.monotonic() - self._at
+        return idle_limit - self.idle - since, overload_wait - self.waited - since
+
+    def update(self) -> None:
+        now, cpu, delays, own = time.monotonic(), _cpu_seconds(self.clock, self._cpu), _thread_delays(self.pid), _own_schedule()
+        waited = max((delay - self._delays.get(tid, 0) for tid, delay in delays.items()), default=0) / 1e9
+        idle = (now - self._at) - (cpu - self._cpu) - max(0.0, waited) - (own - self._own) / 1e9
+        if idle >= 0:
+            self.idle += idle
+            self._last_idle = idle
+        else:  # a wait credited late: it was counted as idle in the previous interval
+            self.idle -= min(-idle, self._last_idle)
+            self._last_idle = 0.0
+        self.waited += max(0.0, waited)
+        self._at, self._cpu, self._delays, self._own = now, cpu, delays, own
+
+    def runnable(self) -> bool:
+        """Whether a thread is running or waiting for a CPU right now (its wait not yet credited)."""
+        for tid in _threads(self.pid):
+            try:
+                with open(f"/proc/{self.pid}/task/{tid}/stat", "rb") as handle:
+                    if handle.read().rpartition(b")")[2].split()[0] == b"R":
+                        return True
+            except (OSError, IndexError):
+                pass
+        return False
+
+
+def _cpu_seconds(clock: int, default: float) -> float:
+    try:
+        return time.clock_gettime(clock)
+    except OSError:  # the process is gone
+        return default
+
+
+def _threads(pid: int) -> list[str]:
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+
+
+def _thread_delays(pid: int) -> dict[str, int]:
+    """Each thread's nanoseconds spent waiting on a run queue (schedstat's second field)."""
+    delays = {}
+    for tid in _threads(pid):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as handle:
+                delays[tid] = int(handle.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return delays
+
+
+def _own_schedule() -> int:
+    """Nanoseconds the zygote has spent on a CPU or waiting for one."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as handle:
+            ran, waited = handle.read().split()[:2]
+        return int(ran) + int(waited)
+    except (OSError, ValueError):
+        return 0
 
 
 def _live_usage(clock: int, pid: int) -> tuple[float, int] | None:

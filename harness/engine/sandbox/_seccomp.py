@@ -163,6 +163,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
 EPERM = ("errno", errno.EPERM)
 EACCES = ("errno", errno.EACCES)
 ENOSYS = ("errno", errno.ENOSYS)
+IGNORED = ("errno", 0)  # RET_ERRNO with errno 0: the call returns 0 without running
 
 # (group, reason, action, names). Names missing on an architecture (fork on aarch64) are skipped.
 DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
@@ -176,7 +177,10 @@ DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
      EPERM, ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
              "pidfd_send_signal", "process_madvise", "process_mrelease", "tkill", "rt_sigqueueinfo",
              "rt_tgsigqueueinfo", "setpriority", "ioprio_set", "sched_setaffinity", "sched_setscheduler",
-             "sched_setparam", "sched_setattr", "migrate_pages", "move_pages", "setrlimit")),
+             "sched_setparam", "sched_setattr", "migrate_pages", "move_pages")),
+    ("own-limits", "setting its own resource limits succeeds and changes nothing (the judge's limits hold; "
+     "the `setrlimit(RLIMIT_STACK, ...)` preamble runs as in plain Python, the stack being at the memory limit)",
+     IGNORED, ("setrlimit",)),
     ("namespaces-mounts", "no namespaces, mounts, chroot or quota changes", EPERM,
      ("mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "open_tree", "open_tree_attr",
       "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "quotactl", "quotactl_fd")),
@@ -205,7 +209,7 @@ CONDITIONAL = {
     "clone": "allowed only with CLONE_THREAD and no CLONE_NEW* flag (threads yes, processes no)",
     "kill": "allowed only to the process itself (pid patched in at enter())",
     "tgkill": "allowed only within the process itself (raise(), pthread_kill)",
-    "prlimit64": "read-only (new limit NULL) and only for itself: getrlimit works, nothing can be raised",
+    "prlimit64": "only for itself; reading works, setting succeeds and changes nothing (as setrlimit): no limit can be raised",
     "ioctl": f"only {', '.join(ALLOWED_IOCTLS)}; anything else ENOTTY (FIFREEZE, chattr, TIOCSTI, ...)",
     "mmap": "no shared anonymous memory, no MAP_GROWSDOWN (ENOMEM): RLIMIT_DATA counts neither; "
             "no PROT_EXEC on anonymous or writable memory (EACCES): no hand-made machine code",
@@ -357,13 +361,13 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
     a.jeq_pid("allow", f"errno_{errno.EPERM}")
 
     a.label("h_prlimit64")  # prlimit64(pid, resource, new_limit, old_limit)
-    a.ld(arg_lo(2))
-    a.jump_if(JMP_JEQ_K, 0, 0, f"errno_{errno.EPERM}")
-    a.ld(arg_hi(2))
-    a.jump_if(JMP_JEQ_K, 0, 0, f"errno_{errno.EPERM}")
     a.ld(arg_lo(0))
-    a.jump_if(JMP_JEQ_K, 0, "allow", 0)
-    a.jeq_pid("allow", f"errno_{errno.EPERM}")
+    a.jump_if(JMP_JEQ_K, 0, 1, 0)
+    a.jeq_pid(0, f"errno_{errno.EPERM}")  # another process: denied
+    a.ld(arg_lo(2))
+    a.jump_if(JMP_JEQ_K, 0, 0, "errno_0")  # itself, new limit set: success without effect
+    a.ld(arg_hi(2))
+    a.jump_if(JMP_JEQ_K, 0, "allow", "errno_0")  # itself, new limit NULL: a plain read
 
     a.label("h_ioctl")  # ioctl(fd, unsigned int cmd, arg)
     a.ld(arg_lo(1))
@@ -412,7 +416,7 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
 
     a.label("allow")
     a.ret(RET_ALLOW)
-    for err in (errno.EPERM, errno.EACCES, errno.ENOSYS, errno.ENOTTY, errno.ENOMEM):
+    for err in (errno.EPERM, errno.EACCES, errno.ENOSYS, errno.ENOTTY, errno.ENOMEM, 0):
         a.label(f"errno_{err}")
         a.ret(errno_action(err))
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""The load experiment: are verdicts a property of the solution alone?
+
+Grades every solution of testdata/stability/ on an idle machine and again while CPU burner
+processes (several per core) compete with it, at -j 1 and -j 2, and prints each test's verdict,
+CPU and wall time under each condition. Any verdict that differs between conditions is a defect
+(tests/test_verdict_stability.py asserts it). Run: python benchmarks/load.py [--burners-per-core N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tabulate import tabulate  # noqa: E402
+
+from harness.engine.grading import GradeResult, Pool, SolutionRun  # noqa: E402
+from harness.problems.format import load_problem  # noqa: E402
+
+STABILITY = ROOT / "testdata" / "stability"
+SOLUTIONS = sorted((STABILITY / "solutions").glob("*.py"))
+CORES = len(os.sched_getaffinity(0))
+
+
+@contextlib.contextmanager
+def cpu_burners(count: int):
+    """`count` processes spinning on the CPU for as long as the block runs."""
+    burners = [subprocess.Popen([sys.executable, "-S", "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield burners
+    finally:
+        for burner in burners:
+            burner.kill()
+        for burner in burners:
+            burner.wait()
+
+
+def grade_all(jobs: int) -> dict[str, GradeResult]:
+    """Every stability solution on every test (no stop at the first failure), on `jobs` workers."""
+    problem = load_problem(STABILITY / "problems" / "stability")
+    runs = [SolutionRun(problem, path, problem.tests, stop_on_failure=False) for path in SOLUTIONS]
+    with Pool(jobs) as pool:
+        return {result.solution.stem: result for result in pool.grade(runs)}
+
+
+def conditions(burners_per_core: int):
+    """(label, jobs, burner count) of every condition, idle first."""
+    for burners in (0, burners_per_core * CORES):
+        for jobs in (1, 2):
+            yield (f"-j {jobs}, " + (f"{burners} burners" if burners else "idle")), jobs, burners
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--burners-per-core", type=int, default=3)
+    options = parser.parse_args()
+    table: dict[tuple[str, str], list[str]] = {}
+    labels = []
+    for label, jobs, burners in conditions(options.burners_per_core):
+        labels.append(label)
+        with cpu_burners(burners):
+            results = grade_all(jobs)
+        for stem, result in results.items():
+            for test in result.tests:
+                cell = f"{test.verdict} {test.cpu_ms:.0f}/{test.wall_ms:.0f}"
+                table.setdefault((stem, test.name), []).append(cell)
+        print(f"graded: {label}", file=sys.stderr)
+    rows, unstable = [], 0
+    for (stem, name), cells in table.items():
+        same = len({cell.split()[0] for cell in cells}) == 1
+        unstable += not same
+        rows.append([stem, name, *cells, "" if same else "DIFFERS"])
+    print(f"verdict CPU ms/wall ms per test, {CORES} cores")
+    print(tabulate(rows, ["solution", "test", *labels, ""], disable_numparse=True))
+    print(f"{unstable} of {len(rows)} tests changed verdict with the conditions")
+    return 1 if unstable else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
