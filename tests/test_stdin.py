@@ -46,7 +46,7 @@ PROGRAMS = {
     "eof_error": ("while True:\n    input()\n", "RE", "EOFError"),
     "one_too_many": ("import sys\nw = sys.stdin.read().split()\n"
                      "print(*(int(a) + int(b) for a, b in zip(w[1::2], w[2::2])), 0)\n", "WA", "expected end of output"),
-    "sleeps": ("import time\ntime.sleep(60)\n", "TLE", "wall-clock"),
+    "sleeps": ("import time\ntime.sleep(60)\n", "TLE", "idle for"),
     "spins": ("while True:\n    pass\n", "TLE", "limit"),
 }
 

@@ -1,5 +1,5 @@
 # expect: TLE
-# Sleeps: uses no CPU, so only the wall-clock limit stops it.
+# Sleeps: uses no CPU, so only the idle-time limit stops it.
 import time
 
 

@@ -2,8 +2,7 @@
 # threat: (4) refuse to die: ignore every catchable signal (SIGTERM, SIGXCPU, SIGINT, ...), block
 #   them all in the signal mask, then spin forever.
 # why: the zygote ends a test with SIGKILL on its process group, which cannot be ignored or
-#   blocked, as soon as the CPU clock passes the 1 s limit (or the 3 s wall-clock limit on a busy
-#   machine): TLE.
+#   blocked, as soon as the CPU clock passes the 1 s limit, however busy the machine: TLE.
 import signal
 
 
