@@ -110,7 +110,7 @@ def test_large_input_and_output_pass_through_whole(tmp_path):
     assert results["echo"].verdict is Verdict.AC, results["echo"].first_failure
     assert results["echo_by_line"].verdict is Verdict.AC, results["echo_by_line"].first_failure
     assert results["ignores_input"].verdict is Verdict.WA
-    assert "token 1: expected '0', got '1'" == results["ignores_input"].first_failure.message
+    assert "token 1 (answer line 1): expected '0', got '1'" == results["ignores_input"].first_failure.message
 
 
 def test_output_over_the_cap_is_an_output_limit(tmp_path):
@@ -186,7 +186,7 @@ def test_token_checker(answer, output, flags, ok):
 def test_token_checker_messages_are_escaped_and_short():
     outcome = compare_output(b"1\n", b"\x1b[2J" + b"x" * 100)
     assert not outcome.ok
-    assert outcome.message.startswith("token 1: expected '1', got '\\x1b[2Jxxx") and outcome.message.endswith("...'")
+    assert outcome.message.startswith("token 1 (answer line 1): expected '1', got '\\x1b[2Jxxx") and outcome.message.endswith("...'")
     assert len(outcome.message) < 100
 
 
@@ -228,3 +228,9 @@ def test_grade_command_on_a_stdin_problem(judge):
                          "--problem", "add", "-j", "1")
     assert code == 0
     assert "on Add (add): 2 tests" in out and "AC  passed 2/2" in out
+
+
+def test_wrong_answer_names_the_token_and_the_answer_line():
+    answer = b"EVEN\nDON'T PLAY\nODD\n"
+    assert compare_output(answer, b"EVEN DON'T PLAY EVEN").message == "token 4 (answer line 3): expected 'ODD', got 'EVEN'"
+    assert compare_output(answer, b"EVEN").message == "token 2 (answer line 2): expected \"DON'T\", got end of output"

@@ -33,6 +33,7 @@ TOLERANCE_NAMES = ("float_absolute_tolerance", "float_relative_tolerance", "floa
 WHITESPACE = re.compile(rb"\s+")
 TOKEN_OR_SPACE = re.compile(rb"\s+|\S+")
 DECIMAL = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")  # no nan, inf or hex, as Kattis
+NEWLINE = b"\n"
 SHOWN = 40  # characters of a token shown in a message
 
 
@@ -98,12 +99,23 @@ def compare_output(answer: bytes, output: bytes, rules: TokenRules = TokenRules(
     for index, (want, have) in enumerate(zip(expected, got)):
         difference = _token_difference(want, have, rules)
         if difference:
-            return Comparison(False, f"token {index + 1}: {difference}")
+            return Comparison(False, f"{_where(answer, index, rules)}: {difference}")
     if len(got) > len(expected):
         return Comparison(False, f"token {len(expected) + 1}: expected end of output, got {_show(got[len(expected)])}")
     if len(got) < len(expected):
-        return Comparison(False, f"token {len(got) + 1}: expected {_show(expected[len(got)])}, got end of output")
+        return Comparison(False, f"{_where(answer, len(got), rules)}: expected {_show(expected[len(got)])}, "
+                                 f"got end of output")
     return Comparison(True)
+
+
+def _where(answer: bytes, index: int, rules: TokenRules) -> str:
+    """'token N (answer line L)': where the index-th token (0-based) of the answer stands."""
+    pattern = TOKEN_OR_SPACE if rules.space_change_sensitive else re.compile(rb"\S+")
+    for number, match in enumerate(pattern.finditer(answer)):
+        if number == index:
+            line = answer.count(NEWLINE, 0, match.start()) + 1
+            return f"token {index + 1} (answer line {line})"
+    return f"token {index + 1}"
 
 
 def _token_difference(want: bytes, have: bytes, rules: TokenRules) -> str | None:
