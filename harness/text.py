@@ -42,6 +42,12 @@ def safe_text(text: object, limit: int = MESSAGE_LIMIT) -> str:
     return _CUT_ESCAPE.sub("", escaped[: max(limit - len(marker), 0)]) + marker
 
 
+def safe_lines(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`safe_text` for text whose lines matter (printed output, a program's answer): at most `limit`
+    characters, each line made safe and the line breaks kept."""
+    return "\n".join(safe_text(line) for line in text[:limit].split("\n"))
+
+
 def is_safe(text: str) -> bool:
     """True when `safe_text` would leave `text` unchanged (used by tests and assertions)."""
     return len(text) <= MESSAGE_LIMIT and text.translate(_TABLE) == text

@@ -326,3 +326,21 @@ def test_wa_shows_input_and_show_output_shows_what_it_printed_made_safe(run, pro
     assert "\x1b" not in out
     failing = json.loads(target.read_text())["tests"][0]
     assert failing["output"].startswith("debug ") and failing["input"] == "[1, 2, 3], 2" and failing["returned"] == "0"
+
+
+def test_a_stdin_failure_shows_its_input_and_output_lines_and_the_page_its_answer(run, project):
+    program = project / "minus.py"
+    program.write_text("import sys\nw = sys.stdin.read().split()\n"
+                       "print(*(int(a) - int(b) for a, b in zip(w[1::2], w[2::2])), sep='\\n')\n")
+    target = project / "grade.json"
+    main(["--history", str(project / "h.sqlite"), "--problems", str(TESTDATA / "stdin" / "problems"),
+          "grade", str(program), "--problem", "add", "--first-failure", "-j", "1", "--json", str(target)])
+    failing = json.loads(target.read_text())["tests"][0]
+    assert failing["verdict"] == "WA"
+    assert failing["input"] == "2\n1 2\n3 4\n" and failing["returned"] == "-1\n-1\n"
+    problem = Catalog(TESTDATA / "stdin" / "problems", project).problem("add")
+    solution = SolutionRun(problem, program, problem.tests, True)
+    result = _result(solution, [Verdict.WA, Verdict.AC])
+    details = re.search(r'id="details">(.*?)</script>', problem_page(problem, [result], [], "now", "here"), re.S)
+    data = json.loads(details.group(1))
+    assert data["input_label"] == "input" and data["tests"][0] == ["example-0", "2\n1 2\n3 4\n", "3\n7\n"]

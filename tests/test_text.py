@@ -62,3 +62,10 @@ def test_forged_terminal_escapes_reach_neither_terminal_nor_json(judge, read_jso
     assert data["verdict"] == "RE" and data["tests"][0]["verdict"] == "RE"
     assert "fake\ufffdmodule\\x1b[8m.Forged" in data["tests"][1]["message"]
     assert all(is_safe(t["message"]) for t in data["tests"]) and is_safe(data["message"])
+
+
+def test_safe_lines_keeps_line_breaks_and_escapes_the_rest():
+    from harness.text import safe_lines
+
+    assert safe_lines("a\x1b[2J\nb\u202e\r\n") == "a\\x1b[2J\nb\\u202e\\x0d\n"
+    assert safe_lines("x" * 50, limit=10) == "x" * 10

@@ -16,9 +16,9 @@ from typing import Any, Callable
 
 from ..problems.catalog import SOURCE_LIMIT
 from ..problems.outputs import ValidatorFailed, check_output
-from ..problems.format import Problem, TestCase
+from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
-from ..text import safe_text
+from ..text import safe_lines, safe_text
 from .worker import Worker, WorkerDied
 from .zygote import ANSWER_CAP
 from ..verdicts import Limits, RunFacts, Verdict, decide
@@ -37,8 +37,9 @@ class TestResult:
     output: str = ""  # what a failing test printed (stdout and stderr), capped at OUTPUT_KEPT characters
 
     def __post_init__(self):  # solution-controlled: made safe once, here
-        self.message, self.returned = safe_text(self.message), safe_text(self.returned)
-        self.output = "\n".join(safe_text(line) for line in self.output[:OUTPUT_KEPT].split("\n"))
+        self.message = safe_text(self.message)
+        self.returned, self.input = safe_lines(self.returned), safe_lines(self.input)
+        self.output = safe_lines(self.output, OUTPUT_KEPT)
 
     def to_json(self) -> dict:
         return {
@@ -194,7 +195,10 @@ def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
 
 
 def returned_text(facts: RunFacts) -> str:
-    """The value a test returned, shortened for reports; empty when it returned none."""
+    """The value a test returned (a stdin program: its output), shortened for reports; empty when
+    it returned none."""
+    if facts.answer is not None:
+        return shorten(facts.answer[:RETURNED_SHOWN * 4].decode("utf-8", "replace"), RETURNED_SHOWN)
     report = _parse_report(facts)
     if not report or report.get("kind") != "return":
         return ""
@@ -204,10 +208,15 @@ def returned_text(facts: RunFacts) -> str:
         return "(too deeply nested to show)"
 
 
+def data_text(data: Data, limit: int) -> str:
+    """The start of a stdin test's input or answer, as text."""
+    return shorten(data.read()[:limit * 4].decode("utf-8", "replace"), limit)
+
+
 def input_text(test: TestCase) -> str:
     """A test's arguments (or a stdin test's input), shortened, as reports show them."""
     if test.input is not None:
-        return safe_text(shorten(test.input.read()[:INPUT_SHOWN * 4].decode("utf-8", "replace"), INPUT_SHOWN))
+        return data_text(test.input, INPUT_SHOWN)
     return shorten(", ".join(repr(list(a) if isinstance(a, tuple) else a) for a in test.args), INPUT_SHOWN)
 
 

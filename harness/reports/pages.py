@@ -16,7 +16,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from ..engine.grading import GradeResult, input_text
+from ..engine.grading import GradeResult, data_text, input_text
 from ..problems.catalog import display_path
 from ..problems.format import Problem
 from ..problems.tctypes import shorten
@@ -56,7 +56,9 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
         "spread": spread_svg([t.cpu_ms for t in r.tests if t.verdict], limit_ms),
     } for r in results]
     details = {
-        "tests": [[t.name, input_text(t), _shown(t.expected)] for t in problem.tests],
+        "input_label": "input" if problem.kind == "stdin" else "arguments",
+        "tests": [[t.name, input_text(t), data_text(t.answer, EXPECTED_SHOWN) if t.answer else _shown(t.expected)]
+                  for t in problem.tests],
         "solutions": [{"path": display_path(r.solution), "message": r.compile_message,
                        "cells": [[str(t.verdict or "not run"), round(t.cpu_ms, 1), round(t.wall_ms, 1),
                                   round(t.memory_mib, 1), t.returned, t.message, t.output] for t in r.tests]}
