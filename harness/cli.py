@@ -2,7 +2,9 @@
 
 Exit status: 0 when everything is as it should be (AC, or every stored solution at its expected
 verdict), 1 when it is not, 2 for a usage or input error (reported in one line naming the file and
-line, never with a traceback), 130 when interrupted.
+line, never with a traceback), 130 when interrupted, 141 when the reader of the output closed the
+pipe. `check` and `report` both exit 1 when any stored solution is not at its expected verdict
+(an IE anywhere is never expected).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .reports.tables import (changes_section, check_row, check_table, failing_ou
                              run_json, summary_line, test_table, write_report)
 from .verdicts import Verdict
 
-EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 0, 1, 2, 130, 141
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,6 +46,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\njudge: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`judge.py grade ... | head -1`): stop quietly
+        _silence_stdout()
+        return EXIT_CLOSED_PIPE
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of what is still buffered for a
+    closed pipe does not fail again on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a real file (captured by a test): nothing to flush
+        pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -283,11 +299,13 @@ def cmd_report(options) -> int:
         for path in write_report(options.out, slug, group, changes):
             print(f"wrote {display_path(path)}")
     print(f"wrote {display_path(write_index(options.out))}")
-    print(f"\n{len(judged.results)} solutions graded in {time.monotonic() - started:.1f} s{reused_note(judged)}")
+    matched = sum(result.verdict is result.expected for result in judged.results)
+    print(f"\n{len(judged.results)} solutions graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
+          f"{matched} got their expected verdict")
     print(changes_section(judged.outcome))
     if options.json:
         _write_json(options.json, run_json(judged))
-    return EXIT_OK
+    return EXIT_OK if matched == len(judged.results) else EXIT_FAILED
 
 
 def cmd_history(options) -> int:

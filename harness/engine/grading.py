@@ -69,7 +69,11 @@ class GradeResult:
 
     @property
     def verdict(self) -> Verdict:
-        """CE when it did not load; else the verdict of the first failing test in order; else AC."""
+        """IE when any test is IE (the judge failed somewhere: no other verdict can be trusted, and
+        none may hide it); CE when it did not load; else the verdict of the first failing test in
+        order; else AC (docs/verdicts.md)."""
+        if any(test.verdict is Verdict.IE for test in self.tests):
+            return Verdict.IE
         if self.compile_message:
             return Verdict.CE
         for test in self.tests:
@@ -261,7 +265,12 @@ class SolutionRun:
         return self.stop_on_failure and self.first_failure is not None and index > self.first_failure
 
     def result(self) -> GradeResult:
-        tests = [r or TestResult(t.name, None) for r, t in zip(self.results, self.tests)]
+        """The grade so far. With stop_on_failure, tests after the first failure count as not run
+        even when a parallel worker had already run them: every figure is then the same at any -j."""
+        results = self.results
+        if self.stop_on_failure and self.first_failure is not None:
+            results = results[: self.first_failure + 1] + [None] * (len(results) - self.first_failure - 1)
+        tests = [r or TestResult(t.name, None) for r, t in zip(results, self.tests)]
         compile_message = ""
         if self.load_outcome is not None:
             verdict, message = self.load_outcome
@@ -289,6 +298,7 @@ class Pool:
         self.warnings: set[str] = set()  # what workers said about missing isolation
         self._workers_lock = threading.Lock()
         self._callback_lock = threading.Lock()
+        self._callback_error: BaseException | None = None  # raised by grade() once the workers stop
 
     def __enter__(self) -> Pool:
         return self
@@ -316,11 +326,24 @@ class Pool:
             thread.start()
         for thread in threads:
             thread.join()
+        if self._callback_error is not None:  # e.g. BrokenPipeError: whoever reads the output has gone
+            error, self._callback_error = self._callback_error, None
+            raise error
         return [run.result() for run in runs]
+
+    def _callback(self, function: Callable, *args) -> None:
+        """Call a progress callback under the lock; its failure stops the grading (not only the
+        worker thread it ran on) and is raised by grade()."""
+        with self._callback_lock:
+            if self._callback_error is None:
+                try:
+                    function(*args)
+                except BaseException as err:
+                    self._callback_error = err
 
     def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
-        while True:
+        while self._callback_error is None:
             try:
                 run, index = jobs.get_nowait()
             except queue.Empty:
@@ -332,8 +355,7 @@ class Pool:
                     run.pending -= 1
                     finished = run.pending == 0
                 if finished and on_done:
-                    with self._callback_lock:
-                        on_done(run.result())
+                    self._callback(on_done, run.result())
 
     def _run_job(self, worker: Worker | None, run: SolutionRun, index: int,
                  on_test: TestCallback | None) -> Worker | None:
@@ -362,8 +384,7 @@ class Pool:
             if result.verdict is Verdict.CE and run.load_outcome is None:  # a program that does not compile
                 run.load_outcome = (Verdict.CE, result.message)
         if on_test:
-            with self._callback_lock:
-                on_test(run, index, result)
+            self._callback(on_test, run, index, result)
         return worker
 
     def _ensure_loaded(self, worker: Worker, run: SolutionRun) -> bool:

@@ -62,16 +62,24 @@ def failing_output(result: GradeResult) -> str:
 
 
 def check_row(result: GradeResult) -> list[str]:
-    slowest = result.slowest
+    """One solution's line: only figures that are the same in every run at any -j (which test
+    fails first, never how many tests happened to run, nor timings)."""
     return [
         display_path(result.solution), str(result.expected), str(result.verdict),
-        f"{result.passed}/{len(result.tests)}",
-        f"{slowest.cpu_ms:.0f} ms" if slowest else "-",
+        first_failing(result),
         "ok" if result.verdict is result.expected else "MISMATCH",
     ]
 
 
-CHECK_HEADERS = ["solution", "expected", "got", "passed", "slowest", ""]
+def first_failing(result: GradeResult) -> str:
+    """The first failing test and its verdict (an IE anywhere first: it decides the grade)."""
+    if result.compile_message:
+        return "(does not load)"
+    failing = next((t for t in result.tests if t.verdict is Verdict.IE), None) or result.first_failure
+    return f"{failing.name} {failing.verdict}" if failing else "-"
+
+
+CHECK_HEADERS = ["solution", "expected", "got", "first failing test", ""]
 
 
 def check_table(rows: list[list[str]], fmt: str = "simple") -> str:
