@@ -46,6 +46,7 @@ OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is disc
 ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
 DISCARD_CHUNK = 1 << 30  # bytes spliced to /dev/null per call: as much as the pipe holds
 RUNQUEUE_GRACE = 0.01  # seconds to wait for a runnable child's queued wait to show in its statistics
+FIRST_LOOK = 0.05  # seconds into a test before its idle and waiting time are counted (short tests never are)
 REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -299,7 +300,7 @@ class Zygote:
                             ended = "idle-limit"
                             break
                         remaining_idle = RUNQUEUE_GRACE  # it waits for a CPU: its wait is not counted yet
-                timeout = min(remaining_cpu / cores, remaining_idle, remaining_wait)
+                timeout = min(remaining_cpu / cores, remaining_idle, remaining_wait, activity.until_first_look())
                 events = poller.poll(math.ceil(timeout * 1000))
                 exited = False
                 for fd, _ in events:
@@ -646,8 +647,9 @@ class Activity:
     waited for a CPU, from the kernel: its CPU clock and each thread's run-queue wait
     (/proc/<pid>/task/*/schedstat).
 
-    Figures are brought up to date only when a budget might be spent (update), so a test that
-    ends early costs one reading. Between updates an interval counts as idle for what its wall
+    Figures are read first FIRST_LOOK into the test (the time before counts as neither idle nor
+    waiting), then brought up to date only when a budget might be spent (update): a short test
+    costs no reading at all. Between updates an interval counts as idle for what its wall
     time exceeds the CPU used, the longest wait of any thread, and whatever the zygote itself
     spent running or waiting for a CPU (the child may have been blocked on a pipe the zygote was
     slow to empty: that is never the solution's idle time). A wait is credited when the waiting
@@ -659,19 +661,31 @@ class Activity:
         self.pid, self.clock = pid, clock
         self.idle = 0.0  # seconds
         self.waited = 0.0  # seconds
-        self._at = started
-        self._cpu = _cpu_seconds(clock, 0.0)
-        self._delays = _thread_delays(pid)
-        self._own = _own_schedule()
+        self._first_look = started + FIRST_LOOK
+        self._at: float | None = None  # when the figures were last brought up to date; None: not yet
+        self._cpu, self._delays, self._own = 0.0, {}, 0
         self._last_idle = 0.0
 
     def remaining(self, idle_limit: float, overload_wait: float) -> tuple[float, float]:
         """Lower bounds of what is left of the idle and waiting budgets: since the last update
-        either can have grown by at most the wall time that passed."""
-        since = time.monotonic() - self._at
+        either can have grown by at most the wall time that passed. Nothing is counted before the
+        first look (FIRST_LOOK after the start), so a short test never reads /proc."""
+        now = time.monotonic()
+        if self._at is None:
+            if now < self._first_look:
+                return idle_limit, overload_wait
+            self._at, self._cpu = now, _cpu_seconds(self.clock, 0.0)
+            self._delays, self._own = _thread_delays(self.pid), _own_schedule()
+        since = now - self._at
         return idle_limit - self.idle - since, overload_wait - self.waited - since
 
+    def until_first_look(self) -> float:
+        """Seconds until the first look is due (infinite once it has been taken)."""
+        return math.inf if self._at is not None else max(0.0, self._first_look - time.monotonic())
+
     def update(self) -> None:
+        if self._at is None:
+            return
         now, cpu, delays, own = time.monotonic(), _cpu_seconds(self.clock, self._cpu), _thread_delays(self.pid), _own_schedule()
         waited = max((delay - self._delays.get(tid, 0) for tid, delay in delays.items()), default=0) / 1e9
         idle = (now - self._at) - (cpu - self._cpu) - max(0.0, waited) - (own - self._own) / 1e9
