@@ -685,7 +685,9 @@ def test_judge_survived_and_reported_every_test(judged):
         first_failure = next((i for i, v in enumerate(verdicts) if v != "AC"), len(verdicts))
         assert None not in verdicts[: first_failure + 1], f"{name}: tests left without a verdict: {verdicts}"
         at_load = result["message"].startswith("while loading the solution")  # TLE/MLE before any test ran
-        assert judged.judge["reported"].get(name, 0) == sum(v is not None for v in verdicts) - at_load, name
+        # every test that counts was reported; a parallel worker may also have reported a test past
+        # the first failure, which then never counts (docs/verdicts.md)
+        assert judged.judge["reported"].get(name, 0) >= sum(v is not None for v in verdicts) - at_load, name
 
 
 def test_secret_never_reached_a_solution(judged):
