@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import enum
 import errno
 import signal
@@ -55,7 +56,7 @@ class RunFacts:
     def from_message(cls, message: dict) -> RunFacts:
         fields = {name: message[name] for name in cls.__dataclass_fields__ if name in message}
         if fields.get("answer") is not None:
-            fields["answer"] = fields["answer"].encode("latin-1")  # the zygote sends bytes as latin-1
+            fields["answer"] = base64.b64decode(fields["answer"])  # the zygote sends the bytes as base64
         return cls(**fields)
 
     @property

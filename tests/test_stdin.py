@@ -234,3 +234,15 @@ def test_wrong_answer_names_the_token_and_the_answer_line():
     answer = b"EVEN\nDON'T PLAY\nODD\n"
     assert compare_output(answer, b"EVEN DON'T PLAY EVEN").message == "token 4 (answer line 3): expected 'ODD', got 'EVEN'"
     assert compare_output(answer, b"EVEN").message == "token 2 (answer line 2): expected \"DON'T\", got end of output"
+
+
+def test_every_byte_value_passes_through_input_and_output(tmp_path):
+    """Input and output are bytes end to end (no decoding on the way): an exact echo of all 256 values."""
+    data = bytes(range(256)) * 3
+    folder = _big_problem(tmp_path / "bytes", data, data)
+    (folder / "problem.yaml").write_text("type: stdin\nname: Bytes\nvalidator_flags: space_change_sensitive\n")
+    programs = {"echo": ("import sys\nsys.stdout.buffer.write(sys.stdin.buffer.read())\n",),
+                "one_off": ("import sys\nsys.stdout.buffer.write(sys.stdin.buffer.read()[:-1] + b'\\xfe')\n",)}
+    results = _grade(load_problem(folder), _write(tmp_path, programs))
+    assert results["echo"].verdict is Verdict.AC, results["echo"].first_failure
+    assert results["one_off"].verdict is Verdict.WA

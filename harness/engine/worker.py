@@ -6,6 +6,7 @@ judge's memory (expected outputs) nor its environment variables.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import select
@@ -81,7 +82,7 @@ class Worker:
 
     def run_input(self, data: bytes) -> RunFacts:
         """One test of a stdin program: `data` on its standard input, its standard output in the facts."""
-        return RunFacts.from_message(self._ask({"op": "run", "input": data.decode("latin-1")}))
+        return RunFacts.from_message(self._ask({"op": "run", "input": base64.b64encode(data).decode()}))
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -18,16 +18,19 @@ The zygote first sends {"ready": true, "baseline_kib", "problems"}. Then, one JS
   {"op": "run", "args": [...]} -> the facts of one test (see verdicts.RunFacts)
 
 Standard-input mode ("mode": "stdin" in the load request, no class or method): the program is run as
-`__main__`, the test's input (`{"op": "run", "input": latin-1 text}`) arrives on its descriptor 0
+`__main__`, the test's input (`{"op": "run", "input": base64}`) arrives on its descriptor 0
 through the same pipe that carries a method's arguments, and what it writes on descriptor 1 comes
-back as "answer" (latin-1, so any bytes survive JSON), up to ANSWER_CAP bytes. Descriptor 2 is the
+back as "answer" (base64: any bytes, a third larger), up to ANSWER_CAP bytes. Descriptor 2 is the
 captured "output" as for a method. The spare child loads nothing before its input starts to arrive:
-it is forked and confined ahead, and runs the program once descriptor 0 is readable.
+it is forked and confined ahead, and runs the program once descriptor 0 is readable. A compiled
+program needs nothing else: exec'd in the child with the same descriptors, it ends with its exit
+status (0, with no result line, is a normal end; judge_program reads it the same way).
 """
 
 from __future__ import annotations
 
 import atexit
+import base64
 import ctypes
 import gc
 import json
@@ -170,7 +173,7 @@ class Zygote:
         if self.solution is None:
             raise RuntimeError("run before a successful load")
         if self.solution.stdin_mode:
-            return self.run_child(request["input"].encode("latin-1"))
+            return self.run_child(base64.b64decode(request["input"]))
         return self.run_child(request["args"])
 
     def prepare_spare(self) -> None:
@@ -226,7 +229,7 @@ class Zygote:
             "report_truncated": truncated,
             "output": output.decode("utf-8", "replace"),
             "setup_error": setup_error,
-        } | ({} if answer is None else {"answer": answer.decode("latin-1"),
+        } | ({} if answer is None else {"answer": base64.b64encode(answer[:ANSWER_CAP]).decode(),
                                         "answer_truncated": len(answer) > ANSWER_CAP})
 
     def finish(self) -> None:
