@@ -85,3 +85,9 @@ def test_unsupported_or_broken_packages_are_refused_with_a_reason(tmp_path, edit
     edit(package)
     with pytest.raises(JudgeInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_problem(package)
+
+
+def test_validate_reads_packages_in_their_own_layout(judge):
+    code, out, _ = judge("--problems", PACKAGES, "validate")
+    assert code == 0, out
+    assert "addtwo: ok" in out and "splitsum: ok" in out

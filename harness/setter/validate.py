@@ -28,6 +28,7 @@ from typing import Any, Callable
 from ..engine.grading import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import PROJECT_ROOT, Catalog
+from ..problems import kattis
 from ..problems.checker import Comparison
 from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
 from ..problems.outputs import ValidatorFailed, check_output
@@ -54,6 +55,10 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     """Every error and warning of one problem folder, the proofs included."""
     folder = catalog.problems_dir / slug
     problem, findings = inspect_problem(folder)
+    if kattis.is_package(folder):  # its own layout: what the loader reads, and its submissions
+        if problem is not None and not findings.errors:
+            check_failing_solutions(catalog, problem, findings, jobs)
+        return findings
     check_folder(folder, findings)
     if problem is None or findings.errors:
         return findings  # the proofs need a problem that loads
