@@ -344,3 +344,10 @@ def test_a_stdin_failure_shows_its_input_and_output_lines_and_the_page_its_answe
     details = re.search(r'id="details">(.*?)</script>', problem_page(problem, [result], [], "now", "here"), re.S)
     data = json.loads(details.group(1))
     assert data["input_label"] == "input" and data["tests"][0] == ["example-0", "2\n1 2\n3 4\n", "3\n7\n"]
+
+
+def test_an_unreadable_history_is_one_line_and_exit_2(run, project):
+    (project / "history.sqlite").write_text("not a database, just text " * 100)
+    code, out, err = run("check")
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith("judge: error: ") and "history.sqlite: cannot open the run history" in err
