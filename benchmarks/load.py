@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,11 @@ def cpu_burners(count: int):
             burner.wait()
 
 
+def expected_verdict(path: Path) -> str:
+    """The verdict a fixture solution declares in its `# expect: X` header line."""
+    return re.search(r"^# expect: (\w+)$", path.read_text(), re.MULTILINE).group(1)
+
+
 def grade_all(jobs: int) -> dict[str, GradeResult]:
     """Every stability solution on every test (no stop at the first failure), on `jobs` workers."""
     problem = load_problem(STABILITY / "problems" / "stability")
@@ -69,18 +75,22 @@ def main() -> int:
             results = grade_all(jobs)
         for stem, result in results.items():
             for test in result.tests:
-                cell = f"{test.verdict} {test.cpu_ms:.0f}/{test.wall_ms:.0f}"
+                cell = f"{test.verdict or result.verdict} {test.cpu_ms:.0f}/{test.wall_ms:.0f}"
                 table.setdefault((stem, test.name), []).append(cell)
         print(f"graded: {label}", file=sys.stderr)
-    rows, unstable = [], 0
+    expected = {path.stem: expected_verdict(path) for path in SOLUTIONS}
+    rows, unstable, wrong = [], 0, 0
     for (stem, name), cells in table.items():
-        same = len({cell.split()[0] for cell in cells}) == 1
-        unstable += not same
-        rows.append([stem, name, *cells, "" if same else "DIFFERS"])
+        verdicts = {cell.split()[0] for cell in cells}
+        unstable += len(verdicts) > 1
+        wrong += verdicts != {expected[stem]}
+        note = "DIFFERS" if len(verdicts) > 1 else "" if verdicts == {expected[stem]} else "WRONG"
+        rows.append([stem, name, expected[stem], *cells, note])
     print(f"verdict CPU ms/wall ms per test, {CORES} cores")
-    print(tabulate(rows, ["solution", "test", *labels, ""], disable_numparse=True))
-    print(f"{unstable} of {len(rows)} tests changed verdict with the conditions")
-    return 1 if unstable else 0
+    print(tabulate(rows, ["solution", "test", "expected", *labels, ""], disable_numparse=True))
+    print(f"{unstable} of {len(rows)} tests changed verdict with the conditions; "
+          f"{wrong} were not always at the expected verdict")
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":
