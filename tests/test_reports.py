@@ -351,3 +351,10 @@ def test_an_unreadable_history_is_one_line_and_exit_2(run, project):
     code, out, err = run("check")
     assert code == 2 and "Traceback" not in err
     assert err.startswith("judge: error: ") and "history.sqlite: cannot open the run history" in err
+
+
+def test_live_progress_prints_finished_solutions_above_the_display(capsys):
+    with Progress(4, 2, live=True) as progress:
+        progress.test_done("solutions/x.py")
+        progress.solution_done("  ok       solutions/x.py: AC (expected AC)")
+    assert "ok       solutions/x.py: AC (expected AC)" in capsys.readouterr().out

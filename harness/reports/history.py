@@ -235,7 +235,10 @@ class History:
             (str(run.solution.resolve()), run.problem.slug, run_id)).fetchone()
         if row is None:
             return None
-        return GradeResult(run.problem, run.solution, self._tests(row[0]), row[1])
+        try:
+            return GradeResult(run.problem, run.solution, self._tests(row[0]), row[1])
+        except ValueError:  # recorded by a judge with a verdict this one no longer has: nothing to compare
+            return None
 
     def _insert(self, run_id: int, run: SolutionRun, result: GradeResult, tests_from: int | None) -> None:
         problem = run.problem
