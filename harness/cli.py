@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     options = parser.parse_args(argv)
     options.argv = sys.argv[1:] if argv is None else list(argv)
+    options.prog = Path(sys.argv[0]).name if argv is None else parser.prog  # "judge" when installed
     try:
         return options.command(options)
     except JudgeInputError as err:
@@ -443,7 +444,8 @@ def cmd_new(options) -> int:
     for path in create_problem(options.problems, options.solutions, options.slug, options.class_name,
                                options.method, options.signature):
         print(f"wrote {display_path(path)}")
-    print(f"next: write the statement, the examples and the reference, then run: judge.py validate {options.slug}")
+    print(f"next: write the statement, the examples and the reference, then run: {options.prog} validate "
+          f"{options.slug}")
     return EXIT_OK
 
 

@@ -145,8 +145,8 @@ except ModuleNotFoundError:
 HERE = Path(__file__).resolve().parent
 SEED = 1
 
-EDGE_CASES = [
-    ("edge-smallest", {{{args}}}, "the smallest input"),
+EDGE_CASES = [  # (name, args in parameter order, note), e.g.
+    # ("edge-smallest", {{{args}}}, "the smallest input"),
 ]
 
 

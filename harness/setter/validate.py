@@ -276,7 +276,11 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
         for name in sorted({p.name for p in (problem.path / "tests").iterdir() if p.suffix in written}
                            | {p.name for p in (copy / "tests").iterdir() if p.suffix in written}):
             before, after = problem.path / "tests" / name, copy / "tests" / name
-            if not after.is_file() or not before.is_file() or before.read_bytes() != after.read_bytes():
+            if not before.is_file():
+                findings.error(f"generator.py writes tests/{name}, which is not there yet: run it", path)
+            elif not after.is_file():
+                findings.error(f"generator.py does not write tests/{name} (delete the file if it is stale)", path)
+            elif before.read_bytes() != after.read_bytes():
                 findings.error(f"generator.py does not reproduce tests/{name} bit for bit (run it and review the diff)",
                                path)
 
