@@ -246,3 +246,10 @@ def test_every_byte_value_passes_through_input_and_output(tmp_path):
     results = _grade(load_problem(folder), _write(tmp_path, programs))
     assert results["echo"].verdict is Verdict.AC, results["echo"].first_failure
     assert results["one_off"].verdict is Verdict.WA
+
+
+def test_a_program_without_problem_is_told_to_name_it(judge):
+    code, _, err = judge("--problems", STDIN / "problems", "grade", STDIN / "solutions" / "add.py")
+    assert code == 2
+    assert err.strip().endswith("add.py: the file defines no class: a program reading standard input needs "
+                                "--problem SLUG (standard-input problems here: add, anysum, mean)")

@@ -52,19 +52,27 @@ class Catalog:
     def problem_for(self, solution: Path, source_limit: int = SOURCE_LIMIT) -> Problem:
         """The problem whose class the file defines (read without running it)."""
         names = defined_classes(solution, source_limit)
-        matches, unreadable = [], []
+        matches, unreadable, programs = [], [], []
         for slug in self.slugs():
             try:
-                if self._class_name(slug) in names:
-                    matches.append(slug)
+                wanted = self._class_name(slug)
             except JudgeInputError as err:  # only an error if no other problem matches
                 unreadable.append(err)
+                continue
+            if wanted in names:
+                matches.append(slug)
+            elif wanted is None:  # a standard-input problem (ours or a Kattis package)
+                programs.append(slug)
         if len(matches) == 1:
             return self.problem(matches[0])
+        if not names:
+            hint = f" (standard-input problems here: {', '.join(programs)})" if programs else ""
+            raise JudgeInputError(f"the file defines no class: a program reading standard input needs --problem "
+                                  f"SLUG{hint}", solution)
         if not matches and unreadable:
             raise unreadable[0]
         if not matches:
-            found = ", ".join(sorted(names)) or "no class"
+            found = ", ".join(sorted(names))
             raise JudgeInputError(f"no problem has a class named like this file's ({found}); use --problem", solution)
         raise JudgeInputError(f"the file matches several problems ({', '.join(matches)}); use --problem", solution)
 
