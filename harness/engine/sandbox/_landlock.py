@@ -124,10 +124,22 @@ def create_ruleset(abi: int) -> int:
 
 def allow_read(ruleset_fd: int, path: str) -> None:
     """Grant read-only access beneath `path` (a directory) or to `path` (a file)."""
+    _allow(ruleset_fd, path, READ_ONLY_FILE, READ_ONLY_DIR)
+
+
+def allow_read_write(ruleset_fd: int, path: str, abi: int) -> None:
+    """Grant reading and writing beneath `path` (a directory) or to `path` (a file): for a
+    compiler's build directory, never for solution code. No devices, sockets, pipes or links."""
+    file_rights = READ_ONLY_FILE | FS_WRITE_FILE | (FS_TRUNCATE if abi >= 3 else 0)
+    _allow(ruleset_fd, path, file_rights, file_rights | READ_ONLY_DIR | FS_REMOVE_DIR | FS_REMOVE_FILE
+           | FS_MAKE_DIR | FS_MAKE_REG)
+
+
+def _allow(ruleset_fd: int, path: str, file_rights: int, dir_rights: int) -> None:
     fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     try:
         is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
-        attr = PathBeneathAttr(READ_ONLY_DIR if is_dir else READ_ONLY_FILE, fd)
+        attr = PathBeneathAttr(dir_rights if is_dir else file_rights, fd)
         r = _sys.libc().syscall4(
             _sys.NR_LANDLOCK_ADD_RULE, ruleset_fd, RULE_PATH_BENEATH, ctypes.addressof(attr), 0
         )

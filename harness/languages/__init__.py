@@ -1,0 +1,49 @@
+"""The languages a solution may be written in, one module each (as DMOJ's executors/).
+
+A language says, from the file alone and without running or compiling it, which classes a file
+declares; and it turns a solution into what the zygote runs: Python is compiled by the zygote
+itself, C++ and Java are compiled here (confined, limited, cached: see build.py) into a program
+that the zygote's forked child execs after entering the sandbox. docs/languages.md has the why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import JudgeInputError
+from .base import CompileError, Language, Toolchain
+from .cpp import CPP
+from .java import JAVA
+from .python import PYTHON
+
+__all__ = ["CompileError", "Language", "LANGUAGES", "Toolchain", "for_path", "EXTENSIONS"]
+
+LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA)
+EXTENSIONS = {extension: language for language in LANGUAGES for extension in language.extensions}
+
+
+def for_path(path: Path) -> Language:
+    """The language of a solution file, from its extension."""
+    language = EXTENSIONS.get(Path(path).suffix.lower())
+    if language is None:
+        known = ", ".join(sorted(EXTENSIONS))
+        raise JudgeInputError(f"unknown solution language (file extensions known: {known})", path)
+    return language
+
+
+@dataclass(frozen=True)
+class LanguageStatus:
+    language: Language
+    toolchain: Toolchain | None
+    detail: str  # the compiler and the layers that apply, or why the language is unavailable
+
+
+def statuses() -> list[LanguageStatus]:
+    """Each language with its compiler version (for `doctor`); a missing compiler is a row, not an error."""
+    rows = []
+    for language in LANGUAGES:
+        toolchain = language.toolchain()
+        detail = f"{toolchain.version}; {language.layers}" if toolchain else language.missing_message()
+        rows.append(LanguageStatus(language, toolchain, detail))
+    return rows

@@ -1,0 +1,96 @@
+"""What every language provides, and the source scanning the compiled languages share."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+SCAN_LIMIT = 1 << 20  # characters of a source scanned for class names: far above any TopCoder solution
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A language's installed compiler or runtime, found on this machine."""
+
+    version: str  # one line, as `doctor` shows it and as the build cache keys on it
+    programs: dict[str, str]  # role -> absolute path of the executable
+
+
+class CompileError(Exception):
+    """The solution did not compile: CE, with the first compiler messages (sanitized, capped)."""
+
+
+class ToolchainMissing(Exception):
+    """The compiler a solution needs is not installed: said in one line, never as a traceback."""
+
+
+class Language:
+    """One solution language. Subclasses set the class attributes and override what differs."""
+
+    name = ""  # the request's "language" and the cache's namespace
+    title = ""  # what tables show
+    extensions: tuple[str, ...] = ()
+    layers = ""  # what confines its tests, for `doctor`
+    install_hint = ""  # how to get the missing compiler
+
+    def classes(self, source: str) -> set[str]:
+        """The class names a source declares, found without running or compiling it."""
+        raise NotImplementedError
+
+    def toolchain(self) -> Toolchain | None:
+        """The installed compiler (None when missing); cheap after the first call."""
+        raise NotImplementedError
+
+    def missing_message(self) -> str:
+        return f"{self.title} is unavailable: {self.install_hint}"
+
+    def program(self, path: Path, problem) -> dict | None:
+        """What the zygote runs for this solution: None when it loads the source itself (Python),
+        else the "program" field of its load request, after compiling (raises CompileError or
+        ToolchainMissing)."""
+        return None
+
+
+def code_only(source: str, line_comment: str = "//", block: tuple[str, str] = ("/*", "*/")) -> str:
+    """The source with comments and string/character literals blanked, in linear time (a regex
+    with a lazy `.*?` would be quadratic on a hostile file full of unterminated comments)."""
+    source = source[:SCAN_LIMIT]
+    out: list[str] = []
+    i, n = 0, len(source)
+    openers = re.compile(re.escape(line_comment) + "|" + re.escape(block[0]) + r"""|["']""")
+    while i < n:
+        match = openers.search(source, i)
+        if match is None:
+            out.append(source[i:])
+            break
+        out.append(source[i:match.start()])
+        token = match.group()
+        if token == line_comment:
+            end = source.find("\n", match.end())
+        elif token == block[0]:
+            end = source.find(block[1], match.end())
+            end = -1 if end < 0 else end + len(block[1])
+        else:
+            end = _literal_end(source, match.end(), token)
+        if end < 0:
+            break
+        out.append(" ")
+        i = end
+    return "".join(out)
+
+
+def _literal_end(source: str, i: int, quote: str) -> int:
+    """The index just past a string or character literal that opened before `i` (-1: never closed)."""
+    n = len(source)
+    while i < n:
+        c = source[i]
+        if c == "\\":
+            i += 2
+        elif c == quote:
+            return i + 1
+        elif c == "\n":  # an unterminated literal ends at the line's end (the compiler will say so)
+            return i
+        else:
+            i += 1
+    return -1

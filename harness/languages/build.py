@@ -1,0 +1,185 @@
+"""Compiling is untrusted work: confined, limited, and done once per source (a cache).
+
+A compiler reads whatever the source names (`#include "/etc/shadow"`, a template bomb, a
+gigabyte of error messages), so it runs in its own process group under rlimits (CPU, data,
+file size, open files), a wall-clock limit, a cap on the messages kept, and Landlock: read-only
+system directories, read-write only its fresh build directory; the project (problems, expected
+outputs) is never readable. The per-test seccomp filter cannot apply (g++ forks cc1plus, as, ld).
+
+Builds are kept under the cache folder ($JUDGE_CACHE, else $XDG_CACHE_HOME/judge, else
+~/.cache/judge), keyed by a hash of the source, the compiler's version, the flags and our runtime,
+so a solution is compiled once per machine, whatever the number of workers or runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
+LAUNCH = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); "
+          "from harness.languages.build import confine_and_exec; confine_and_exec(sys.argv[1])")
+
+
+@dataclass(frozen=True)
+class CompileLimits:
+    cpu_seconds: int = 30
+    wall_seconds: float = 120.0
+    memory_mib: int = 2048  # RLIMIT_DATA of the compiler (each of its processes)
+    file_mib: int = 256  # largest file it may write
+    message_bytes: int = 64 * 1024  # compiler output kept; the rest is read and dropped
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ok: bool
+    message: str  # the compiler's messages (all of them when it failed)
+    detail: dict  # what the language recorded (e.g. the C++ standard that compiled)
+    folder: Path  # the build directory: the program and whatever it needs
+
+
+def cache_root() -> Path:
+    configured = os.environ.get("JUDGE_CACHE")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "judge"
+
+
+def cached_build(key_parts: list, build) -> Outcome:
+    """The outcome of `build(folder)` -> (ok, message, detail) for this key, built at most once: a
+    fresh folder is built and then renamed into place, so a half-written build is never used."""
+    digest = hashlib.sha256()
+    for part in key_parts:
+        data = part if isinstance(part, bytes) else str(part).encode()
+        digest.update(len(data).to_bytes(8, "little") + data)
+    key = digest.hexdigest()
+    shelf = cache_root() / "builds" / key[:2]
+    final = shelf / key
+    recorded = _read_outcome(final)
+    if recorded:
+        return recorded
+    shelf.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
+    try:
+        ok, message, detail = build(fresh)
+        (fresh / "outcome.json").write_text(json.dumps({"ok": ok, "message": message, "detail": detail}))
+        try:
+            os.rename(fresh, final)
+        except OSError:  # another worker finished the same build first: use theirs
+            shutil.rmtree(fresh, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
+    return _read_outcome(final) or Outcome(ok, message, detail, final)
+
+
+def _read_outcome(folder: Path) -> Outcome | None:
+    try:
+        data = json.loads((folder / "outcome.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return Outcome(bool(data["ok"]), str(data["message"]), dict(data["detail"]), folder)
+
+
+def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[str, str],
+                 limits: CompileLimits = CompileLimits()) -> tuple[int | None, str]:
+    """Run a compiler in `folder` under the limits and Landlock; (exit status or None when it was
+    stopped at a limit, its first messages). Never raises for what the compiler does."""
+    spec = {"argv": argv, "readable": readable, "folder": str(folder), "env": env,
+            "cpu": limits.cpu_seconds, "data": limits.memory_mib << 20, "fsize": limits.file_mib << 20}
+    process = subprocess.Popen([sys.executable, "-S", "-B", "-P", "-c", LAUNCH, json.dumps(spec)],
+                               cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, start_new_session=True, close_fds=True,
+                               env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    kept = bytearray()
+    deadline = time.monotonic() + limits.wall_seconds
+    fd = process.stdout.fileno()
+    stopped = False
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                stopped = True
+                break
+            if not select.select([fd], [], [], remaining)[0]:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            kept += chunk[: max(0, limits.message_bytes - len(kept))]
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # the compiler's helpers too, finished or not
+        except (ProcessLookupError, PermissionError):
+            pass
+        status = process.wait()
+        process.stdout.close()
+    if stopped or status in (-signal.SIGKILL, -signal.SIGXCPU):
+        stopped = True
+    message = kept.decode("utf-8", "replace")
+    if stopped:
+        message += f"\n(the compiler was stopped at its limits: {limits.cpu_seconds} s of CPU, " \
+                   f"{limits.wall_seconds:g} s, {limits.memory_mib} MiB)"
+    return (None if stopped else status), message
+
+
+def confine_and_exec(spec_json: str) -> None:
+    """In the compile process (a fresh interpreter): limits, Landlock, then exec the compiler."""
+    spec = json.loads(spec_json)
+    resource.setrlimit(resource.RLIMIT_CPU, (spec["cpu"], spec["cpu"] + 1))
+    resource.setrlimit(resource.RLIMIT_DATA, (spec["data"], spec["data"]))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+    _landlock_compiler(spec["readable"], spec["folder"])
+    os.execve(spec["argv"][0], spec["argv"], spec["env"])
+
+
+def _landlock_compiler(readable: list[str], folder: str) -> None:
+    """Read-only system paths, read-write build folder and /dev/null; nothing else. Skipped,
+    as everywhere, where the kernel has no Landlock (doctor says so)."""
+    from harness.engine.sandbox import _landlock, _sys
+
+    abi, _errata, _why = _landlock.abi_version()
+    if abi <= 0:
+        return
+    ruleset = _landlock.create_ruleset(abi)
+    for path in readable:
+        if os.path.exists(path):
+            _landlock.allow_read(ruleset, path)
+    _landlock.allow_read_write(ruleset, folder, abi)
+    _landlock.allow_read_write(ruleset, os.devnull, abi)
+    _sys.check(_sys.libc().prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    _sys.check(_sys.libc().syscall3(_sys.NR_LANDLOCK_RESTRICT_SELF, ruleset, _landlock.restrict_flags(abi), 0),
+               "landlock_restrict_self")
+    os.close(ruleset)
+
+
+def first_errors(message: str, limit_lines: int = 30, limit_chars: int = 4000) -> str:
+    """The start of a compiler's messages, from its first error on (what a contestant reads)."""
+    lines = message.splitlines()
+    start = next((k for k, line in enumerate(lines) if "error" in line.lower()), 0)
+    # keep the "In file included from" / "In function" context just above the first error
+    while start > 0 and lines[start - 1].rstrip().endswith(":") and not lines[start - 1].startswith(" "):
+        start -= 1
+    text = "\n".join(lines[start:start + limit_lines])
+    return text[:limit_chars]
+
+
+def safe_text(text: str) -> str:
+    """Control characters escaped, so compiler messages quoting hostile source cannot drive a terminal."""
+    return "".join(c if c == "\n" or c == "\t" or (c.isprintable() and c != "\x7f") else f"\\x{ord(c):02x}"
+                   if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in text)

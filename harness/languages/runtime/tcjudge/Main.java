@@ -1,0 +1,292 @@
+package tcjudge;
+
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The judge's Java runtime (see harness/languages/java.py): one JVM per test, exec'd by the
+ * zygote's forked child after its limits and confinement. fd 0 carries the test's arguments
+ * (JSON, closed when complete), fd 1 is the result channel, fd 2 the captured output (System.out
+ * and System.err of the solution). It writes "ready" once the JVM is up, so the zygote charges
+ * only what follows; the solution's class is loaded without being initialized until then. It then
+ * calls the method on a fresh instance and writes one JSON line, as the Python child does.
+ *
+ * Arguments: class name, method name, then the problem's TopCoder types: return type, parameter types.
+ */
+public final class Main {
+    private static OutputStream result;
+
+    public static void main(String[] argv) {
+        result = new FileOutputStream(FileDescriptor.out);
+        PrintStream output = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 16), false);
+        System.setOut(output);
+        System.setErr(output);
+        write("ready");
+        String className = argv[0], methodName = argv[1];
+        String[] types = java.util.Arrays.copyOfRange(argv, 2, argv.length);
+        String call = "load";
+        try {
+            String data = new String(readAll(new FileInputStream(FileDescriptor.in)), StandardCharsets.UTF_8);
+            Object args = new Json(data).document();
+            Class<?> cls;
+            try {
+                cls = Class.forName(className, args == null, Main.class.getClassLoader());
+            } catch (ClassNotFoundException err) {
+                report("{\"kind\":\"missing\",\"message\":" + quote("the file defines no public class " + className) + "}");
+                return;
+            }
+            Method method = find(cls, methodName, types);
+            if (method == null) {
+                report("{\"kind\":\"missing\",\"message\":" + quote("class " + className + " has no public method "
+                        + declaration(methodName, types)) + "}");
+                return;
+            }
+            if (args == null) {
+                report("{\"kind\":\"loaded\"}");
+                return;
+            }
+            List<?> values = (List<?>) args;
+            Class<?>[] params = method.getParameterTypes();
+            Object[] actual = new Object[params.length];
+            for (int k = 0; k < params.length; k++) actual[k] = decode(values.get(k), params[k]);
+            call = "call";
+            Object instance = Modifier.isStatic(method.getModifiers()) ? null : construct(cls);
+            method.setAccessible(true);
+            Object value = method.invoke(instance, actual);
+            System.out.flush();
+            StringBuilder line = new StringBuilder("{\"kind\":\"return\",\"value\":");
+            encode(line, value);
+            report(line.append('}').toString());
+        } catch (InvocationTargetException err) {
+            failed(err.getCause(), call);
+        } catch (ExceptionInInitializerError err) {
+            failed(err.getCause() != null ? err.getCause() : err, call);
+        } catch (Throwable err) {
+            failed(err, call);
+        }
+    }
+
+    private static Object construct(Class<?> cls) throws Throwable {
+        var constructor = cls.getDeclaredConstructor();
+        constructor.setAccessible(true);
+        try {
+            return constructor.newInstance();
+        } catch (InvocationTargetException err) {
+            throw err.getCause();
+        }
+    }
+
+    private static void failed(Throwable err, String phase) {
+        System.out.flush();
+        String message = String.valueOf(err.getMessage());
+        if (message.length() > 300) message = message.substring(0, 300);
+        Integer line = null;
+        for (StackTraceElement frame : err.getStackTrace()) {
+            if (!frame.getClassName().startsWith("tcjudge.") && !frame.getClassName().startsWith("java.")
+                    && !frame.getClassName().startsWith("jdk.") && frame.getLineNumber() > 0) {
+                line = frame.getLineNumber();
+                break;
+            }
+        }
+        String type = err instanceof OutOfMemoryError ? "MemoryError" : err.getClass().getName();
+        report("{\"kind\":\"error\",\"phase\":\"" + phase + "\",\"type\":" + quote(type) + ",\"message\":" + quote(message)
+                + ",\"line\":" + line + ",\"errno\":null}");
+    }
+
+    /** One line on the result channel; then wait to be killed, so the zygote reads CPU time and
+     *  peak memory from the kernel while the process still exists. */
+    private static void report(String line) {
+        write(line);
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException err) {
+                // keep waiting
+            }
+        }
+    }
+
+    private static void write(String line) {
+        try {
+            result.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            result.flush();
+        } catch (IOException err) {
+            Runtime.getRuntime().halt(71);
+        }
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[1 << 16];
+        for (int n; (n = in.read(buffer)) > 0; ) out.write(buffer, 0, n);
+        return out.toByteArray();
+    }
+
+    // -- TopCoder types ------------------------------------------------------------------------
+
+    private static Class<?> javaType(String type) {
+        if (type.endsWith("[]")) return javaType(type.substring(0, type.length() - 2)).arrayType();
+        switch (type) {
+            case "int": return int.class;
+            case "long": return long.class;
+            case "double": return double.class;
+            case "boolean": return boolean.class;
+            case "String": return String.class;
+            default: throw new IllegalArgumentException("unknown TopCoder type " + type);
+        }
+    }
+
+    private static String declaration(String name, String[] types) {
+        StringBuilder text = new StringBuilder(types[0]).append(' ').append(name).append('(');
+        for (int k = 1; k < types.length; k++) text.append(k > 1 ? ", " : "").append(types[k]);
+        return text.append(')').toString();
+    }
+
+    private static Method find(Class<?> cls, String name, String[] types) {
+        Class<?>[] params = new Class<?>[types.length - 1];
+        for (int k = 1; k < types.length; k++) params[k - 1] = javaType(types[k]);
+        try {
+            Method method = cls.getMethod(name, params);
+            return method.getReturnType() == javaType(types[0]) ? method : null;
+        } catch (NoSuchMethodException err) {
+            return null;
+        }
+    }
+
+    private static Object decode(Object value, Class<?> type) {
+        if (type.isArray()) {
+            List<?> items = (List<?>) value;
+            Object array = Array.newInstance(type.getComponentType(), items.size());
+            for (int k = 0; k < items.size(); k++) Array.set(array, k, decode(items.get(k), type.getComponentType()));
+            return array;
+        }
+        if (type == int.class) return Math.toIntExact(Long.parseLong(((Json.Number) value).text));
+        if (type == long.class) return Long.parseLong(((Json.Number) value).text);
+        if (type == double.class) return Double.parseDouble(((Json.Number) value).text);
+        return value;  // String and boolean arrive as themselves
+    }
+
+    private static void encode(StringBuilder out, Object value) {
+        if (value == null) out.append("null");
+        else if (value instanceof String) out.append(quote((String) value));
+        else if (value instanceof Boolean || value instanceof Integer || value instanceof Long) out.append(value);
+        else if (value instanceof Double) {
+            double d = (Double) value;
+            if (Double.isNaN(d)) out.append("NaN");
+            else if (Double.isInfinite(d)) out.append(d > 0 ? "Infinity" : "-Infinity");
+            else out.append(Double.toString(d));  // shortest text that reads back as the same double
+        } else if (value.getClass().isArray()) {
+            out.append('[');
+            for (int k = 0, n = Array.getLength(value); k < n; k++) {
+                if (k > 0) out.append(',');
+                encode(out, Array.get(value, k));
+            }
+            out.append(']');
+        } else {
+            out.append("{\"$unsupported\":").append(quote(value.getClass().getName())).append('}');
+        }
+    }
+
+    static String quote(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (int k = 0; k < text.length(); k++) {
+            char c = text.charAt(k);
+            if (c == '"' || c == '\\') out.append('\\').append(c);
+            else if (c < 0x20 || c == 0x7f || Character.isSurrogate(c) && !validSurrogate(text, k)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else out.append(c);
+        }
+        return out.append('"').toString();
+    }
+
+    private static boolean validSurrogate(String text, int k) {
+        char c = text.charAt(k);
+        if (Character.isHighSurrogate(c)) return k + 1 < text.length() && Character.isLowSurrogate(text.charAt(k + 1));
+        return k > 0 && Character.isHighSurrogate(text.charAt(k - 1));
+    }
+
+    /** A JSON reader for exactly what the judge sends: arrays, strings, numbers, booleans, null. */
+    static final class Json {
+        static final class Number {
+            final String text;
+            Number(String text) { this.text = text; }
+        }
+
+        private final String s;
+        private int i;
+
+        Json(String s) { this.s = s; }
+
+        Object document() {
+            Object value = value(0);
+            space();
+            if (i != s.length()) throw new IllegalArgumentException("judge arguments: trailing data");
+            return value;
+        }
+
+        private void space() {
+            while (i < s.length() && " \t\r\n".indexOf(s.charAt(i)) >= 0) i++;
+        }
+
+        private Object value(int depth) {
+            if (depth > 3) throw new IllegalArgumentException("judge arguments: nested too deeply");
+            space();
+            char c = s.charAt(i);
+            if (c == '[') {
+                List<Object> items = new ArrayList<>();
+                i++;
+                space();
+                if (s.charAt(i) == ']') { i++; return items; }
+                while (true) {
+                    items.add(value(depth + 1));
+                    space();
+                    char next = s.charAt(i++);
+                    if (next == ']') return items;
+                    if (next != ',') throw new IllegalArgumentException("judge arguments: expected , or ]");
+                }
+            }
+            if (c == '"') return string();
+            if (s.startsWith("true", i)) { i += 4; return Boolean.TRUE; }
+            if (s.startsWith("false", i)) { i += 5; return Boolean.FALSE; }
+            if (s.startsWith("null", i)) { i += 4; return null; }
+            int start = i;
+            while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) i++;
+            if (start == i) throw new IllegalArgumentException("judge arguments: unexpected character");
+            return new Number(s.substring(start, i));
+        }
+
+        private String string() {
+            StringBuilder out = new StringBuilder();
+            i++;
+            while (true) {
+                char c = s.charAt(i++);
+                if (c == '"') return out.toString();
+                if (c != '\\') { out.append(c); continue; }
+                char e = s.charAt(i++);
+                switch (e) {
+                    case 'b': out.append('\b'); break;
+                    case 'f': out.append('\f'); break;
+                    case 'n': out.append('\n'); break;
+                    case 'r': out.append('\r'); break;
+                    case 't': out.append('\t'); break;
+                    case 'u': out.append((char) Integer.parseInt(s.substring(i, i + 4), 16)); i += 4; break;
+                    default: out.append(e);
+                }
+            }
+        }
+    }
+}
