@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import languages
 from .problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog, display_path
 from .errors import JudgeInputError
 from .engine.grading import GradeResult, Pool, SolutionRun
@@ -64,7 +65,7 @@ def _silence_stdout() -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="judge.py", description="Grade TopCoder-style Python solutions.")
+    parser = argparse.ArgumentParser(prog="judge.py", description="Grade TopCoder-style solutions (Python, C++, Java).")
     _global_options(parser, defaults=True)
     subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     everywhere = argparse.ArgumentParser(add_help=False)
@@ -77,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = argparse.Namespace(add_parser=command)
 
     grade = commands.add_parser("grade", help="grade one solution file, test by test")
-    grade.add_argument("solution", type=Path, help="a Python file defining the problem's class")
+    grade.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class")
     grade.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
     grade.add_argument("--examples", action="store_true", help="run only the statement's examples")
     grade.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
@@ -218,6 +219,9 @@ def cmd_grade(options) -> int:
     solution = options.solution
     if not solution.is_file():
         raise JudgeInputError("no such file", solution)
+    language = languages.for_path(solution)
+    if language.toolchain() is None:
+        raise JudgeInputError(language.missing_message(), solution)
     problem = catalog.problem(options.problem) if options.problem else catalog.problem_for(
         solution, options.source_limit * 1024)
     tests = problem.examples if options.examples else problem.tests
@@ -321,6 +325,8 @@ def cmd_history(options) -> int:
 def cmd_doctor(options) -> int:
     report, complete = doctor_report()
     print(report)
+    print()
+    print(languages.doctor_table())
     warning = missing_layers_warning()
     if warning:
         print(warning)

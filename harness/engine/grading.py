@@ -18,10 +18,14 @@ from ..problems.catalog import SOURCE_LIMIT
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
+from .. import languages
 from ..text import safe_lines, safe_text
 from .worker import Worker, WorkerDied
 from .zygote import ANSWER_CAP
 from ..verdicts import Limits, RunFacts, Verdict, decide
+
+
+COMPILE_LINES = 40  # lines of a compiler's messages kept
 
 
 @dataclass
@@ -65,7 +69,8 @@ class GradeResult:
     expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
 
     def __post_init__(self):
-        self.compile_message = safe_text(self.compile_message)  # solution-controlled: made safe once, here
+        # solution-controlled (a compiler quotes the source): made safe once, here, line by line
+        self.compile_message = safe_lines("\n".join(self.compile_message.split("\n")[:COMPILE_LINES]))
 
     @property
     def verdict(self) -> Verdict:
@@ -246,6 +251,8 @@ class SolutionRun:
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None
     load_checked: bool = False
+    program: dict | None = None  # a compiled language's program for the zygote (see harness.languages)
+    built: bool = False
     first_failure: int | None = None
     pending: int = 0
     baseline_mib: float = 0.0
@@ -395,10 +402,12 @@ class Pool:
         with run.lock:
             if run.load_outcome is not None:
                 return False
+            if not run.built and not self._build(run):
+                return False
             check = not run.load_checked and problem.kind == "method"  # a program has no class to look for
             response = worker.load(run.key, run.solution, problem.class_name, problem.method,
                                    problem.time_limit, problem.memory_limit, check=check, mode=problem.kind,
-                                   source_limit=self.source_limit)
+                                   source_limit=self.source_limit, program=run.program)
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024
             if not response["ok"]:
@@ -406,6 +415,21 @@ class Pool:
             elif check:
                 run.load_outcome = judge_load(response["facts"], problem)
             return run.load_outcome is None
+
+    def _build(self, run: SolutionRun) -> bool:
+        """Compile a solution in a compiled language, once per run (cached across runs); with the lock held."""
+        run.built = True
+        language = languages.for_path(run.solution)
+        if language.name != "python" and run.problem.kind != "method":
+            run.load_outcome = (Verdict.IE, f"{language.title} solutions are graded for method problems only")
+            return False
+        try:
+            run.program = language.program(run.solution, run.problem, self.source_limit)
+        except languages.CompileError as err:
+            run.load_outcome = (Verdict.CE, str(err))
+        except (languages.ToolchainMissing, languages.BuildFault) as err:
+            run.load_outcome = (Verdict.IE, str(err))
+        return run.load_outcome is None
 
     def _new_worker(self) -> Worker:
         worker = Worker(self.python, self.confine)

@@ -24,6 +24,7 @@ BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harne
              "serve(confine=sys.argv[1] == 'confine', judge=int(sys.argv[2]))")
 MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
 START_TIMEOUT = 30.0  # seconds for a new interpreter to say it is ready (slow machines, cold caches)
+READY_GRACE = 30.0  # more for a runtime that says when it has started (the JVM): the zygote waits that long
 ANSWER_GRACE = 10.0  # seconds past a child's own limits before the judge gives up on the zygote
 
 
@@ -59,18 +60,21 @@ class Worker:
         self._answer_timeout = ANSWER_GRACE
 
     def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
-             memory_mib: int, check: bool, mode: str = "method", source_limit: int = SOURCE_LIMIT) -> dict:
+             memory_mib: int, check: bool, mode: str = "method", source_limit: int = SOURCE_LIMIT,
+             program: dict | None = None) -> dict:
         """Hand a solution to the zygote (and, with check, compile and load it once in a child); see zygote docs.
-        `mode` "stdin": a program reading its input (no class or method)."""
+        `mode` "stdin": a program reading its input (no class or method). `program`: a compiled
+        language's program to exec instead (harness.languages)."""
         self.loaded_key = None
         limits = Limits(time_limit, memory_mib)
-        self._answer_timeout = limits.wall_bound + ANSWER_GRACE
+        start_up = READY_GRACE if program and program.get("ready") else 0.0
+        self._answer_timeout = limits.wall_bound + ANSWER_GRACE + start_up
         response = self._ask({
             "op": "load", "path": str(Path(path).resolve()), "class": class_name, "method": method,
             "time_limit": time_limit, "memory_mib": memory_mib, "check": check, "mode": mode,
             "source_limit": source_limit,
             "idle_limit": limits.idle, "overload_wait": limits.overload,
-        })
+        } | ({"program": program} if program else {}))
         if response.get("ok"):
             self.loaded_key = key
         if "facts" in response:

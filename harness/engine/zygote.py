@@ -17,6 +17,12 @@ The zygote first sends {"ready": true, "baseline_kib", "problems"}. Then, one JS
       or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]} -> the facts of one test (see verdicts.RunFacts)
 
+Compiled languages ("program" in the load request, built by harness.languages): the zygote compiles
+nothing; the child, once limited and confined with the program's sandbox profile, execs the
+program, which speaks the same protocol on the same descriptors (or, with "stdio", reads the
+arguments on 0 and writes the result on 1). A program that says "ready" first (the JVM) is charged
+only the CPU time it uses after that line. See Program and docs/languages.md.
+
 Standard-input mode ("mode": "stdin" in the load request, no class or method): the program is run as
 `__main__`, the test's input (`{"op": "run", "input": base64}`) arrives on its descriptor 0
 through the same pipe that carries a method's arguments, and what it writes on descriptor 1 comes
@@ -77,8 +83,10 @@ class Solution:
     a source that is slow, huge or deep to compile costs that child (CE, TLE or MLE), not us.
     """
 
-    def __init__(self, request: dict):
+    def __init__(self, request: dict, confinement=None):
         self.path = request["path"]
+        self.confinement = confinement  # the kernel layers its children enter (None: off)
+        self.program = Program(request["program"]) if request.get("program") else None
         self.stdin_mode = request.get("mode") == "stdin"
         self.class_name = request.get("class")
         self.method = request.get("method")
@@ -89,6 +97,15 @@ class Solution:
         self.idle_limit = float(request.get("idle_limit", 2 * self.time_limit + 1))
         self.overload_wait = float(request.get("overload_wait", max(30.0, 10 * self.time_limit)))
         self.source = read_source(self.path, int(request["source_limit"]))
+
+    def data_limit(self, baseline: int) -> int:
+        """RLIMIT_DATA: the memory limit above what the process holds before the solution runs."""
+        if self.program is not None:  # exec starts afresh: the runtime's own share, not the zygote's
+            return self.memory_bytes + self.program.data_extra
+        return baseline + self.memory_bytes
+
+    def cpu_backstop(self) -> int:
+        return math.ceil(self.time_limit) + 1 + (self.program.cpu_extra if self.program else 0)
 
 
 def read_source(path: str, limit: int) -> bytes:
@@ -103,6 +120,37 @@ def read_source(path: str, limit: int) -> bytes:
         return data
     finally:
         os.close(fd)
+
+
+class Program:
+    """A compiled solution (C++ binary, the JVM with our entry class), exec'd by the confined child.
+
+    The language decides all of it on the judge's side (harness.languages); the zygote only execs.
+    """
+
+    READY_LINE = b"ready\n"
+    READY_TIMEOUT = 30.0  # seconds for a runtime to start on a loaded machine; past it: IE
+
+    def __init__(self, spec: dict):
+        self.argv = [str(arg) for arg in spec["argv"]]
+        self.env = {str(k): str(v) for k, v in spec.get("env", {}).items()}
+        self.readable = [str(path) for path in spec.get("readable", [])]
+        self.profile = str(spec["profile"])
+        self.stdio = bool(spec.get("stdio"))  # arguments on 0, result on 1 (where 3 and 4 are out of reach)
+        self.ready = bool(spec.get("ready"))  # says READY_LINE once started: start-up is not charged
+        self.data_extra = int(spec.get("data_extra_mib", 0)) << 20
+        self.cpu_extra = int(spec.get("cpu_extra", 0))
+
+    def exec(self) -> None:
+        """In the confined child: arrange the descriptors and become the program (never returns)."""
+        for fd in (RESULT_FD, ARGS_FD):  # a dup2 onto itself kept close-on-exec
+            os.set_inheritable(fd, True)
+        if self.stdio:
+            os.dup2(ARGS_FD, 0)
+            os.dup2(RESULT_FD, 1)
+            os.close(ARGS_FD)
+            os.close(RESULT_FD)
+        os.execve(self.argv[0], self.argv, self.env)
 
 
 class Child:
@@ -140,8 +188,9 @@ class Child:
 
 
 class Zygote:
-    def __init__(self, confinement, devnull: int):
+    def __init__(self, confinement, devnull: int, project_root: str = "/"):
         self.confinement = confinement
+        self.project_root = project_root
         self.solution: Solution | None = None
         self.devnull = devnull
         self.pid = os.getpid()
@@ -153,14 +202,27 @@ class Zygote:
 
     def load(self, request: dict) -> dict:
         self.discard_spare()
+        self._close_program_confinement()
         try:
-            self.solution = Solution(request)
+            self.solution = Solution(request, self.confinement)
         except SourceError as err:
             self.solution = None
             return {"ok": False, "compile_error": str(err)}
         except OSError as err:
             self.solution = None
             return {"ok": False, "compile_error": f"cannot read the file: {err.strerror}"}
+        if self.solution.program is not None and self.confinement is not None:
+            program = self.solution.program
+            held = _hold_child_descriptors(self.devnull)  # the layers' descriptors must not be 3 or 4
+            try:
+                self.solution.confinement, problems = _load_confinement(self.project_root, program.readable,
+                                                                        program.profile)
+            finally:
+                for fd in held:
+                    os.close(fd)
+            if problems:  # the interpreter's layers were prepared here: these should be too
+                self.solution = None
+                raise RuntimeError("; ".join(problems))
         gc.collect()
         gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
         self.data_baseline = _vm_data_bytes()
@@ -182,6 +244,11 @@ class Zygote:
         if self.solution is not None and self.spare is None:
             self.spare = self._fork()
 
+    def _close_program_confinement(self) -> None:
+        """Release the layers prepared for the previous compiled program (its Landlock ruleset)."""
+        if self.solution is not None and self.solution.confinement not in (None, self.confinement):
+            self.solution.confinement.close()
+
     def discard_spare(self) -> None:
         if self.spare is not None:
             self.spare.discard()
@@ -199,10 +266,14 @@ class Zygote:
         """
         child = self.spare or self._fork()
         self.spare = None
+        program = self.solution.program
+        start_cpu, not_ready = _await_ready(child) if program is not None and program.ready else (0.0, None)
+        if not_ready:
+            return self._never_ready(child, not_ready)
         started = time.monotonic()
         try:
             feed = args if isinstance(args, bytes) else json.dumps(args).encode()
-            ended, report, truncated, output, usage, answer, activity = self._watch(child, started, feed)
+            ended, report, truncated, output, usage, answer, activity = self._watch(child, started, feed, start_cpu)
         finally:
             _kill_group(child.pid)
         if ended == "returned":
@@ -213,6 +284,7 @@ class Zygote:
             _, status, rusage = os.wait4(child.pid, 0)
             ended = ended or ("signaled" if os.WIFSIGNALED(status) else "exited")
             cpu, peak_kib = rusage.ru_utime + rusage.ru_stime, rusage.ru_maxrss
+        cpu = max(0.0, cpu - start_cpu)
         wall = time.monotonic() - started
         setup_error = child.setup_error()
         child.close()
@@ -254,7 +326,25 @@ class Zygote:
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
         return Child(pid, args_w, result_r, output_r, setup_r, answer_r)
 
-    def _watch(self, child: Child, started: float, args: bytes):
+    def _never_ready(self, child: Child, why: str) -> dict:
+        """A runtime that did not start (say, the JVM refused its settings): the judge's fault, IE."""
+        _kill_group(child.pid)
+        _, status, rusage = os.wait4(child.pid, 0)
+        output = bytearray()
+        os.set_blocking(child.output_r, False)
+        poller = select.poll()
+        poller.register(child.output_r, select.POLLIN)
+        _drain(child.output_r, output, OUTPUT_CAP, poller, {child.output_r})
+        os.close(child.args_w)
+        child.close()
+        said = output.decode("utf-8", "replace").strip()[:500]
+        return {"ended": "signaled" if os.WIFSIGNALED(status) else "exited",
+                "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                "cpu": 0.0, "wall": 0.0, "peak_rss_kib": rusage.ru_maxrss, "report": "", "report_truncated": False,
+                "output": "", "setup_error": f"{why}" + (f": {said}" if said else "")}
+
+    def _watch(self, child: Child, started: float, args: bytes, start_cpu: float = 0.0):
         """Feed the arguments, drain both pipes until the child exits or passes a limit; no fixed
         polling interval.
 
@@ -285,7 +375,7 @@ class Zygote:
         try:
             while True:
                 try:
-                    remaining_cpu = time_limit - time.clock_gettime(clock)
+                    remaining_cpu = time_limit - (time.clock_gettime(clock) - start_cpu)
                 except OSError:  # the child is already gone
                     remaining_cpu = time_limit
                 if remaining_cpu <= 0:
@@ -378,8 +468,12 @@ class Zygote:
             os.dup2(self.devnull if solution.stdin_mode else args_r, ARGS_FD)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             self._limit(solution)
-            if self.confinement is not None:
-                self.confinement.enter()  # it may use descriptors of its own, closed just below
+            if solution.confinement is not None:
+                solution.confinement.enter()  # it may use descriptors of its own, closed just below
+            if solution.program is not None:  # exec closes the set-up channel (close-on-exec) on success
+                os.closerange(ARGS_FD + 1, setup_w)
+                os.closerange(setup_w + 1, 1 << 16)
+                solution.program.exec()
             os.closerange(ARGS_FD + 1, 1 << 16)
         except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
             os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
@@ -391,9 +485,9 @@ class Zygote:
         os._exit(0)
 
     def _limit(self, solution: Solution) -> None:
-        cpu = math.ceil(solution.time_limit) + 1  # a backstop only: the zygote stops it at the limit
+        cpu = solution.cpu_backstop()  # a backstop only: the zygote stops it at the limit
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        data = self.data_baseline + solution.memory_bytes
+        data = solution.data_limit(self.data_baseline)
         resource.setrlimit(resource.RLIMIT_DATA, (data, data))
         _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
         stack = solution.memory_bytes if stack_hard == resource.RLIM_INFINITY else min(solution.memory_bytes, stack_hard)
@@ -749,6 +843,39 @@ def _own_schedule() -> int:
         return 0
 
 
+def _hold_child_descriptors(devnull: int) -> list[int]:
+    """Occupy every free descriptor up to ARGS_FD (a child dup2s its channels there), so what is
+    opened next lands above them; the caller closes the returned placeholders."""
+    held = []
+    while (fd := os.dup(devnull)) <= ARGS_FD:
+        held.append(fd)
+    os.close(fd)
+    return held
+
+
+def _await_ready(child: Child) -> tuple[float, str | None]:
+    """For a runtime that says when it is up (the JVM): wait for its ready line. Returns the CPU
+    time it used until then, which is not charged to the solution (its class is not initialized
+    before), or why it never became ready."""
+    clock = process_cpu_clock(child.pid)
+    deadline = time.monotonic() + Program.READY_TIMEOUT
+    line = b""
+    while len(line) < len(Program.READY_LINE):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([child.result_r], [], [], remaining)[0]:
+            return 0.0, f"the runtime did not start within {Program.READY_TIMEOUT:g} s"
+        chunk = os.read(child.result_r, len(Program.READY_LINE) - len(line))
+        if not chunk:
+            return 0.0, "the runtime ended before it was ready"
+        line += chunk
+    if line != Program.READY_LINE:
+        return 0.0, f"the runtime did not say it was ready (it said {line!r})"
+    try:
+        return time.clock_gettime(clock), None
+    except OSError:
+        return 0.0, "the runtime ended before it was ready"
+
+
 def _live_usage(clock: int, pid: int) -> tuple[float, int] | None:
     """(CPU seconds, peak resident KiB) of a live process, from its CPU clock and VmHWM (what
     wait4 would report); None once it is exiting and the kernel no longer shows its memory."""
@@ -771,8 +898,9 @@ def _vm_data_bytes() -> int:
     return 0
 
 
-def _load_confinement(project_root: str):
-    """The kernel confinement layers, prepared once here and entered by every child.
+def _load_confinement(project_root: str, readable: list[str] = (), profile: str = "python"):
+    """The kernel confinement layers, prepared once here (once per compiled program: its folder
+    and runtime become readable, its profile allows the exec) and entered by every child.
 
     Returns (confinement or None, problems): a layer that cannot be prepared is reported, never fatal.
     The project folder (problems, expected outputs, reports) must stay unreadable to solutions.
@@ -780,7 +908,7 @@ def _load_confinement(project_root: str):
     try:
         from harness.engine import sandbox
 
-        return sandbox.prepare((), must_not_cover=[project_root]), []
+        return sandbox.prepare(readable, must_not_cover=[project_root], profile=sandbox.PROFILES[profile]), []
     except Exception as err:  # any failure of an optional layer degrades to running without it
         return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
 
@@ -801,7 +929,7 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     confinement, problems = _load_confinement(project_root) if confine else (None, ["kernel layers off"])
     os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
-    zygote = Zygote(confinement, devnull)
+    zygote = Zygote(confinement, devnull, project_root)
     _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems})
     requests = os.fdopen(0, "rb", buffering=1 << 16)
     for line in requests:

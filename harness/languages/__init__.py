@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JudgeInputError
-from .base import CompileError, Language, Toolchain
+from .base import CompileError, Language, Toolchain, ToolchainMissing
+from .build import BuildFault
 from .cpp import CPP
 from .java import JAVA
 from .python import PYTHON
 
-__all__ = ["CompileError", "Language", "LANGUAGES", "Toolchain", "for_path", "EXTENSIONS"]
+__all__ = ["BuildFault", "CompileError", "EXTENSIONS", "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "for_path",
+           "statuses"]
 
 LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA)
 EXTENSIONS = {extension: language for language in LANGUAGES for extension in language.extensions}
@@ -47,3 +49,12 @@ def statuses() -> list[LanguageStatus]:
         detail = f"{toolchain.version}; {language.layers}" if toolchain else language.missing_message()
         rows.append(LanguageStatus(language, toolchain, detail))
     return rows
+
+
+def doctor_table() -> str:
+    """Languages, their compilers and the layers that confine their tests, as `doctor` prints them."""
+    from tabulate import tabulate  # not imported by the compile launcher, which runs without site-packages
+
+    rows = [[status.language.title, "on" if status.toolchain else "OFF", status.detail] for status in statuses()]
+    return tabulate(rows, ["language", "status", "compiler and layers, or what is missing"], tablefmt="simple",
+                    maxcolwidths=[None, None, 90])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,11 +47,25 @@ class Language:
     def missing_message(self) -> str:
         return f"{self.title} is unavailable: {self.install_hint}"
 
-    def program(self, path: Path, problem) -> dict | None:
+    def program(self, path: Path, problem, source_limit: int) -> dict | None:
         """What the zygote runs for this solution: None when it loads the source itself (Python),
-        else the "program" field of its load request, after compiling (raises CompileError or
-        ToolchainMissing)."""
+        else the "program" field of its load request, after compiling at most `source_limit`
+        bytes of source (raises CompileError or ToolchainMissing)."""
         return None
+
+
+def read_source(path: Path, limit: int) -> bytes:
+    """At most `limit` bytes of a regular file; CompileError for anything else (as the zygote does)."""
+    try:
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise CompileError("the solution is not a regular file")
+            data = handle.read(limit + 1)
+    except OSError as err:
+        raise CompileError(f"cannot read the file: {err.strerror}") from None
+    if len(data) > limit:
+        raise CompileError(f"the source is over the {limit // 1024} KiB limit")
+    return data
 
 
 def code_only(source: str, line_comment: str = "//", block: tuple[str, str] = ("/*", "*/")) -> str:

@@ -29,8 +29,20 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
-LAUNCH = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); "
-          "from harness.languages.build import confine_and_exec; confine_and_exec(sys.argv[1])")
+LAUNCH_FAILED = 125  # the launcher could not confine or start the compiler: the judge's fault
+LAUNCH = f"""import os, sys
+try:
+    sys.path.insert(0, {str(PROJECT_ROOT)!r})
+    from harness.languages.build import confine_and_exec
+    confine_and_exec(sys.argv[1])
+except BaseException as err:
+    os.write(2, f"{{type(err).__name__}}: {{err}}".encode())
+    os._exit({LAUNCH_FAILED})
+"""
+
+
+class BuildFault(RuntimeError):
+    """The judge could not run the compiler (IE, not CE)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,8 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     if stopped or status in (-signal.SIGKILL, -signal.SIGXCPU):
         stopped = True
     message = kept.decode("utf-8", "replace")
+    if status == LAUNCH_FAILED:
+        raise BuildFault(f"cannot start the compiler: {message.strip()[-500:]}")
     if stopped:
         message += f"\n(the compiler was stopped at its limits: {limits.cpu_seconds} s of CPU, " \
                    f"{limits.wall_seconds:g} s, {limits.memory_mib} MiB)"
@@ -178,8 +192,3 @@ def first_errors(message: str, limit_lines: int = 30, limit_chars: int = 4000) -
     text = "\n".join(lines[start:start + limit_lines])
     return text[:limit_chars]
 
-
-def safe_text(text: str) -> str:
-    """Control characters escaped, so compiler messages quoting hostile source cannot drive a terminal."""
-    return "".join(c if c == "\n" or c == "\t" or (c.isprintable() and c != "\x7f") else f"\\x{ord(c):02x}"
-                   if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in text)

@@ -4,12 +4,12 @@ problem a solution file is for."""
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JudgeInputError
+from ..languages import EXTENSIONS, for_path
 from ..text import safe_text
 from . import kattis
 from .format import Problem, load_problem
@@ -17,7 +17,6 @@ from .yamlio import load_mapping
 from ..verdicts import FOLDER_VERDICTS, Verdict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CLASS_LINE = re.compile(r"^class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 SOURCE_LIMIT = 256 * 1024  # default bytes of a solution's source (judge.py --source-limit KIB)
 
 
@@ -83,7 +82,7 @@ class Catalog:
         return spec.get("class")
 
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
-        """solutions/<slug>/<expected verdict folder>/*.py, in a stable order; for a Kattis/ICPC
+        """solutions/<slug>/<expected verdict folder>/*.{py,cpp,java}, in a stable order; for a Kattis/ICPC
         package, its own submissions/<verdict>/ (what cannot run yet is noted in `skipped`)."""
         package = self.problems_dir / slug
         if kattis.is_package(package):
@@ -98,7 +97,7 @@ class Catalog:
             if entry.name.startswith(".") or entry.name == "__pycache__":
                 continue
             if entry.is_dir() and entry.name in FOLDER_VERDICTS:
-                for path in sorted(entry.glob("*.py")):
+                for path in sorted(p for p in entry.iterdir() if p.suffix in EXTENSIONS):
                     if path.is_symlink() or not path.is_file():  # a link to /dev/zero would be read forever
                         raise JudgeInputError("a stored solution must be a regular file, not a link or device", path)
                     found.append(StoredSolution(path, FOLDER_VERDICTS[entry.name]))
@@ -109,7 +108,7 @@ class Catalog:
 
 
 def defined_classes(path: Path, limit: int = SOURCE_LIMIT) -> set[str]:
-    """Names after `class` at the start of a line, in the first `limit` bytes of a regular file.
+    """The class names its language finds in the first `limit` bytes of a regular file.
 
     The judge never parses untrusted source (ast.parse of a hostile file took GBs or a
     RecursionError): a linear scan is enough to pick the problem, and the confined load that
@@ -121,7 +120,7 @@ def defined_classes(path: Path, limit: int = SOURCE_LIMIT) -> set[str]:
             source = handle.read(limit).decode("utf-8", errors="replace")
     except OSError as err:
         raise JudgeInputError(f"cannot read the solution: {err.strerror}", path) from None
-    return set(CLASS_LINE.findall(source))
+    return for_path(path).classes(source)
 
 
 def display_path(path: Path) -> str:

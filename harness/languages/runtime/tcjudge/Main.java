@@ -25,19 +25,27 @@ import java.util.List;
  * only what follows; the solution's class is loaded without being initialized until then. It then
  * calls the method on a fresh instance and writes one JSON line, as the Python child does.
  *
- * Arguments: class name, method name, then the problem's TopCoder types: return type, parameter types.
+ * Arguments: the solution thread's stack size in MiB, class name, method name, then the problem's
+ * TopCoder types: return type, parameter types. The solution runs in a thread of its own with
+ * that stack (deep recursion as in C++); the JVM's other threads keep their small default stacks.
  */
 public final class Main {
     private static OutputStream result;
 
-    public static void main(String[] argv) {
+    public static void main(String[] argv) throws InterruptedException {
         result = new FileOutputStream(FileDescriptor.out);
         PrintStream output = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 16), false);
         System.setOut(output);
         System.setErr(output);
+        long stack = Long.parseLong(argv[0]) << 20;
+        Thread solution = new Thread(null, () -> run(argv[1], argv[2], java.util.Arrays.copyOfRange(argv, 3, argv.length)),
+                                     "main", stack);
         write("ready");
-        String className = argv[0], methodName = argv[1];
-        String[] types = java.util.Arrays.copyOfRange(argv, 2, argv.length);
+        solution.start();
+        solution.join();
+    }
+
+    private static void run(String className, String methodName, String[] types) {
         String call = "load";
         try {
             String data = new String(readAll(new FileInputStream(FileDescriptor.in)), StandardCharsets.UTF_8);

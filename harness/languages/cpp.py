@@ -1,0 +1,139 @@
+"""C++: the contestant's file, as written, compiled with the judge's entry point (g++ -O2).
+
+The generated translation unit includes our runtime (runtime/tcjudge.hpp) first, then the file with
+`main` renamed (files often carry their own main() for local testing: it is compiled, never
+called), then one generated function naming the problem's class and method and its signature in
+TopCoder types, checked against the contestant's declaration at compile time. Arguments are
+decoded into the parameter types as declared (so `const vector<int>&` or `long long` for an int
+work), the returned value is sent back as JSON and type-checked by the judge as for Python.
+
+Archive rule: gnu++17 first; if that fails, gnu++14. Code written for the compilers of its
+contest can clash with names C++17 added to std (a TopCoder submission defining its own `size`
+next to `using namespace std;`); a file that compiles under neither gets gnu++17's messages.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..problems.tctypes import TCType
+from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
+from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
+
+RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
+STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
+FLAGS = ("-O2", "-w", "-fmax-errors=5", "-pipe")
+CLASS_DEFINITION = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}]*)?\{")
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
+TAGS = {"int": "Int", "long": "Long", "double": "Double", "String": "String", "boolean": "Boolean"}
+CPP_TYPES = {"int": "int", "long": "long long", "double": "double", "String": "string", "boolean": "bool"}
+
+
+class Cpp(Language):
+    name = "cpp"
+    title = "C++"
+    extensions = (".cpp", ".cc", ".cxx")
+    layers = ("compiled confined (rlimits, Landlock, process group), cached; each test execs the binary in a "
+              "fresh confined child: rlimits, Landlock, seccomp (native profile: one execve, then none)")
+    install_hint = "g++ was not found on PATH (Debian/Ubuntu: apt install g++)"
+
+    def classes(self, source: str) -> set[str]:
+        return set(CLASS_DEFINITION.findall(code_only(source)))
+
+    def toolchain(self) -> Toolchain | None:
+        return _gxx()
+
+    def program(self, path: Path, problem, source_limit: int) -> dict:
+        folder = self.build(path, problem, source_limit).folder
+        return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
+                "readable": [str(folder)], "profile": "native", "data_extra_mib": 32}
+
+    def build(self, path: Path, problem, source_limit: int):
+        """The compiled solution (cached); its detail names the C++ standard that compiled it."""
+        toolchain = self.toolchain()
+        if toolchain is None:
+            raise ToolchainMissing(self.missing_message())
+        source = read_source(path, source_limit)
+        entry = entry_point(problem)
+        name = _file_name(Path(path).name)
+        outcome = cached_build(
+            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, name, source],
+            lambda folder: _compile(toolchain, folder, name, source, entry))
+        if not outcome.ok:
+            raise CompileError(outcome.message)
+        return outcome
+
+
+def entry_point(problem) -> str:
+    """The generated end of the translation unit: problem.yaml's signature in TopCoder types, the
+    check that the contestant declared it so, and the call."""
+    for name in (problem.class_name, problem.method):
+        if not IDENTIFIER.match(name):
+            raise CompileError(f"problem.yaml names {name!r}, which is not a C++ identifier")
+    signature = ", ".join(_tag(t) for t in [problem.returns] + [p.type for p in problem.parameters])
+    declared = (f"{_cpp_type(problem.returns)} {problem.method}("
+                + ", ".join(f"{_cpp_type(p.type)} {p.name}" for p in problem.parameters) + ")")
+    method = f"&{problem.class_name}::{problem.method}"
+    return (f"void tcjudge::entry() {{\n"
+            f"    typedef tcjudge::Signature<{signature}> problem;\n"
+            f"    static_assert(problem::matches({method}), \"{problem.class_name} must have a public method "
+            f"{declared}\");\n"
+            f"    problem::run({method});\n"
+            f"}}\n")
+
+
+def _tag(t: TCType) -> str:
+    tag = f"tcjudge::{TAGS[t.base]}"
+    for _ in range(t.dims):
+        tag = f"tcjudge::Array<{tag}>"
+    return tag
+
+
+def _cpp_type(t: TCType) -> str:
+    name = CPP_TYPES[t.base]
+    for _ in range(t.dims):
+        name = f"vector<{name}>"
+    return name
+
+
+def _file_name(name: str) -> str:
+    """The contestant's file name as the compiler's messages will show it (a safe one)."""
+    return name if re.fullmatch(r"[\w.+-]{1,100}", name) and not name.startswith(".") else "solution.cpp"
+
+
+def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry: str):
+    (folder / name).write_bytes(source)
+    shutil.copyfile(RUNTIME, folder / "tcjudge.hpp")
+    (folder / "judge_main.cpp").write_text(
+        f'#include "tcjudge.hpp"\n#define main tcjudge_contestant_main\n#include "{name}"\n#undef main\n{entry}')
+    env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
+    first_failure = None
+    for standard in STANDARDS:
+        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "judge_main.cpp", "-o", "solution"]
+        status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env)
+        if status == 0:
+            return True, "", {"standard": standard}
+        first_failure = first_failure or first_errors(message)
+        if status is None:  # stopped at its limits: another standard would fare no better
+            break
+    return False, first_failure, {}
+
+
+@functools.cache
+def _gxx() -> Toolchain | None:
+    found = shutil.which("g++", path="/usr/local/bin:/usr/bin:/bin")
+    if not found:
+        return None
+    try:
+        version = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    line = version.splitlines()[0] if version else "g++ (unknown version)"
+    return Toolchain(line, {"g++": str(Path(found).resolve())})
+
+
+CPP = Cpp()

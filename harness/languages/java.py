@@ -1,0 +1,122 @@
+"""Java: the contestant's file compiled with our entry class (runtime/tcjudge/Main.java), one JVM per test.
+
+A test's child execs `java` after entering the sandbox (profile JVM: one execve, JIT memory); our
+entry class says "ready" once the JVM is up, and the zygote charges only the CPU time used after
+that line (the solution's class is loaded but not initialized before it, so its static
+initializers are charged). The entry class finds the method by reflection with problem.yaml's
+parameter types mapped to Java's (int, long, double, String, boolean, arrays), calls it on a fresh
+instance and writes the returned value as JSON. A main() in the file is just another method.
+
+Memory: -Xmx is the problem's memory limit, so a solution that allocates too much gets
+OutOfMemoryError (MLE); peak resident memory, read from the kernel, includes the JVM's own
+(about 40 MiB), as TopCoder's did. RLIMIT_DATA leaves the JVM room for its own areas and the
+solution thread's stack. docs/languages.md has the measurements behind these figures.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
+from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
+
+RUNTIME = Path(__file__).with_name("runtime") / "tcjudge" / "Main.java"
+STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
+RUNTIME_DATA_MIB = 768  # what the JVM itself maps beyond the heap and that stack (metaspace, code cache, GC)
+START_CPU_SECONDS = 10  # RLIMIT_CPU headroom for JVM start-up, which the zygote does not charge
+JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xshare:auto", "-XX:-UseContainerSupport",
+             "-Xlog:disable", "-Xlog:all=warning:stderr")  # JVM warnings go to the output, never the result channel
+JAVAC_FLAGS = ("-encoding", "UTF-8", "-nowarn", "-Xmaxerrs", "5", "-J-Xmx512m", "-J-XX:+UseSerialGC",
+               "-J-XX:-UsePerfData", "-J-XX:TieredStopAtLevel=1", "-J-XX:-UseContainerSupport")
+PUBLIC_CLASS = re.compile(r"\bpublic\s+(?:(?:final|abstract|strictfp)\s+)*class\s+([A-Za-z_$][\w$]*)")
+ANY_CLASS = re.compile(r"\bclass\s+([A-Za-z_$][\w$]*)")
+PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+
+
+class Java(Language):
+    name = "java"
+    title = "Java"
+    extensions = (".java",)
+    layers = ("compiled confined (rlimits, Landlock, process group), cached; each test execs a JVM in a fresh "
+              "confined child: rlimits, -Xmx, Landlock, seccomp (jvm profile: one execve, JIT memory)")
+    install_hint = "javac and java were not found on PATH (Debian/Ubuntu: apt install openjdk-17-jdk-headless)"
+
+    def classes(self, source: str) -> set[str]:
+        return set(ANY_CLASS.findall(code_only(source)))
+
+    def toolchain(self) -> Toolchain | None:
+        return _jdk()
+
+    def program(self, path: Path, problem, source_limit: int) -> dict:
+        toolchain = self.toolchain()
+        if toolchain is None:
+            raise ToolchainMissing(self.missing_message())
+        source = read_source(path, source_limit)
+        code = code_only(source.decode("utf-8", "replace"))
+        public = PUBLIC_CLASS.findall(code)
+        file_class = public[0] if public else problem.class_name
+        package = PACKAGE.search(code)
+        qualified = f"{package.group(1)}.{problem.class_name}" if package else problem.class_name
+        outcome = cached_build(
+            [self.name, toolchain.version, JAVAC_FLAGS, RUNTIME.read_bytes(), file_class, source],
+            lambda folder: _compile(toolchain, folder, file_class, source))
+        if not outcome.ok:
+            raise CompileError(outcome.message)
+        types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
+        memory = problem.memory_limit
+        return {
+            "argv": [toolchain.programs["java"], f"-Xmx{memory}m", *JVM_FLAGS, "-cp", str(outcome.folder / "classes"),
+                     "tcjudge.Main", str(STACK_MIB), qualified, problem.method, *types],
+            "env": {"LC_ALL": "C.UTF-8"},
+            "readable": [str(outcome.folder / "classes"), *toolchain.programs["readable"].split(os.pathsep)],
+            "profile": "jvm", "stdio": True, "ready": True,
+            "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB, "cpu_extra": START_CPU_SECONDS,
+        }
+
+
+def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes):
+    sources = folder / "src"
+    (sources / "tcjudge").mkdir(parents=True)
+    (sources / f"{file_class}.java").write_bytes(source)
+    shutil.copyfile(RUNTIME, sources / "tcjudge" / "Main.java")
+    (folder / "classes").mkdir()
+    argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-sourcepath", "",
+            f"src/{file_class}.java", "src/tcjudge/Main.java"]
+    readable = list(SYSTEM_READABLE) + toolchain.programs["readable"].split(os.pathsep)
+    status, message = run_confined(argv, folder, readable, {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    if status == 0:
+        return True, "", {}
+    return False, first_errors(message), {}
+
+
+@functools.cache
+def _jdk() -> Toolchain | None:
+    """javac and java from the same JDK, and the folders the JVM reads (its home, and where its
+    conf/ symlinks point, /etc/java-17-openjdk on Debian)."""
+    javac = shutil.which("javac", path="/usr/local/bin:/usr/bin:/bin")
+    if not javac:
+        return None
+    javac = str(Path(javac).resolve())
+    home = Path(javac).parents[1]
+    java = home / "bin" / "java"
+    if not java.is_file():
+        return None
+    try:
+        version = subprocess.run([javac, "-version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    line = (version.stdout or version.stderr).strip().splitlines()
+    readable = {str(home)}
+    for entry in (home / "conf").rglob("*"):
+        if entry.is_symlink():
+            readable.add(str(entry.resolve().parent))
+    return Toolchain(line[0] if line else "javac (unknown version)",
+                     {"javac": javac, "java": str(java), "readable": os.pathsep.join(sorted(readable))})
+
+
+JAVA = Java()
