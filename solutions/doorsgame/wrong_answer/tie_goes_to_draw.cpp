@@ -1,0 +1,18 @@
+// Wrong answer: when John needs exactly as many colours as Gogo's exclusive ones, calls it a draw
+// (John opens first, so the tie is his).
+#include <set>
+#include <string>
+using namespace std;
+
+class DoorsGame {
+public:
+    int determineOutcome(string doors, int trophy) {
+        set<char> john(doors.begin(), doors.begin() + trophy), gogo(doors.begin() + trophy, doors.end());
+        int gogoOnly = 0, johnOnly = 0;
+        for (char c : gogo) gogoOnly += !john.count(c);
+        for (char c : john) johnOnly += !gogo.count(c);
+        if ((int)john.size() < gogoOnly) return 2 * john.size() - 1;
+        if ((int)gogo.size() < johnOnly) return -2 * (int)gogo.size();
+        return 0;
+    }
+};

@@ -1,0 +1,26 @@
+// C++ port of reference.py: Sprague-Grundy with the closed form (a stone d piles before the last
+// one has Grundy value odious(d - 1)); only pile parities matter; the first (i, j, k) in order
+// that brings the nim-sum to zero is the answer. O(n^3), n <= 15: accepted.
+#include <vector>
+using namespace std;
+
+class Roxor {
+    static int odious(int m) { return 2 * m + (1 - __builtin_popcount(m) % 2); }
+
+public:
+    vector<int> play(vector<int> piles) {
+        int n = piles.size();
+        vector<int> grundy(n, 0);
+        for (int p = 0; p < n - 1; ++p) grundy[p] = odious(n - 2 - p);
+        int total = 0;
+        for (int p = 0; p < n; ++p)
+            if (piles[p] % 2) total ^= grundy[p];
+        for (int i = 0; i < n; ++i) {
+            if (piles[i] == 0) continue;
+            for (int j = i + 1; j < n; ++j)
+                for (int k = j; k < n; ++k)
+                    if ((total ^ grundy[i] ^ grundy[j] ^ grundy[k]) == 0) return {i, j, k};
+        }
+        return {};
+    }
+};
