@@ -30,7 +30,10 @@ STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as
 RUNTIME_DATA_MIB = 768  # what the JVM itself maps beyond the heap and that stack (metaspace, code cache, GC)
 START_CPU_SECONDS = 10  # RLIMIT_CPU headroom for JVM start-up, which the zygote does not charge
 JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xshare:auto", "-XX:-UseContainerSupport",
-             "-Xlog:disable", "-Xlog:all=warning:stderr")  # JVM warnings go to the output, never the result channel
+             "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr",
+             "-XX:+SuppressFatalErrorMessage")
+# The JVM's own messages go to the captured output, never to the result channel (descriptor 1 here):
+# warnings to stderr, and a crash aborts without its report (which HotSpot writes to stdout).
 JAVAC_FLAGS = ("-encoding", "UTF-8", "-nowarn", "-Xmaxerrs", "5", "-J-Xmx512m", "-J-XX:+UseSerialGC",
                "-J-XX:-UsePerfData", "-J-XX:TieredStopAtLevel=1", "-J-XX:-UseContainerSupport")
 PUBLIC_CLASS = re.compile(r"\bpublic\s+(?:(?:final|abstract|strictfp)\s+)*class\s+([A-Za-z_$][\w$]*)")
@@ -63,8 +66,8 @@ class Java(Language):
         package = PACKAGE.search(code)
         qualified = f"{package.group(1)}.{problem.class_name}" if package else problem.class_name
         outcome = cached_build(
-            [self.name, toolchain.version, JAVAC_FLAGS, RUNTIME.read_bytes(), file_class, source],
-            lambda folder: _compile(toolchain, folder, file_class, source))
+            [self.name, toolchain.version, JAVAC_FLAGS, RUNTIME.read_bytes(), file_class, Path(path).name, source],
+            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name)))
         if not outcome.ok:
             raise CompileError(outcome.message)
         types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
@@ -79,7 +82,12 @@ class Java(Language):
         }
 
 
-def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes):
+def _display_name(name: str) -> str:
+    """The contestant's file name as compiler messages show it (javac needs the public class's name)."""
+    return name if re.fullmatch(r"[\w.+-]{1,100}", name) else "the solution"
+
+
+def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str):
     sources = folder / "src"
     (sources / "tcjudge").mkdir(parents=True)
     (sources / f"{file_class}.java").write_bytes(source)
@@ -91,7 +99,7 @@ def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes)
     status, message = run_confined(argv, folder, readable, {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
     if status == 0:
         return True, "", {}
-    return False, first_errors(message), {}
+    return False, first_errors(message.replace(f"src/{file_class}.java", name)), {}
 
 
 @functools.cache

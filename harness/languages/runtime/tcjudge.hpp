@@ -253,7 +253,11 @@ typename std::enable_if<std::is_floating_point<T>::value>::type decode(const Val
 template <class T, class A> void decode(const Value& v, std::vector<T, A>& out) {
     if (v.kind != Value::Array) mismatch("an array");
     out.resize(v.items.size());
-    for (std::size_t k = 0; k < v.items.size(); ++k) decode(v.items[k], out[k]);
+    for (std::size_t k = 0; k < v.items.size(); ++k) {
+        T item;  // not out[k] itself: vector<bool> hands out proxies, not references
+        decode(v.items[k], item);
+        out[k] = std::move(item);
+    }
 }
 
 inline void encode(std::string& out, bool b) { out += b ? "true" : "false"; }
@@ -371,7 +375,7 @@ template <class Call> [[noreturn]] void serve(std::size_t arity, Call call) {
         call(args.items, line);
     } catch (const std::bad_alloc& err) {
         flush_output();
-        report(error_line("std::bad_alloc", "out of memory"));
+        report(error_line("MemoryError", "std::bad_alloc: out of memory"));  // MLE, as Python's MemoryError
     } catch (const std::exception& err) {
         flush_output();
         report(error_line(type_name(typeid(err)).c_str(), err.what()));

@@ -1,0 +1,216 @@
+"""C++ and Java solutions: verdicts, fresh state, the type mapping both ways, compiling rules.
+
+Fixtures under testdata/languages/{cpp,java} declare their verdict in a `// expect: X` line and are
+graded on the fixture problem `adder` in one pool run per language, as `check` would. The type
+mapping is checked end to end: for every TopCoder type, an identity method is graded with edge
+values (32-bit bounds, empty arrays, doubles), so the value crosses to the solution and back.
+Tests needing a compiler are skipped, with the reason, where it is not installed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.engine.grading import Pool, SolutionRun
+from harness.languages import CPP, JAVA, PYTHON, CompileError, for_path
+from harness.languages.base import code_only
+from harness.problems.format import Parameter, Problem, load_problem
+from harness.problems.format import TestCase as Case  # (not collected by pytest)
+from harness.problems.tctypes import SCALARS, TCType
+from harness.verdicts import Verdict
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
+
+FIXTURES = TESTDATA / "languages"
+EXPECT = re.compile(r"^// expect: (\w+)", re.MULTILINE)
+needs_gxx = pytest.mark.skipif(CPP.toolchain() is None, reason=CPP.missing_message())
+needs_java = pytest.mark.skipif(JAVA.toolchain() is None, reason=JAVA.missing_message())
+
+
+def _grade(problem: Problem, paths: list[Path]) -> dict[str, object]:
+    runs = [SolutionRun(problem, path, problem.tests, stop_on_failure=True) for path in paths]
+    with Pool(2) as pool:
+        return {result.solution.name: result for result in pool.grade(runs)}
+
+
+@pytest.fixture(scope="module")
+def adder() -> Problem:
+    return load_problem(FIXTURE_PROBLEMS / "adder")
+
+
+@pytest.fixture(scope="module")
+def graded_cpp(adder):
+    return _grade(adder, sorted((FIXTURES / "cpp").glob("*.cpp")))
+
+
+@pytest.fixture(scope="module")
+def graded_java(adder):
+    return _grade(adder, sorted((FIXTURES / "java").glob("*.java")))
+
+
+def _check(result, path: Path) -> None:
+    failure = result.first_failure
+    detail = result.compile_message or (failure.message if failure else "")
+    assert str(result.verdict) == EXPECT.search(path.read_text()).group(1), detail
+
+
+CPP_FIXTURES = sorted((FIXTURES / "cpp").glob("*.cpp"))
+JAVA_FIXTURES = sorted((FIXTURES / "java").glob("*.java"))
+
+
+@needs_gxx
+@pytest.mark.parametrize("path", CPP_FIXTURES, ids=[p.stem for p in CPP_FIXTURES])
+def test_cpp_fixture_gets_its_verdict(graded_cpp, path):
+    _check(graded_cpp[path.name], path)
+
+
+@needs_java
+@pytest.mark.parametrize("path", JAVA_FIXTURES, ids=[p.stem for p in JAVA_FIXTURES])
+def test_java_fixture_gets_its_verdict(graded_java, path):
+    _check(graded_java[path.name], path)
+
+
+@pytest.mark.parametrize("paths", [CPP_FIXTURES, JAVA_FIXTURES], ids=["cpp", "java"])
+def test_every_verdict_is_exercised_in_each_language(paths):
+    assert {EXPECT.search(p.read_text()).group(1) for p in paths} == {str(v) for v in Verdict} - {"IE"}
+
+
+@needs_gxx
+def test_cpp_messages_say_what_went_wrong(graded_cpp):
+    syntax = graded_cpp["compile_error_syntax.cpp"].compile_message
+    assert "compile_error_syntax.cpp:9" in syntax and "error" in syntax  # the contestant's file and line
+    signature = graded_cpp["compile_error_signature.cpp"].compile_message
+    assert "Adder must have a public method long long add(vector<int> values, int factor)" in signature
+    assert "killed by SIGSEGV" in graded_cpp["runtime_error_signal.cpp"].first_failure.message
+    assert "std::out_of_range" in graded_cpp["runtime_error_exception.cpp"].first_failure.message
+    accepted = graded_cpp["accepted.cpp"].tests[0]
+    assert accepted.cpu_ms > 0 and accepted.memory_mib > 0  # measured by the kernel
+
+
+@needs_java
+def test_java_messages_say_what_went_wrong(graded_java):
+    assert "CompileError.java:4" in graded_java["CompileError.java"].compile_message
+    assert "has no public method long add(int[], int)" in graded_java["CompileErrorSignature.java"].compile_message
+    assert "ArrayIndexOutOfBoundsException" in graded_java["RuntimeErrorException.java"].first_failure.message
+    assert "killed by SIG" in graded_java["RuntimeErrorSignal.java"].first_failure.message
+    assert "memory" in graded_java["MemoryLimitArray.java"].first_failure.message
+
+
+@needs_gxx
+def test_archive_rule_falls_back_to_gnu14_only_when_gnu17_fails(adder):
+    assert CPP.build(FIXTURES / "cpp" / "accepted_own_main_gnu14.cpp", adder, 1 << 20).detail["standard"] == "gnu++14"
+    assert CPP.build(FIXTURES / "cpp" / "accepted.cpp", adder, 1 << 20).detail["standard"] == "gnu++17"
+
+
+@needs_gxx
+def test_compiler_cannot_read_the_project(adder, tmp_path):
+    """An #include of an expected output is a compile error that does not quote it: the compiler
+    reads only system folders and its build folder."""
+    secret = FIXTURE_PROBLEMS / "adder" / "tests" / "more.yaml"
+    path = tmp_path / "Leak.cpp"
+    path.write_text(f'#include "{secret}"\nclass Adder {{ public: long long add(vector<int> v, int f) {{ return 0; }} }};\n')
+    with pytest.raises(CompileError) as caught:
+        CPP.program(path, adder, 1 << 20)
+    assert "3000000000000" not in str(caught.value)
+    assert "Permission denied" in str(caught.value) or "No such file" in str(caught.value)
+
+
+# -- the type mapping, both ways ---------------------------------------------------------------------
+
+EDGES = {
+    "int": [0, 1, -1, 2**31 - 1, -(2**31)],
+    "long": [0, 2**63 - 1, -(2**63), 2**31, -(2**31) - 1],
+    "double": [0.0, -0.0, 0.1, 1e-300, 1.7976931348623157e308, -2.5, 123456789.125],
+    "String": ["", "a", 'quote " backslash \\ tab \t newline \n', "x" * 1000, "\u00e9\u4e2d\U0001f600"],
+    "boolean": [True, False],
+}
+
+
+def _values(t: TCType) -> list:
+    if t.dims == 0:
+        return EDGES[t.base]
+    inner = _values(t.element)
+    return [[], inner[:1], inner, [inner[0]] * 3] if t.dims == 1 else [[], [[]], [inner[1], [], inner[2]]]
+
+
+def _echo_problem(t: TCType) -> Problem:
+    method = f"echo{t.base.capitalize()}{t.dims}"
+    tests = [Case(f"value-{k}", (value,), value, "generated", k + 1) for k, value in enumerate(_values(t))]
+    return Problem(f"echo-{t}", FIXTURES, "Echo", "test fixture", "Echo", method, [Parameter("value", t)], t,
+                   time_limit=2, memory_limit=256, tests=tests)
+
+
+TYPES = [TCType(base, dims) for base in SCALARS for dims in range(3)]
+CPP_TYPES = {"int": "int", "long": "long long", "double": "double", "String": "string", "boolean": "bool"}
+JAVA_TYPES = {"int": "int", "long": "long", "double": "double", "String": "String", "boolean": "boolean"}
+
+
+def _echo_source(language: str, folder: Path) -> Path:
+    """One class with an identity method per TopCoder type (C++ one file per type: the generated
+    entry point names one method; Java one file: the runtime finds the method by reflection)."""
+    if language == "java":
+        methods = "".join(f"    public {JAVA_TYPES[t.base]}{'[]' * t.dims} {_echo_problem(t).method}"
+                          f"({JAVA_TYPES[t.base]}{'[]' * t.dims} v) {{ return v; }}\n" for t in TYPES)
+        path = folder / "Echo.java"
+        path.write_text(f"public class Echo {{\n{methods}}}\n")
+        return path
+    methods = ""
+    for t in TYPES:
+        name = CPP_TYPES[t.base]
+        for _ in range(t.dims):
+            name = f"vector<{name}>"
+        methods += f"    {name} {_echo_problem(t).method}({name} v) {{ return v; }}\n"
+    path = folder / "echo.cpp"
+    path.write_text(f"#include <string>\n#include <vector>\nusing namespace std;\nclass Echo {{\npublic:\n{methods}}};\n")
+    return path
+
+
+def _echo_all(language: str, folder: Path) -> dict[str, object]:
+    path = _echo_source(language, folder)
+    runs = [SolutionRun(_echo_problem(t), path, _echo_problem(t).tests, stop_on_failure=False) for t in TYPES]
+    with Pool(2) as pool:
+        return {str(TYPES[k]): result for k, result in enumerate(pool.grade(runs))}
+
+
+@needs_java
+def test_java_type_mapping_round_trips_every_type(tmp_path):
+    for name, result in _echo_all("java", tmp_path).items():
+        assert result.verdict is Verdict.AC, (name, result.compile_message, result.first_failure)
+        assert result.passed == len(result.tests) >= 2
+
+
+@needs_gxx
+def test_cpp_type_mapping_round_trips_every_type(tmp_path):
+    for name, result in _echo_all("cpp", tmp_path).items():
+        assert result.verdict is Verdict.AC, (name, result.compile_message, result.first_failure)
+        assert result.passed == len(result.tests) >= 2
+
+
+# -- finding the class without compiling -------------------------------------------------------------
+
+def test_language_comes_from_the_extension():
+    assert [for_path(Path(name)) for name in ("a.py", "A.cpp", "A.cc", "A.java")] == [PYTHON, CPP, CPP, JAVA]
+
+
+def test_classes_are_found_in_code_not_in_comments_or_strings():
+    source = '// class Fake {\n/* class Other { */ const char* s = "class Quoted {";\nclass Real : public Base {\n};\n'
+    assert CPP.classes(source) == {"Real"}
+    assert CPP.classes("struct Forward;\nstruct Solver final { };") == {"Solver"}
+    assert JAVA.classes('// class A\nString s = "class B";\npublic class EllysCheckers {\n  class Inner {} }') == \
+        {"EllysCheckers", "Inner"}
+
+
+def test_class_scan_ends_on_unterminated_comments_and_literals():
+    # each opener is scanned once: a lazy regex would take hours on this (and never end here)
+    assert code_only("class A {};" + "/* " * 200_000) == "class A {};"
+    assert CPP.classes('class A {};\n"' + "\\" * 100_000) == {"A"}
+
+
+def test_missing_compiler_is_one_clear_line(judge, monkeypatch):
+    monkeypatch.setattr(type(CPP), "toolchain", lambda self: None)
+    code, _out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", FIXTURES / "cpp" / "accepted.cpp")
+    assert code == 2
+    assert "g++ was not found" in err and "Traceback" not in err
