@@ -22,10 +22,24 @@ def engine_layers() -> list[LayerStatus]:
         LayerStatus("rlimits", True, "CPU (backstop), data segment = memory limit, stack, file size 0, core 0, 64 open files"),
         LayerStatus("cpu watch", pidfd, "the worker reads the child's CPU clock and kills it at the limit; idle limit 2 x TL + 1 s (time neither running nor waiting for a CPU)"
                     if pidfd else "needs pidfd_open (Linux 5.3, Python 3.9)"),
+        _cpu_waits(),
         LayerStatus("process group", True, "every test's process group is killed at its end; orphans are reaped by the worker"),
         LayerStatus("environment", True, "workers start with a minimal environment, cwd /, no site-packages"),
         LayerStatus("result channel", True, "results cross as JSON text, type-checked and compared in the judge"),
     ]
+
+
+def _cpu_waits() -> LayerStatus:
+    """Whether the kernel shows each thread's run-queue wait, which keeps a busy machine's delays
+    out of a test's idle time (docs/verdicts.md)."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as handle:
+            int(handle.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return LayerStatus("cpu waits", False, "no /proc/<pid>/schedstat (CONFIG_SCHED_INFO): time waiting for a CPU "
+                                               "counts as idle time, as under a wall-clock limit")
+    return LayerStatus("cpu waits", True, "time waiting for a CPU on a busy machine is not idle time (schedstat); "
+                                          "a test that waits past max(30 s, 10 x TL) is IE, machine overloaded")
 
 
 def all_layers() -> list[LayerStatus]:

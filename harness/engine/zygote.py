@@ -371,6 +371,7 @@ class Zygote:
         truncated = False
         open_pipes = {result_r, output_r} | ({answer_r} if answer_r is not None else set())
         cores = max(1, len(os.sched_getaffinity(0)))
+        wall_bound = time_limit + solution.idle_limit + solution.overload_wait
         ended, usage = None, None
         try:
             while True:
@@ -381,10 +382,10 @@ class Zygote:
                 if remaining_cpu <= 0:
                     ended = "cpu-limit"
                     break
-                remaining_idle, remaining_wait = activity.remaining(solution.idle_limit, solution.overload_wait)
+                remaining_idle, remaining_wait = self._budgets(activity, started + wall_bound)
                 if remaining_idle <= 0 or remaining_wait <= 0:
                     activity.update()  # the figures were bounds; take the kernel's
-                    remaining_idle, remaining_wait = activity.remaining(solution.idle_limit, solution.overload_wait)
+                    remaining_idle, remaining_wait = self._budgets(activity, started + wall_bound)
                     if remaining_wait <= 0:
                         ended = "overloaded"
                         break
@@ -431,6 +432,13 @@ class Zygote:
             if pending is not None:
                 os.close(child.args_w)
         return ended, bytes(report), truncated, bytes(output), usage, None if answer_r is None else bytes(answer), activity
+
+    def _budgets(self, activity: Activity, deadline: float) -> tuple[float, float]:
+        """Seconds left of the idle and waiting budgets (lower bounds). The waiting budget also
+        ends at `deadline`, a backstop for a child starved of any CPU (its wait shows only once it
+        runs): no test lasts that long on its own (CPU, idle and waiting budgets together)."""
+        remaining_idle, remaining_wait = activity.remaining(self.solution.idle_limit, self.solution.overload_wait)
+        return remaining_idle, min(remaining_wait, deadline - time.monotonic())
 
     @staticmethod
     def _feed(child: Child, pending: memoryview, poller) -> memoryview | None:
