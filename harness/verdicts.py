@@ -51,6 +51,7 @@ class RunFacts:
     answer_truncated: bool = False  # it wrote more than the zygote's ANSWER_CAP
     idle: float = 0.0  # seconds neither running nor waiting for a CPU (as of the worker's last look)
     waited: float = 0.0  # seconds waiting for a CPU (as of the worker's last look)
+    oom_killed: bool = False  # the kernel killed it at its memory cgroup's limit (memory of any kind)
 
     @classmethod
     def from_message(cls, message: dict) -> RunFacts:
@@ -138,6 +139,8 @@ def _memory_finding(facts: RunFacts, limits: Limits, report: dict | None) -> tup
             return Verdict.MLE, f"{kind}{where}: the memory limit was reached"
     if facts.ended == "signaled" and ("MemoryError" in facts.output or "out of memory" in facts.output.lower()):
         return Verdict.MLE, f"killed by {_signal_name(facts.signal)} while out of memory"
+    if facts.oom_killed:
+        return Verdict.MLE, f"killed at the memory limit ({limits.memory_mib} MiB, memory of every kind counted)"
     return None
 
 

@@ -20,7 +20,7 @@ from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
 from .. import languages
 from ..text import safe_lines, safe_text
-from .worker import Worker, WorkerDied
+from .worker import Worker, WorkerDied, remove_stale_cgroups
 from .zygote import ANSWER_CAP
 from ..verdicts import Limits, RunFacts, Verdict, decide
 
@@ -317,7 +317,10 @@ class Pool:
         with self._workers_lock:
             for worker in self._workers:
                 worker.close()
+            had_workers = bool(self._workers)
             self._workers.clear()
+        if had_workers:
+            remove_stale_cgroups()
 
     def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None,
               on_done: DoneCallback | None = None) -> list[GradeResult]:

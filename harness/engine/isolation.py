@@ -12,7 +12,7 @@ import platform
 from tabulate import tabulate
 
 from . import sandbox
-from .sandbox import LayerStatus
+from .sandbox import LayerStatus, cgroup
 
 
 def engine_layers() -> list[LayerStatus]:
@@ -26,6 +26,7 @@ def engine_layers() -> list[LayerStatus]:
         LayerStatus("process group", True, "every test's process group is killed at its end; orphans are reaped by the worker"),
         LayerStatus("environment", True, "workers start with a minimal environment, cwd /, no site-packages"),
         LayerStatus("result channel", True, "results cross as JSON text, type-checked and compared in the judge"),
+        LayerStatus("bounds", *cgroup.probe()),
     ]
 
 

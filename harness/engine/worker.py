@@ -25,6 +25,7 @@ BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harne
 MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
 START_TIMEOUT = 30.0  # seconds for a new interpreter to say it is ready (slow machines, cold caches)
 READY_GRACE = 30.0  # more for a runtime that says when it has started (the JVM): the zygote waits that long
+CLOSE_GRACE = 1.0  # seconds for a zygote to clean up after itself when asked to end
 ANSWER_GRACE = 10.0  # seconds past a child's own limits before the judge gives up on the zygote
 
 
@@ -89,8 +90,14 @@ class Worker:
         return RunFacts.from_message(self._ask({"op": "run", "input": base64.b64encode(data).decode()}))
 
     def close(self) -> None:
+        """End the zygote: asked first (it then reaps its children and removes their cgroups),
+        killed if it does not end within CLOSE_GRACE."""
         if self.process.poll() is None:
-            self.process.kill()
+            try:
+                self.process.stdin.close()
+                self.process.wait(CLOSE_GRACE)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout, self._stderr):
             stream.close()
@@ -135,3 +142,13 @@ class Worker:
         tail = self._stderr.read().decode("utf-8", "replace").strip().splitlines()[-1:]
         detail = f": {tail[0]}" if tail else ""
         return WorkerDied(f"the worker process {what} (exit status {self.process.returncode}){detail}")
+
+
+def remove_stale_cgroups(patience: float = 0.5) -> None:
+    """Remove the per-test cgroups of zygotes that are gone (a zygote dies with the judge thread
+    that started it, before it can clean up); children still exiting get `patience` seconds."""
+    from .sandbox.cgroup import sweep
+
+    deadline = time.monotonic() + patience
+    while sweep() and time.monotonic() < deadline:
+        time.sleep(0.01)

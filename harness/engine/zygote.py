@@ -188,9 +188,12 @@ class Child:
 
 
 class Zygote:
-    def __init__(self, confinement, devnull: int, project_root: str = "/"):
+    def __init__(self, confinement, devnull: int, project_root: str = "/", cgroups=None):
         self.confinement = confinement
         self.project_root = project_root
+        self.cgroups = cgroups  # sandbox.cgroup.Cgroups, or None: rlimits alone bound a test
+        self.slots: dict = {}  # child pid -> its cgroup, removed once the child is reaped
+        self.nproc: int | None = None  # RLIMIT_NPROC for children when there is no pids cgroup
         self.solution: Solution | None = None
         self.devnull = devnull
         self.pid = os.getpid()
@@ -223,6 +226,10 @@ class Zygote:
             if problems:  # the interpreter's layers were prepared here: these should be too
                 self.solution = None
                 raise RuntimeError("; ".join(problems))
+        if self.cgroups is None and os.geteuid() != 0:  # (root ignores RLIMIT_NPROC)
+            from harness.engine.sandbox.cgroup import MAX_TASKS, tasks_of_uid
+
+            self.nproc = tasks_of_uid(os.getuid()) + MAX_TASKS
         gc.collect()
         gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
         self.data_baseline = _vm_data_bytes()
@@ -301,6 +308,7 @@ class Zygote:
             "report_truncated": truncated,
             "output": output.decode("utf-8", "replace"),
             "setup_error": setup_error,
+            "oom_killed": child.pid in self.slots and self.cgroups.oom_killed(self.slots[child.pid]),
         } | ({} if answer is None else {"answer": base64.b64encode(answer[:ANSWER_CAP]).decode(),
                                         "answer_truncated": len(answer) > ANSWER_CAP})
 
@@ -310,6 +318,14 @@ class Zygote:
         _reap_orphans(set(self.ending) | ({self.spare.pid} if self.spare else set()))
         self.prepare_spare()
         self.ending = [pid for pid in self.ending if os.waitpid(pid, os.WNOHANG)[0] == 0]
+        self.release_cgroups()
+
+    def release_cgroups(self) -> None:
+        """Take back the cgroups of reaped children (one still tearing down is tried again later)."""
+        live = set(self.ending) | ({self.spare.pid} if self.spare else set())
+        for pid in [pid for pid in self.slots if pid not in live]:
+            if self.cgroups.recycle(self.slots[pid]):
+                del self.slots[pid]
 
     def _fork(self) -> Child:
         args_r, args_w = os.pipe2(os.O_CLOEXEC)
@@ -317,9 +333,12 @@ class Zygote:
         output_r, output_w = os.pipe2(os.O_CLOEXEC)
         setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
         answer_r, answer_w = os.pipe2(os.O_CLOEXEC) if self.solution.stdin_mode else (None, None)
+        slot = self.cgroups.create(self.solution.data_limit(0)) if self.cgroups else None  # (+ a runtime's share)
         pid = os.fork()
         if pid == 0:
-            self._child(self.solution, args_r, result_w, output_w, setup_w, answer_w)  # never returns
+            self._child(self.solution, args_r, result_w, output_w, setup_w, answer_w, slot)  # never returns
+        if slot is not None:
+            self.slots[pid] = slot
         for fd in (args_r, result_w, output_w, setup_w, answer_w):
             if fd is not None:
                 os.close(fd)
@@ -461,13 +480,15 @@ class Zygote:
         return None
 
     def _child(self, solution: Solution, args_r: int, result_w: int, output_w: int, setup_w: int,
-               answer_w: int | None) -> None:
+               answer_w: int | None, slot) -> None:
         """In the forked child: cut every tie to the zygote, confine, then run the solution.
 
         Every descriptor but 0-4 is closed before the solution runs, the set-up channel included.
         A stdin program gets the argument pipe as descriptor 0 and the answer pipe as descriptor 1."""
         try:
             die_with_parent(self.pid)
+            if slot is not None:
+                self.cgroups.join(slot)  # first: everything from here on is charged to the test
             os.setpgid(0, 0)
             os.dup2(args_r if solution.stdin_mode else self.devnull, 0)
             os.dup2(answer_w if solution.stdin_mode else output_w, 1)
@@ -503,6 +524,11 @@ class Zygote:
         resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        if self.nproc is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (self.nproc, self.nproc))
+        cpu = _libc.sched_getcpu()  # one CPU, the one it runs on: threads add CPU time, not cores
+        if cpu >= 0:
+            os.sched_setaffinity(0, {cpu})
 
 
 def _run_solution(solution: Solution) -> None:
@@ -906,6 +932,17 @@ def _vm_data_bytes() -> int:
     return 0
 
 
+def _open_cgroups():
+    """This zygote's folder of per-test cgroups, or None and why not (never fatal)."""
+    try:
+        from harness.engine.sandbox import cgroup
+
+        cgroup.sweep()  # left by zygotes killed before they could clean up
+        return cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}")
+    except Exception as err:  # noqa: BLE001 - an optional layer
+        return None, f"{type(err).__name__}: {err}"
+
+
 def _load_confinement(project_root: str, readable: list[str] = (), profile: str = "python"):
     """The kernel confinement layers, prepared once here (once per compiled program: its folder
     and runtime become readable, its profile allows the exec) and entered by every child.
@@ -937,8 +974,10 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     confinement, problems = _load_confinement(project_root) if confine else (None, ["kernel layers off"])
     os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
-    zygote = Zygote(confinement, devnull, project_root)
-    _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems})
+    cgroups, no_cgroups = _open_cgroups() if confine else (None, "kernel layers off")
+    zygote = Zygote(confinement, devnull, project_root, cgroups)
+    _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems,
+           "bounds": cgroups.description if cgroups else f"rlimits only: {no_cgroups}"})
     requests = os.fdopen(0, "rb", buffering=1 << 16)
     for line in requests:
         request = json.loads(line)
@@ -955,6 +994,10 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     zygote.discard_spare()
     for pid in zygote.ending:
         os.waitpid(pid, 0)
+    zygote.ending = []
+    if cgroups is not None:
+        zygote.release_cgroups()
+        cgroups.close()
 
 
 def _send(message: dict) -> None:

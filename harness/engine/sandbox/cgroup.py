@@ -1,4 +1,4 @@
-"""Per-test cgroups: hard bounds on tasks, memory of every kind and CPU parallelism, while it runs.
+"""Per-test cgroups: hard bounds on tasks and on memory of every kind, while a test runs.
 
 rlimits bound one process's data segment and CPU time; they do not see stack-like mappings, page
 tables, pipe buffers or other kernel memory, and RLIMIT_NPROC counts a whole uid. A cgroup bounds
@@ -10,9 +10,12 @@ removed once the child is reaped:
     pids.max                    MAX_TASKS (threads included)
     memory.max / limit_in_bytes the memory limit plus HEADROOM (rlimits say MLE first as a rule;
                                 this is the wall behind them), no swap
-    cpu.max / cfs_quota_us      one CPU: threads cannot turn a CPU-time limit into wall time x cores
 
-cgroup v2 is used where the zygote's cgroup has the pids, memory and cpu controllers and may
+CPU parallelism is bounded without a cgroup: the zygote pins each child to one CPU (affinity,
+which seccomp then forbids changing). The cpu controller's quota did the same at ~2 ms of wall
+time per test on a loaded machine (group scheduling), for nothing more.
+
+cgroup v2 is used where the zygote's cgroup has the pids and memory controllers and may
 create children (root, or a delegated subtree); else the v1 hierarchies of those controllers
 (cgroup v1 or "hybrid" machines) where they are writable; else none (`Cgroups.open()` says why).
 """
@@ -23,21 +26,23 @@ import os
 
 MAX_TASKS = 64  # threads and processes of one test (a TopCoder solution needs one)
 HEADROOM = 64 * 1024 * 1024  # bytes over the memory limit for kernel memory, page cache, the interpreter
-CONTROLLERS = ("pids", "memory", "cpu")
-CPU_PERIOD_US = 100_000
+CONTROLLERS = ("pids", "memory")
 
 
+PREFIX = "judge-"  # a zygote's folder is judge-<its pid>
 LEAF = "zygote"  # v2: where the zygote itself lives, beside its tests' cgroups
 
 
 class Slot:
-    """The cgroup (one folder per hierarchy) of one child."""
+    """The cgroup (one folder per hierarchy) of one child; reused for a later child once emptied."""
 
-    __slots__ = ("dirs", "memory")
+    __slots__ = ("dirs", "memory", "limit", "oom_base")
 
-    def __init__(self, dirs: tuple[str, ...], memory: str):
+    def __init__(self, dirs: tuple[str, ...], memory: str, limit: int):
         self.dirs = dirs
-        self.memory = memory
+        self.memory = memory  # the folder with the memory controller's files
+        self.limit = limit
+        self.oom_base = 0  # OOM kills counted before the current child (the counter cannot be reset)
 
 
 class Cgroups:
@@ -47,11 +52,11 @@ class Cgroups:
         self.version = version
         self.bases = bases  # controller -> this zygote's folder (v2: the same folder for all three)
         self._next = 0
+        self._free: list[Slot] = []  # emptied cgroups, reused: no mkdir/rmdir per test
 
     @property
     def description(self) -> str:
-        where = sorted(set(self.bases.values()))
-        return f"cgroup v{self.version} ({', '.join(where)})"
+        return f"cgroup v{self.version} ({', '.join(CONTROLLERS)}), beneath {os.path.dirname(self.bases['pids'])}"
 
     @classmethod
     def open(cls, name: str) -> tuple[Cgroups | None, str]:
@@ -65,7 +70,7 @@ class Cgroups:
             except OSError as err:
                 v2_reason = f"cgroup v2 at {own}: {err.strerror or err}"
         if not all(c in mounts for c in CONTROLLERS):
-            return None, f"{v2_reason}; no cgroup v1 pids, memory and cpu hierarchies"
+            return None, f"{v2_reason}; no cgroup v1 pids and memory hierarchies"
         bases: dict[str, str] = {}
         try:
             for controller in CONTROLLERS:
@@ -79,10 +84,17 @@ class Cgroups:
         return cls(1, bases), ""
 
     def create(self, memory_bytes: int) -> Slot:
-        """A new, empty cgroup with the limits of one test (in every hierarchy)."""
+        """An empty cgroup with the limits of one test (in every hierarchy): a recycled one, or new."""
+        limit = memory_bytes + HEADROOM
+        if self._free:
+            slot = self._free.pop()
+            if slot.limit != limit:
+                self._set_memory(slot.memory, limit)
+                slot.limit = limit
+            slot.oom_base = self._oom_count(slot)
+            return slot
         self._next += 1
         name = f"t{self._next}"
-        limit = memory_bytes + HEADROOM
         paths = {controller: os.path.join(base, name) for controller, base in self.bases.items()}
         made: list[str] = []
         try:
@@ -90,48 +102,62 @@ class Cgroups:
                 os.mkdir(path)
                 made.append(path)
             _write(paths["pids"], "pids.max", MAX_TASKS)
-            if self.version == 2:
-                _write(paths["memory"], "memory.max", limit)
-                _write(paths["memory"], "memory.swap.max", 0, optional=True)
-                _write(paths["cpu"], "cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}")
-            else:
-                _write(paths["memory"], "memory.limit_in_bytes", limit)
-                _write(paths["memory"], "memory.memsw.limit_in_bytes", limit, optional=True)
-                _write(paths["cpu"], "cpu.cfs_period_us", CPU_PERIOD_US)
-                _write(paths["cpu"], "cpu.cfs_quota_us", CPU_PERIOD_US)
+            self._set_memory(paths["memory"], limit)
         except OSError:
             for path in made:
                 _rmdir(path)
             raise
-        return Slot(tuple(made), paths["memory"])
+        return Slot(tuple(made), paths["memory"], limit)
 
-    @staticmethod
-    def join(slot: Slot) -> None:
-        """In the child, first thing: move this process into its test's cgroup."""
-        pid = str(os.getpid()).encode()
+    def _set_memory(self, folder: str, limit: int) -> None:
+        if self.version == 2:
+            _write(folder, "memory.max", limit)
+            _write(folder, "memory.swap.max", 0, optional=True)
+        else:  # memsw (memory + swap) must stay >= the memory limit: lower memory first, raise memsw first
+            order = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
+            current = int(_read(os.path.join(folder, "memory.limit_in_bytes")))
+            for name in order if limit <= current else order[::-1]:
+                _write(folder, name, limit, optional=name.endswith("memsw.limit_in_bytes"))
+
+    def join(self, slot: Slot) -> None:
+        """In the child, first thing (while it has one thread): move this process into its test's
+        cgroup. v1: "0" into `tasks` moves the calling thread without the global threadgroup lock
+        (whose RCU grace period made a move cost ~0.5 ms of wall time); v2 has no such shortcut."""
+        name, me = ("tasks", b"0") if self.version == 1 else ("cgroup.procs", str(os.getpid()).encode())
         for folder in slot.dirs:
-            fd = os.open(os.path.join(folder, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+            fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CLOEXEC)
             try:
-                os.write(fd, pid)
+                os.write(fd, me)
             finally:
                 os.close(fd)
 
     def oom_killed(self, slot: Slot) -> bool:
-        """Whether the kernel killed a process of this cgroup at its memory limit."""
+        """Whether the kernel killed a process of this cgroup's current child at its memory limit."""
+        return self._oom_count(slot) > slot.oom_base
+
+    def _oom_count(self, slot: Slot) -> int:
         name = "memory.events" if self.version == 2 else "memory.oom_control"
         try:
             with open(os.path.join(slot.memory, name)) as handle:
                 for line in handle:
                     key, _, value = line.partition(" ")
                     if key == "oom_kill":
-                        return int(value) > 0
+                        return int(value)
         except (OSError, ValueError):
             pass
-        return False
+        return 0
+
+    def recycle(self, slot: Slot) -> bool:
+        """Take back the cgroup of a reaped child for a later one; False while a process of it is
+        still exiting (try again later)."""
+        if any(_read(os.path.join(folder, "cgroup.procs")).strip() for folder in slot.dirs):
+            return False
+        self._free.append(slot)
+        return True
 
     @staticmethod
     def remove(slot: Slot) -> bool:
-        """Remove an emptied cgroup; False while a process of it is still exiting (try again later)."""
+        """Remove an emptied cgroup; False while a process of it is still exiting."""
         return all([_rmdir(path) for path in slot.dirs])
 
     def close(self) -> None:
@@ -143,18 +169,56 @@ class Cgroups:
             _rmdir(base)
 
 
-def sweep(prefix: str, alive) -> None:
-    """Remove the folders `<prefix><pid>` of zygotes that died without cleaning up (SIGKILL)."""
-    mounts = _mounts()
-    for controller, mount in mounts.items():
-        own = os.path.join(mount, _own_path(controller).lstrip("/"))
+def probe() -> tuple[bool, str]:
+    """(bounded, what bounds a test's tasks, memory and CPU parallelism here), for `doctor`: tries
+    what a zygote of this user would do (create and remove a folder of test cgroups)."""
+    cgroups, why = Cgroups.open(f"{PREFIX}{os.getpid()}")
+    if cgroups is not None:
+        described = cgroups.description
+        cgroups.close()
+        return True, (f"{described}: per test {MAX_TASKS} tasks (pids.max), memory limit + {HEADROOM >> 20} MiB "
+                      f"of every kind (stacks, page tables, pipes), OOM kill = MLE; one CPU (affinity)")
+    if os.geteuid() == 0:
+        return False, f"no bound on tasks per test (root ignores RLIMIT_NPROC) and no cgroup: {why}; one CPU (affinity)"
+    return True, (f"RLIMIT_NPROC = this uid's tasks + {MAX_TASKS} (run the judge under a dedicated uid: "
+                  f"the count is per uid); memory: rlimits and seccomp only; one CPU (affinity); no cgroup: {why}")
+
+
+def tasks_of_uid(uid: int) -> int:
+    """How many tasks (threads included) the uid runs now: RLIMIT_NPROC counts them all, so the
+    fallback bound for a test is this plus MAX_TASKS (read once per solution, not per test)."""
+    count = 0
+    for entry in _listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as handle:
+                fields = dict(line.split(":", 1) for line in handle if line[:4] in ("Uid:", "Thre"))
+            if int(fields["Uid"].split()[0]) == uid:
+                count += int(fields["Threads"])
+        except (OSError, KeyError, ValueError):
+            pass
+    return count
+
+
+def sweep(prefix: str = PREFIX, alive=None) -> int:
+    """Remove the folders `<prefix><pid>` of zygotes that are gone (killed before they could clean
+    up); returns how many are still busy (their last processes still exiting)."""
+    alive = alive or (lambda pid: os.path.exists(f"/proc/{pid}"))
+    busy = 0
+    for controller, mount in _mounts().items():
+        try:
+            own = os.path.join(mount, _own_path(controller).lstrip("/"))
+        except OSError:
+            continue
         for entry in _listdir(own):
             number = entry[len(prefix):]
             if entry.startswith(prefix) and number.isdigit() and not alive(int(number)):
                 base = os.path.join(own, entry)
                 for sub in _listdir(base):
                     _rmdir(os.path.join(base, sub))
-                _rmdir(base)
+                busy += not _rmdir(base)
+    return busy
 
 
 # --- helpers ----------------------------------------------------------------------------------

@@ -1,0 +1,135 @@
+"""Hard per-test bounds while a test runs: tasks, memory of every kind, CPU parallelism (cgroups
+where the judge may use them, else RLIMIT_NPROC), and the cgroups never outlive their zygote."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+import psutil
+import pytest
+
+from harness.engine.grading import Pool, SolutionRun
+from harness.engine.worker import Worker
+from harness.engine.sandbox import cgroup
+from harness.problems.format import load_problem
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
+
+CGROUPS, WHY = cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}")
+needs_cgroups = pytest.mark.skipif(CGROUPS is None, reason=f"no writable cgroups here: {WHY}")
+
+
+def teardown_module():
+    if CGROUPS is not None:
+        CGROUPS.close()
+
+
+def in_test_cgroup(memory_bytes: int, work) -> tuple[int, cgroup.Slot, str]:
+    """Run `work()` in a forked child inside a fresh test cgroup: (wait status, the slot, what it returned)."""
+    slot = CGROUPS.create(memory_bytes)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            CGROUPS.join(slot)
+            os.write(write_fd, str(work()).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    answer = os.read(read_fd, 100).decode()
+    os.close(read_fd)
+    _, status = os.waitpid(pid, 0)
+    return status, slot, answer
+
+
+@needs_cgroups
+def test_memory_of_any_kind_is_bounded_while_it_runs():
+    def hog():
+        chunks = []
+        for _ in range(400):  # 400 MiB, far past 8 MiB + headroom
+            chunks.append(bytearray(1 << 20))
+        return len(chunks)
+
+    status, slot, answer = in_test_cgroup(8 << 20, hog)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == 9, (status, answer)
+    assert CGROUPS.oom_killed(slot)
+    assert cgroup.Cgroups.remove(slot)
+
+
+@needs_cgroups
+def test_tasks_are_bounded():
+    def spawn():
+        threading.stack_size(32 * 1024)
+        event, started = threading.Event(), 0
+        try:
+            for _ in range(500):
+                threading.Thread(target=event.wait, daemon=True).start()
+                started += 1
+        except RuntimeError:
+            pass
+        event.set()
+        return started
+
+    status, slot, answer = in_test_cgroup(64 << 20, spawn)
+    assert os.WIFEXITED(status) and int(answer) < cgroup.MAX_TASKS
+    assert not CGROUPS.oom_killed(slot)
+    time.sleep(0.05)
+    assert cgroup.Cgroups.remove(slot)
+
+
+@needs_cgroups
+def test_grading_leaves_no_cgroup_behind():
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    zygotes: set[int] = set()
+
+    def seen(run, index, result):
+        for child in psutil.Process().children():
+            try:
+                if "harness.engine.zygote" in " ".join(child.cmdline()):
+                    zygotes.add(child.pid)
+            except psutil.Error:  # a zombie or gone
+                pass
+
+    with Pool(2) as pool:
+        [result] = pool.grade([SolutionRun(problem, TESTDATA / "solutions" / "accepted.py", problem.tests, False)],
+                              on_test=seen)
+    assert str(result.verdict) == "AC" and zygotes
+    for controller, mount in cgroup._mounts().items():
+        own = os.path.join(mount, cgroup._own_path(controller).lstrip("/"))
+        left = [f"{cgroup.PREFIX}{pid}" for pid in zygotes if os.path.exists(os.path.join(own, f"{cgroup.PREFIX}{pid}"))]
+        assert left == [], f"cgroups of ended zygotes left in {own}"
+
+
+def test_doctor_says_what_bounds_a_test(judge):
+    code, out, _ = judge("doctor")
+    line = next(line for line in out.splitlines() if line.startswith("bounds"))
+    assert ("cgroup v" in line) == (CGROUPS is not None) and ("RLIMIT_NPROC" in line or "cgroup" in line
+                                                               or "no bound" in line)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU here: nothing to bound")
+def test_cpu_parallelism_is_one_core(tmp_path):
+    # Pinned to one CPU: threads add CPU time (which the limit counts), never cores; and the pin holds.
+    pinned = tmp_path / "pinned.py"
+    pinned.write_text(
+        "import os\n"
+        "class Adder:\n"
+        "    def add(self, values, factor):\n"
+        "        try:\n"
+        "            os.sched_setaffinity(0, range(os.cpu_count()))\n"
+        "            widened = 1\n"
+        "        except OSError:\n"
+        "            widened = 0\n"
+        "        return 10 * len(os.sched_getaffinity(0)) + widened\n")
+    worker = Worker()
+    try:
+        worker.load(("pinned",), pinned, "Adder", "add", 2, 256, check=False)
+        value = json.loads(worker.run(((1,), 1)).report)["value"]
+    finally:
+        worker.close()
+    assert value == 10, f"{value // 10} CPUs, widened: {bool(value % 10)}"
