@@ -40,6 +40,8 @@ PROGRAMS = {
         """), "AC", ""),
     "atexit_prints": ("import atexit, sys\nw = sys.stdin.read().split()\n"
                       "atexit.register(print, *(int(a) + int(b) for a, b in zip(w[1::2], w[2::2])))\n", "AC", ""),
+    "closes_stdout": ("import sys\nw = sys.stdin.read().split()\n"
+                      "print(*(int(a) + int(b) for a, b in zip(w[1::2], w[2::2])))\nsys.stdout.close()\n", "AC", ""),
     "exit_status_three": ("import sys\nsys.exit(3)\n", "RE", "exit(3)"),
     "os_exit_unflushed": ("import os, sys\nsys.stdout.write('3\\n7\\n')\nos._exit(0)\n", "WA", "end of output"),
     "exception": ("x = int(input())\nprint(1 // (x - x))\n", "RE", "ZeroDivisionError"),

@@ -705,9 +705,10 @@ def _flush_output(strict: bool = False) -> None:
     (a stdin program whose answer cannot be written has not answered)."""
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
-            stream.flush()
+            if not stream.closed:  # as at the interpreter's exit: a stream the program closed is skipped
+                stream.flush()
         except BaseException:
-            if strict and stream in (sys.stdout, sys.__stdout__):
+            if strict and (stream is sys.stdout or stream is sys.__stdout__):
                 raise
 
 
