@@ -357,9 +357,14 @@ def cmd_validate(options) -> int:
 
 
 def _solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):
+    """For stress and challenge, which draw or check inputs from a method problem's declared types."""
     if not solution.is_file():
         raise JudgeInputError("no such file", solution)
-    return catalog.problem(slug) if slug else catalog.problem_for(solution)
+    problem = catalog.problem(slug) if slug else catalog.problem_for(solution)
+    if problem.kind != "method":
+        raise JudgeInputError(f"{problem.slug} is a {problem.kind} problem: stress and challenge need declared "
+                              "parameter types (a method problem)")
+    return problem
 
 
 def cmd_stress(options) -> int:

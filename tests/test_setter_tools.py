@@ -214,3 +214,35 @@ def test_new_refuses_an_existing_folder(judge, project):
     code, _, err = judge("new", "largest", "--class", "B", "--method", "m", "--signature", "int a -> int",
                          *_in(project))
     assert code == 2 and "already exists" in err
+
+
+def test_stress_and_challenge_need_a_method_problem(judge):
+    from .conftest import ROOT
+
+    program = ROOT / "solutions" / "chefgm" / "accepted" / "reference.py"
+    code, _, err = judge("stress", program, "--problem", "chefgm", "--time", "1")
+    assert code == 2 and "chefgm is a stdin problem: stress and challenge need declared parameter types" in err
+    code, _, err = judge("challenge", program, "--problem", "chefgm", "--args", "{}")
+    assert code == 2 and "chefgm is a stdin problem" in err
+
+
+def test_small_scales_make_sum_rules_satisfiable():
+    """Mankala's rule (at most 30 pieces over twelve pits of up to 30) rejects nearly every whole-range
+    draw; drawing a scale first makes most inputs valid, and every drawn input satisfies the rules."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    from harness.setter.inputs import input_strategy
+    from .conftest import ROOT
+
+    problem = load_problem(ROOT / "problems" / "mankala")
+    seen = []
+
+    @settings(database=None, max_examples=200, deadline=None, phases=[Phase.generate],
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(input_strategy(problem))
+    def draw(values):
+        assert problem.input_problems(values) == []
+        seen.append(values)
+
+    draw()  # hypothesis's filter_too_much health check would fail this if most draws were rejected
+    assert len(seen) == 200 and any(sum(v["player1"]) + sum(v["player2"]) > 12 for v in seen)
