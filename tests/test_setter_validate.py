@@ -134,3 +134,11 @@ def test_checker_names_are_checked(project, line, message):
     spec.write_text(spec.read_text() + line + "\n")
     _, findings = inspect_problem(spec.parent)
     assert any(message in str(error) and str(error).startswith(f"{spec}:") for error in findings.errors)
+
+
+def test_a_checker_py_that_is_never_used_is_a_warning(judge, project):
+    spec = project / "problems" / "pair-sum" / "problem.yaml"
+    spec.write_text(spec.read_text().replace("checker: custom", "checker: unordered"))
+    code, out, _ = _validate(judge, project, "pair-sum")
+    assert code == 1
+    assert "pair-sum/checker.py: warning: checker.py is never used: problem.yaml says checker: unordered" in out

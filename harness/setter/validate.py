@@ -29,7 +29,7 @@ from ..engine.grading import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import PROJECT_ROOT, Catalog
 from ..problems import kattis
-from ..problems.checker import Comparison
+from ..problems.checker import CHECKER_FILE, CUSTOM, Comparison
 from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.testgen import load_solution, run_program
@@ -62,6 +62,9 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     check_folder(folder, findings)
     if problem is None or findings.errors:
         return findings  # the proofs need a problem that loads
+    if problem.kind == "method" and (folder / CHECKER_FILE).is_file() and CUSTOM not in problem.checker:
+        findings.warn(f"{CHECKER_FILE} is never used: problem.yaml says checker: {', '.join(problem.checker)} "
+                      f"(write checker: {CUSTOM} to use it)", folder / CHECKER_FILE)
     check_examples_in_statement(problem, findings)
     reference = load_reference(catalog, problem, findings)
     if reference:
