@@ -87,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--junit", type=Path, metavar="FILE", help="also write the result as JUnit XML")
     grade.add_argument("--show-output", action="store_true",
                        help="show what each failing test printed (stdout and stderr, capped)")
+    _add_hide(grade)
     _add_jobs(grade)
     grade.set_defaults(command=cmd_grade)
 
@@ -98,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--junit", type=Path, metavar="FILE",
                        help="also write JUnit XML (one testsuite per solution)")
     _add_fresh(check)
+    _add_hide(check)
     _add_jobs(check)
     check.set_defaults(command=cmd_check)
 
@@ -107,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="where to write the reports (default: reports/)")
     report.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     _add_fresh(report)
+    _add_hide(report)
     _add_jobs(report)
     report.set_defaults(command=cmd_report)
 
@@ -194,6 +197,12 @@ def _default_folder(name: str) -> Path:
     return here if here.is_dir() else PROJECT_ROOT / name
 
 
+def _add_hide(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hide-expected", action="store_true",
+                        help="verdicts only, for contests: failing tests show neither the expected value nor the "
+                             "input, nor what the solution printed, returned or raised")
+
+
 def _add_jobs(parser: argparse.ArgumentParser) -> None:
     default = len(os.sched_getaffinity(0))
     parser.add_argument("-j", "--jobs", type=_positive, default=default, metavar="N",
@@ -233,7 +242,8 @@ def cmd_grade(options) -> int:
     print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
           f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
     started = time.monotonic()
-    judged = _judge(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure)], fresh=True)
+    judged = _judge(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
+                                                             verdicts_only=options.hide_expected)], fresh=True)
     [result] = judged.results
     print(test_table(result))
     print(summary_line(result))
@@ -249,13 +259,14 @@ def cmd_grade(options) -> int:
 
 # -- check and report ------------------------------------------------------------------------------
 
-def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool) -> list[SolutionRun]:
+def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
+                 verdicts_only: bool = False) -> list[SolutionRun]:
     """A run for every stored solution of the chosen problems (all problems are loaded first)."""
     runs = []
     for slug in slugs or catalog.slugs():
         problem = catalog.problem(slug)
-        runs += [SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected)
-                 for stored in catalog.stored_solutions(slug)]
+        runs += [SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected,
+                             verdicts_only=verdicts_only) for stored in catalog.stored_solutions(slug)]
     for path in catalog.skipped:
         print(f"judge: note: not graded (a language or layout the judge cannot run yet): {display_path(path)}",
               file=sys.stderr)
@@ -266,7 +277,8 @@ def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool) -> l
 
 def cmd_check(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
-    runs = _stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests)
+    runs = _stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
+                        verdicts_only=options.hide_expected)
     print(f"Checking {len(runs)} stored solutions of {len({run.problem.slug for run in runs})} problems "
           f"with {options.jobs} worker(s)")
     started = time.monotonic()
@@ -275,7 +287,7 @@ def cmd_check(options) -> int:
         mark = "ok" if result.verdict is result.expected else "MISMATCH"
         return f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected})"
 
-    judged = _judge(options, "check", runs, options.fresh, line)
+    judged = _judge(options, "check", runs, options.fresh or options.hide_expected, line)  # (stored results show all)
     results = judged.results
     print(check_table([check_row(result) for result in results]))
     matched = sum(result.verdict is result.expected for result in results)
@@ -291,9 +303,9 @@ def cmd_check(options) -> int:
 
 def cmd_report(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
-    runs = _stored_runs(catalog, options.slugs, stop_on_failure=False)
+    runs = _stored_runs(catalog, options.slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
     started = time.monotonic()
-    judged = _judge(options, "report", runs, options.fresh)
+    judged = _judge(options, "report", runs, options.fresh or options.hide_expected)
     by_problem: dict[str, list[GradeResult]] = {}
     for result in judged.results:
         by_problem.setdefault(result.problem.slug, []).append(result)

@@ -160,3 +160,24 @@ def test_doctor_lists_every_layer(judge):
     for name in ("fresh process", "rlimits", "cpu watch", "no_new_privs", "landlock.fs", "seccomp"):
         assert any(line.startswith(name) for line in out.splitlines()), name
     assert code in (0, 1)  # 1 when this machine lacks a layer
+
+
+def test_hide_expected_shows_verdicts_only(judge, read_json, tmp_path):
+    leaky = tmp_path / "leaky.py"  # echoes its input every way a message could carry it
+    leaky.write_text("class Adder:\n    def add(self, values, factor):\n"
+                     "        print('input', values, factor)\n"
+                     "        if factor < 0:\n            raise ValueError(f'input {values} {factor}')\n"
+                     "        return -12345\n")
+    out_json = tmp_path / "out.json"
+    code, out, _ = judge(*PROBLEMS, "grade", leaky, "--json", out_json)
+    shown = read_json(out_json)["tests"]
+    assert code == 1 and any("expected" in t["message"] for t in shown)  # the default shows the difference
+    code, out, err = judge(*PROBLEMS, "grade", leaky, "--json", out_json, "--hide-expected")
+    hidden = read_json(out_json)
+    assert code == 1 and [t["verdict"] for t in hidden["tests"]] == [t["verdict"] for t in shown]
+    for test, before in zip(hidden["tests"], shown):
+        assert test["message"] in ("", "wrong answer", "runtime error"), test
+        assert not test.get("input") and not test.get("output") and not test.get("returned"), test
+    assert "RE" in [t["verdict"] for t in shown] and "3000000000000" in str(shown)  # the big test's answer
+    for secret in ("3000000000000", "1000000000", "[-5, 2]"):  # an expected value, inputs
+        assert secret not in out + err + out_json.read_text(), secret

@@ -106,3 +106,28 @@ def test_a_child_whose_parent_died_before_it_asked_ends_at_once():
             os._exit(status)
     _, status = os.waitpid(helper, 0)
     assert os.waitstatus_to_exitcode(status) == 0, "the orphan went on running"
+
+
+def test_a_worker_serves_one_solution():
+    # Whatever one solution did to its worker cannot reach the next: each gets workers of its own.
+    from harness.engine.grading import Pool, SolutionRun
+    from harness.problems.format import load_problem
+
+    from .conftest import FIXTURE_PROBLEMS
+
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    seen: dict[str, set[int]] = {}
+
+    def on_test(run, index, result):
+        for child in psutil.Process().children():
+            try:
+                if "harness.engine.zygote" in " ".join(child.cmdline()):
+                    seen.setdefault(run.solution.name, set()).add(child.pid)
+            except psutil.Error:
+                pass
+
+    solutions = [TESTDATA / "solutions" / name for name in ("accepted.py", "wrong_answer.py", "accepted_prints.py")]
+    with Pool(1) as pool:
+        pool.grade([SolutionRun(problem, path, problem.tests, False) for path in solutions], on_test=on_test)
+    assert len(seen) == 3 and all(len(pids) == 1 for pids in seen.values()), seen
+    assert len(set.union(*seen.values())) == 3, f"a worker served two solutions: {seen}"

@@ -123,6 +123,17 @@ INPUT_SHOWN = 200
 OUTPUT_KEPT = 2048
 
 
+HIDDEN = {Verdict.WA: "wrong answer", Verdict.RE: "runtime error"}
+
+
+def verdict_only(result: TestResult) -> TestResult:
+    """A result fit for contestants: the verdict and the judge's own figures and messages; nothing
+    that shows the expected value or the input, directly (a WA's difference, the test's arguments)
+    or through the solution (what it printed, returned or put in an exception message)."""
+    message = HIDDEN.get(result.verdict, result.message)
+    return TestResult(result.name, result.verdict, result.cpu_ms, result.wall_ms, result.memory_mib, message)
+
+
 def limits_of(problem: Problem) -> Limits:
     return Limits(problem.time_limit, problem.memory_limit)
 
@@ -253,6 +264,7 @@ class SolutionRun:
     load_checked: bool = False
     program: dict | None = None  # a compiled language's program for the zygote (see harness.languages)
     built: bool = False
+    verdicts_only: bool = False  # contest mode (--hide-expected): no expected value, input or output shown
     first_failure: int | None = None
     pending: int = 0
     baseline_mib: float = 0.0
@@ -373,6 +385,9 @@ class Pool:
         if run.skips(index):  # decided before starting or loading anything for it
             return worker
         try:
+            if worker is not None and worker.served not in (None, run.key):
+                self._discard(worker)  # a worker serves one solution: nothing of one reaches the next
+                worker = None
             worker = worker or self._new_worker()
             if not self._ensure_loaded(worker, run):
                 return worker
@@ -387,6 +402,8 @@ class Pool:
             result = TestResult(test.name, Verdict.IE, message=str(err))
         except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
             result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
+        if run.verdicts_only:
+            result = verdict_only(result)
         with run.lock:
             run.results[index] = result
             if result.verdict is not Verdict.AC and (run.first_failure is None or index < run.first_failure):

@@ -58,6 +58,7 @@ class Worker:
         self.baseline_kib: int = hello["baseline_kib"]
         self.warnings: list[str] = hello["problems"]
         self.loaded_key: tuple | None = None
+        self.served: tuple | None = None
         self._answer_timeout = ANSWER_GRACE
 
     def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
@@ -67,6 +68,7 @@ class Worker:
         `mode` "stdin": a program reading its input (no class or method). `program`: a compiled
         language's program to exec instead (harness.languages)."""
         self.loaded_key = None
+        self.served = key  # the solution this worker was given (Pool gives it no other)
         limits = Limits(time_limit, memory_mib)
         start_up = READY_GRACE if program and program.get("ready") else 0.0
         self._answer_timeout = limits.wall_bound + ANSWER_GRACE + start_up
