@@ -18,7 +18,7 @@ from harness.problems.format import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
-CGROUPS, WHY = cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}")
+CGROUPS, WHY = cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}-test")
 needs_cgroups = pytest.mark.skipif(CGROUPS is None, reason=f"no writable cgroups here: {WHY}")
 
 

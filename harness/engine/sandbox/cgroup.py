@@ -29,7 +29,7 @@ HEADROOM = 64 * 1024 * 1024  # bytes over the memory limit for kernel memory, pa
 CONTROLLERS = ("pids", "memory")
 
 
-PREFIX = "judge-"  # a zygote's folder is judge-<its pid>
+PREFIX = "judge-"  # a zygote's folder is judge-<its pid>; judge-<pid>-<what> for others (doctor, tests)
 LEAF = "zygote"  # v2: where the zygote itself lives, beside its tests' cgroups
 
 
@@ -172,7 +172,7 @@ class Cgroups:
 def probe() -> tuple[bool, str]:
     """(bounded, what bounds a test's tasks, memory and CPU parallelism here), for `doctor`: tries
     what a zygote of this user would do (create and remove a folder of test cgroups)."""
-    cgroups, why = Cgroups.open(f"{PREFIX}{os.getpid()}")
+    cgroups, why = Cgroups.open(f"{PREFIX}{os.getpid()}-probe")
     if cgroups is not None:
         described = cgroups.description
         cgroups.close()
@@ -202,8 +202,8 @@ def tasks_of_uid(uid: int) -> int:
 
 
 def sweep(prefix: str = PREFIX, alive=None) -> int:
-    """Remove the folders `<prefix><pid>` of zygotes that are gone (killed before they could clean
-    up); returns how many are still busy (their last processes still exiting)."""
+    """Remove the folders `<prefix><pid>[-what]` of processes that are gone (zygotes killed before
+    they could clean up); returns how many are still busy (their last processes still exiting)."""
     alive = alive or (lambda pid: os.path.exists(f"/proc/{pid}"))
     busy = 0
     for controller, mount in _mounts().items():
@@ -212,7 +212,7 @@ def sweep(prefix: str = PREFIX, alive=None) -> int:
         except OSError:
             continue
         for entry in _listdir(own):
-            number = entry[len(prefix):]
+            number = entry[len(prefix):].split("-")[0]
             if entry.startswith(prefix) and number.isdigit() and not alive(int(number)):
                 base = os.path.join(own, entry)
                 for sub in _listdir(base):
