@@ -26,7 +26,7 @@ from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
 STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
-FLAGS = ("-O2", "-w", "-fmax-errors=5", "-pipe")
+FLAGS = ("-O2", "-static", "-w", "-fmax-errors=5", "-pipe")  # static: half the CPU of a dynamic exec per test
 CLASS_DEFINITION = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}]*)?\{")
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
 TAGS = {"int": "Int", "long": "Long", "double": "Double", "String": "String", "boolean": "Boolean"}
