@@ -356,7 +356,7 @@ def cmd_validate(options) -> int:
             raise JudgeInputError(f"unknown problem {slug!r} (known: {', '.join(sorted(known)) or 'none'})")
     faulty = 0
     for slug in slugs:
-        findings = validate_problem(catalog, slug, options.jobs, options.random_cases)
+        findings = validate_problem(catalog, slug, options.jobs, options.random_cases, options.source_limit * 1024)
         for severity, found in (("error", findings.errors), ("warning", findings.warnings)):
             for item in found:
                 where = f"{item.path}:{item.line}" if item.line else str(item.path or catalog.problems_dir / slug)
@@ -399,7 +399,7 @@ def cmd_stress(options) -> int:
             print(f"judge: {cases} cases" + (", shrinking a counterexample" if failure else ""), file=sys.stderr,
                   flush=True)
 
-    with Duel(problem, options.solution, against, options.jobs) as duel:
+    with Duel(problem, options.solution, against, options.jobs, source_limit=options.source_limit * 1024) as duel:
         result = stress(duel, options.time, options.seed, tick)
     failure = result.failure
     rate = result.cases / result.seconds if result.seconds else 0.0
@@ -428,7 +428,8 @@ def cmd_challenge(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
     problem = _solution_and_problem(catalog, options.solution, options.problem)
     values = challenge_input(problem, options.challenge_args)
-    with Duel(problem, options.solution, reference_path(catalog, problem.slug), options.jobs) as duel:
+    with Duel(problem, options.solution, reference_path(catalog, problem.slug), options.jobs,
+              source_limit=options.source_limit * 1024) as duel:
         failure = duel.fight(values)
     if failure and failure.verdict is Verdict.IE:
         raise JudgeInputError(f"cannot judge this challenge: {failure.message}")
@@ -449,7 +450,7 @@ def cmd_calibrate(options) -> int:
 
     catalog = Catalog(options.problems, options.solutions)
     problem = catalog.problem(options.slug)
-    result = calibrate(catalog, problem, options.jobs, options.factor, options.write)
+    result = calibrate(catalog, problem, options.jobs, options.factor, options.write, options.source_limit * 1024)
     print(f"slowest accepted run: {result.slowest_ms:.1f} ms CPU ({result.slowest_where})")
     print(f"time limit: {result.limit:g} s (x{options.factor:g}, rounded up); problem.yaml had {problem.time_limit:g} s")
     for line in result.failures:

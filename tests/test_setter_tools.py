@@ -246,3 +246,59 @@ def test_small_scales_make_sum_rules_satisfiable():
 
     draw()  # hypothesis's filter_too_much health check would fail this if most draws were rejected
     assert len(seen) == 200 and any(sum(v["player1"]) + sum(v["player2"]) > 12 for v in seen)
+
+
+# -- solution-controlled text, a failing reference, --source-limit ---------------------------------
+
+HOSTILE = "class Largest:\n    def largest(self, values):\n        raise ValueError('\\x1b[31mAC\\r\\u202e')\n"
+
+
+def test_stress_and_challenge_escape_the_solution_s_message(judge, read_json, tmp_path):
+    solution = tmp_path / "hostile.py"
+    solution.write_text(HOSTILE)
+    code, out, err = judge("challenge", solution, "--args", '{"values": [9]}', *FIXTURES)
+    assert code == 1 and "\\x1b[31mAC\\x0d\\u202e" in out
+    target = tmp_path / "stress.json"
+    code, out2, err2 = judge("stress", solution, *FIXTURES, "--seed", "1", "--time", "60", "--json", target)
+    assert code == 1 and "\\x1b[31mAC\\x0d\\u202e" in out2
+    for text in (out, err, out2, err2, target.read_text()):
+        assert "\x1b" not in text and "\r" not in text and "\u202e" not in text
+
+
+@pytest.mark.parametrize("command", ["stress", "challenge"])
+def test_a_failing_reference_is_an_error_not_a_counterexample(judge, tmp_path, command):
+    reference = tmp_path / "reference.py"
+    reference.write_text("class Largest:\n    def largest(self, values):\n        raise ValueError('\\x1b[2Joops')\n")
+    (tmp_path / "solutions" / "largest" / "accepted").mkdir(parents=True)
+    if command == "stress":
+        args = ("stress", CAPS_AT_SIX, "--problems", SETTER / "problems", "--against", reference, "--seed", "1",
+                "--time", "60", "--json", tmp_path / "stress.json")
+    else:
+        shutil.copy(reference, tmp_path / "solutions" / "largest" / "accepted" / "reference.py")
+        args = ("challenge", CAPS_AT_SIX, "--problems", SETTER / "problems", "--solutions", tmp_path / "solutions",
+                "--args", '{"values": [9]}')
+    code, out, err = judge(*args)
+    assert code == 2 and "counterexample" not in out and not (tmp_path / "stress.json").exists()
+    [line] = err.strip().splitlines()
+    assert "reference.py: the reference fails on {\"values\": [" in line
+    assert "RE: ValueError: \\x1b[2Joops" in line and "\x1b" not in line
+
+
+def _padded(path, size_kib=2):
+    return path.read_text() + "#" * (size_kib * 1024) + "\n"
+
+
+def test_source_limit_reaches_stress_calibrate_and_validate(judge, project):
+    solutions = project / "solutions" / "largest"
+    big = project / "big.py"
+    big.write_text(_padded(solutions / "wrong_answer" / "caps_at_six.py"))
+    code, _, err = judge("--source-limit", "1", "stress", big, *_in(project), "--problem", "largest", "--time", "1")
+    assert code == 2 and "the solution does not load: CE" in err and "over the 1 KiB limit" in err
+    (solutions / "accepted" / "big.py").write_text(_padded(solutions / "accepted" / "reference.py"))
+    code, out, _ = judge("calibrate", "largest", *_in(project), "--source-limit", "1")
+    assert code == 1 and "big.py is filed as accepted but gets CE" in out
+    (solutions / "accepted" / "big.py").unlink()
+    (solutions / "compile_error").mkdir()  # compiles, but not within 1 KiB
+    (solutions / "compile_error" / "big.py").write_text(_padded(solutions / "accepted" / "reference.py"))
+    code, out, _ = judge("validate", "largest", *_in(project), "--random-cases", "10", "--source-limit", "1")
+    assert code == 0 and "passes every test" not in out

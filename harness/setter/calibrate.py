@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..engine.grading import GradeResult, Pool, SolutionRun
 from ..errors import JudgeInputError
-from ..problems.catalog import Catalog, display_path
+from ..problems.catalog import SOURCE_LIMIT, Catalog, display_path
 from ..problems.format import Problem
 from ..verdicts import Verdict
 
@@ -41,13 +41,13 @@ def round_limit(seconds: float) -> float:
 
 
 def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float = FACTOR,
-              write: bool = False) -> Calibration:
+              write: bool = False, source_limit: int = SOURCE_LIMIT) -> Calibration:
     stored = catalog.stored_solutions(problem.slug)
     accepted = [s for s in stored if s.expected is Verdict.AC]
     if not accepted:
         raise JudgeInputError(f"no accepted solutions to calibrate with (solutions/{problem.slug}/accepted/)",
                               catalog.solutions_dir / problem.slug)
-    with Pool(jobs) as pool:
+    with Pool(jobs, source_limit=source_limit) as pool:
         results = pool.grade([SolutionRun(problem, s.path, problem.tests, False, Verdict.AC) for s in accepted])
     failures = [f"{display_path(r.solution)} is filed as accepted but gets {r.verdict}" for r in results
                 if r.verdict is not Verdict.AC]
@@ -59,7 +59,7 @@ def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float = FAC
     tle = [s for s in stored if s.expected is Verdict.TLE]
     if tle:
         generous = dataclasses.replace(problem, time_limit=min(MAX_LIMIT, in_force * SENSITIVE), tests=problem.tests)
-        with Pool(jobs) as pool:
+        with Pool(jobs, source_limit=source_limit) as pool:
             for result in pool.grade([SolutionRun(generous, s.path, problem.tests, True, Verdict.TLE) for s in tle]):
                 if result.verdict is Verdict.AC:
                     calibration.warnings.append(

@@ -9,6 +9,7 @@ the answer is the reference's value on that input, ready to keep as a test.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +20,9 @@ from typing import Any, Callable
 from ..engine.grading import judge_load, judge_test, returned_value
 from ..engine.worker import Worker, WorkerDied
 from ..errors import JudgeInputError
+from ..problems.catalog import SOURCE_LIMIT
 from ..problems.format import Problem, TestCase
+from ..text import safe_text
 from ..verdicts import Verdict
 from .inputs import input_strategy, require_hypothesis
 
@@ -28,13 +31,18 @@ SHRINK_BUDGET = 120.0  # seconds of shrinking at most (a TLE counterexample cost
 
 @dataclass
 class Failure:
-    """One input on which the solution fails, and how."""
+    """One input on which the solution fails, and how. The message is the solution's own text (an
+    exception message, a returned value): made safe here, since it never passes through TestResult.
+    Values (expected, got) are only ever shown as JSON, which escapes them."""
 
     args: dict[str, Any]
     expected: Any
     got: Any
     verdict: Verdict
     message: str
+
+    def __post_init__(self) -> None:
+        self.message = safe_text(self.message)
 
 
 @dataclass
@@ -63,9 +71,11 @@ class Duel:
     With jobs >= 2 the two runs of a case happen at the same time (one thread each); with 1, in turn.
     """
 
-    def __init__(self, problem: Problem, solution: Path, reference: Path, jobs: int = 1, confine: bool = True):
+    def __init__(self, problem: Problem, solution: Path, reference: Path, jobs: int = 1, confine: bool = True,
+                 source_limit: int = SOURCE_LIMIT):
         self.problem = problem
         self.confine = confine
+        self.source_limit = source_limit  # bytes; a larger source does not load (CE)
         self.paths = {"reference": reference, "solution": solution}
         self.workers: dict[str, Worker] = {}
         self.threads = ThreadPoolExecutor(2) if jobs >= 2 else None
@@ -81,10 +91,10 @@ class Duel:
         self.workers[role] = worker
         problem, path = self.problem, self.paths[role]
         response = worker.load((role, str(path)), path, problem.class_name, problem.method, problem.time_limit,
-                               problem.memory_limit, check=True)
+                               problem.memory_limit, check=True, source_limit=self.source_limit)
         trouble = (Verdict.CE, response["compile_error"]) if not response["ok"] else judge_load(response["facts"], problem)
         if trouble:
-            raise JudgeInputError(f"the {role} does not load: {trouble[0]}: {trouble[1]}", path)
+            raise JudgeInputError(f"the {role} does not load: {trouble[0]}: {safe_text(trouble[1])}", path)
 
     def __enter__(self) -> Duel:
         return self
@@ -108,7 +118,8 @@ class Duel:
             return self.workers[role].run(args)
 
     def fight(self, values: dict[str, Any]) -> Failure | None:
-        """None when the solution gives the reference's answer on this input, else how it fails."""
+        """None when the solution gives the reference's answer on this input, else how it fails.
+        A reference that fails is no counterexample against the solution: ReferenceFailed."""
         args = tuple(p.type.to_argument(values[p.name]) for p in self.problem.parameters)
         if self.threads:
             pending = {role: self.threads.submit(self._run, role, args) for role in self.workers}
@@ -118,9 +129,23 @@ class Duel:
         verdict, expected, message = returned_value(facts["reference"], self.problem)
         got = returned_value(facts["solution"], self.problem)[1]
         if verdict is not Verdict.AC:
-            return Failure(values, None, got, Verdict.IE, f"the reference itself fails: {verdict}: {message}")
+            raise ReferenceFailed(f"the reference fails on {json.dumps(values)}: {verdict}: {safe_text(message)}",
+                                  self.paths["reference"])
         verdict, message = judge_test(TestCase("stress", args, expected, "stress", 0), facts["solution"], self.problem)
         return None if verdict is Verdict.AC else Failure(values, expected, got, verdict, message)
+
+
+class ReferenceFailed(JudgeInputError):
+    """The reference does not give a value on an input: the setter's problem to fix, not the solution's."""
+
+
+class _Stop(BaseException):
+    """Carries a ReferenceFailed out of the hypothesis test: a BaseException, so hypothesis neither
+    shrinks it nor reports it as the solution's failure."""
+
+    def __init__(self, error: ReferenceFailed):
+        super().__init__(str(error))
+        self.error = error
 
 
 class _TimeUp(BaseException):
@@ -165,7 +190,10 @@ def stress(duel: Duel, seconds: float, seed: int | None = None,
         if state.best is not None and now - state.found_at > SHRINK_BUDGET and values != state.best.args:
             return  # shrinking has had its time: only the best failure so far still fails
         state.cases += 1
-        failure = duel.fight(values)
+        try:
+            failure = duel.fight(values)
+        except ReferenceFailed as err:
+            raise _Stop(err) from None
         if state.on_case:
             state.on_case(state.cases, failure)
         if failure:
@@ -179,6 +207,8 @@ def stress(duel: Duel, seconds: float, seed: int | None = None,
         attempt()
     except _TimeUp:
         pass
+    except _Stop as stop:
+        raise stop.error from None
     except _Failed as err:
         failure = err.failure
     except Exception as err:  # hypothesis gave up (e.g. the rules reject almost every input)

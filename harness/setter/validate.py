@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from ..engine.grading import Pool, SolutionRun
 from ..errors import JudgeInputError
-from ..problems.catalog import PROJECT_ROOT, Catalog
+from ..problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog
 from ..problems import kattis
 from ..problems.checker import CHECKER_FILE, CUSTOM, Comparison
 from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
@@ -51,13 +51,14 @@ def reference_path(catalog: Catalog, slug: str) -> Path:
     return catalog.solutions_dir / slug / "accepted" / "reference.py"
 
 
-def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: int = RANDOM_CASES) -> Findings:
+def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: int = RANDOM_CASES,
+                     source_limit: int = SOURCE_LIMIT) -> Findings:
     """Every error and warning of one problem folder, the proofs included."""
     folder = catalog.problems_dir / slug
     problem, findings = inspect_problem(folder)
     if kattis.is_package(folder):  # its own layout: what the loader reads, and its submissions
         if problem is not None and not findings.errors:
-            check_failing_solutions(catalog, problem, findings, jobs)
+            check_failing_solutions(catalog, problem, findings, jobs, source_limit)
         return findings
     check_folder(folder, findings)
     if problem is None or findings.errors:
@@ -76,7 +77,7 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
             check_random_agreement(problem, reference, verify, findings, random_cases)
     if (folder / "generator.py").is_file():
         check_generator(catalog, problem, findings)
-    check_failing_solutions(catalog, problem, findings, jobs)
+    check_failing_solutions(catalog, problem, findings, jobs, source_limit)
     return findings
 
 
@@ -303,7 +304,8 @@ def generator_env() -> dict[str, str]:
     return env
 
 
-def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findings, jobs: int = 1) -> None:
+def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findings, jobs: int = 1,
+                            source_limit: int = SOURCE_LIMIT) -> None:
     """Every stored solution filed under a failing verdict fails at least one test; a wrong answer
     fails one of our own tests (the originals may not be public)."""
     try:
@@ -320,7 +322,7 @@ def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findin
     runs = [run for run in runs if run.tests]
     if not runs:
         return
-    with Pool(jobs) as pool:
+    with Pool(jobs, source_limit=source_limit) as pool:
         results = pool.grade(runs)
     for result in results:
         if result.verdict is Verdict.AC:
