@@ -239,6 +239,10 @@ def cmd_grade(options) -> int:
         if unknown:
             raise JudgeInputError(f"problem {problem.slug} has no test named {unknown[0]!r}")
         tests = [t for t in tests if t.name in options.test]
+    if not tests:  # passing nothing proves nothing: never AC on zero tests
+        which = "no examples" if options.examples else "no tests"
+        chosen = f" among {', '.join(repr(name) for name in options.test)}" if options.test else ""
+        raise JudgeInputError(f"problem {problem.slug} has {which}{chosen}: nothing to grade", problem.path)
     print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
           f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
     started = time.monotonic()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
 SOLUTIONS = TESTDATA / "solutions"
@@ -31,6 +33,16 @@ def test_grade_examples_only(judge):
 def test_grade_single_test(judge):
     code, out, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py", "--test", "big")
     assert code == 0 and "passed 1/1" in out
+
+
+def test_grade_refuses_an_empty_selection(judge, tmp_path):
+    """Zero tests prove nothing: a usage error (exit 2), never "AC passed 0/0"."""
+    code, out, err = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py", "--examples", "--test", "big")
+    assert code == 2 and "has no examples among 'big': nothing to grade" in err and "AC" not in out
+    shutil.copytree(FIXTURE_PROBLEMS / "adder", tmp_path / "adder")
+    (tmp_path / "adder" / "tests" / "examples.yaml").unlink()
+    code, out, err = judge("--problems", tmp_path, "grade", SOLUTIONS / "accepted.py", "--examples")
+    assert code == 2 and "has no examples: nothing to grade" in err and "AC" not in out
 
 
 def test_json_shape_is_stable(judge, read_json, tmp_path):
