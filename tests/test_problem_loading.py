@@ -46,3 +46,21 @@ def test_broken_problem_is_rejected_naming_file_and_line(folder: Path):
 def test_missing_folder_is_an_input_error(tmp_path):
     with pytest.raises(JudgeInputError, match="no problem.yaml"):
         load_problem(tmp_path)
+
+
+@pytest.mark.parametrize("field, value, line, message", [
+    ("class", "class", 1, "class: 'class' is a Python keyword"),
+    ("method", "lambda", 2, "method: 'lambda' is a Python keyword"),
+    ("param", "def", 4, "parameters: parameter name: 'def' is a Python keyword"),
+    ("param", "self", 4, "parameters: parameter name: 'self' is the method's own first parameter"),
+])
+def test_keywords_are_refused_as_names_naming_file_and_line(tmp_path, field, value, line, message):
+    names = {"class": "Echo", "method": "echo", "param": "word", field: value}
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "problem.yaml").write_text(
+        f"class: {names['class']}\nmethod: {names['method']}\nparameters:\n  - {{name: {names['param']}, type: String}}\n"
+        "returns: String\nname: Echo\n")
+    (tmp_path / "tests" / "examples.yaml").write_text(f'- {{name: one, args: {{{names["param"]}: "a"}}, expected: "a"}}\n')
+    with pytest.raises(JudgeInputError) as caught:
+        load_problem(tmp_path)
+    assert str(caught.value).startswith(f"{tmp_path / 'problem.yaml'}:{line}: {message}"), str(caught.value)

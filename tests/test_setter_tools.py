@@ -202,10 +202,23 @@ def test_new_writes_a_folder_that_loads_and_validate_says_what_to_do_next(judge,
     ("binary-code", "integer a -> int", "unknown type 'integer'"),
     ("binary-code", "int a", "expected 'TYPE name, TYPE name -> TYPE'"),
     ("binary-code", "int a, int a -> int", "parameter names must be unique"),
+    ("binary-code", "int[] class -> int", "--signature: parameter name 'class' is a Python keyword"),
+    ("binary-code", "int self -> int", "'self' is the method's own first parameter"),
 ])
 def test_new_refuses_bad_slugs_and_signatures(judge, tmp_path, slug, signature, reason):
     code, _, err = judge("new", slug, "--class", "B", "--method", "m", "--signature", signature,
                          "--problems", tmp_path / "problems", "--solutions", tmp_path / "solutions")
+    assert code == 2 and reason in err
+    assert not (tmp_path / "problems").exists()
+
+
+@pytest.mark.parametrize("class_name, method, reason", [
+    ("def", "m", "--class: 'def' is a Python keyword"),
+    ("B", "lambda", "--method: 'lambda' is a Python keyword"),
+])
+def test_new_refuses_keywords_as_class_or_method(judge, tmp_path, class_name, method, reason):
+    code, _, err = judge("new", "binary-code", "--class", class_name, "--method", method, "--signature",
+                         "int a -> int", "--problems", tmp_path / "problems", "--solutions", tmp_path / "solutions")
     assert code == 2 and reason in err
     assert not (tmp_path / "problems").exists()
 

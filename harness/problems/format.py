@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,18 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
     return problem, findings
 
 
+def name_problem(name: object, parameter: bool = False) -> str | None:
+    """Why `name` cannot be a class, method (or, with `parameter`, parameter) name in Python, or None.
+    A keyword such as `class` or `lambda` is an identifier to str.isidentifier, but no stub using it compiles."""
+    if not isinstance(name, str) or not name.isidentifier():
+        return f"{name!r} is not a Python identifier"
+    if keyword.iskeyword(name):
+        return f"{name!r} is a Python keyword"
+    if parameter and name == "self":
+        return "'self' is the method's own first parameter"
+    return None
+
+
 def did_you_mean(word: str, known) -> str:
     close = difflib.get_close_matches(word, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(known))})"
@@ -264,8 +277,9 @@ class _SpecReader:
 
     def identifier(self, key: str) -> str | None:
         value = self.text(key)
-        if value is not None and not value.isidentifier():
-            self.fail(key, f"{value!r} is not a Python identifier")
+        problem = None if value is None else name_problem(value)
+        if problem:
+            self.fail(key, problem)
             return None
         return value
 
@@ -325,8 +339,12 @@ class _SpecReader:
         params = []
         for index, item in enumerate(raw):
             at = f"parameters.{index}"
-            if not isinstance(item, dict) or set(item) != {"name", "type"} or not str(item["name"]).isidentifier():
+            if not isinstance(item, dict) or set(item) != {"name", "type"}:
                 self.fail("parameters", f"each parameter needs exactly a name and a type, got {item!r}", at)
+                return None
+            problem = name_problem(item["name"], parameter=True)
+            if problem:
+                self.fail("parameters", f"parameter name: {problem}", at)
                 return None
             tctype = self.type("parameters", item["type"], at)
             if tctype is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import JudgeInputError
-from ..problems.format import Parameter
+from ..problems.format import Parameter, name_problem
 from ..problems.tctypes import TCType
 from ..problems.testgen import flow
 from .validate import SLUG, SLUG_MAX, _suggest_slug
@@ -24,6 +24,9 @@ def parse_signature(text: str) -> tuple[list[Parameter], TCType]:
         type_text, _, name = part.rpartition(" ")
         if not name.isidentifier():
             raise JudgeInputError(f"--signature: {part!r} is not 'TYPE name'")
+        problem = name_problem(name, parameter=True)
+        if problem:
+            raise JudgeInputError(f"--signature: parameter name {problem}")
         params.append(Parameter(name, _type(type_text.strip())))
     if not params:
         raise JudgeInputError("--signature: a method takes at least one parameter")
@@ -50,8 +53,9 @@ def create_problem(problems_dir: Path, solutions_dir: Path, slug: str, class_nam
         raise JudgeInputError(f"{slug!r} is not a valid slug: lower-case letters, digits and single hyphens, "
                               f"starting with a letter (e.g. {_suggest_slug(slug)!r})")
     for name, value in (("--class", class_name), ("--method", method)):
-        if not value.isidentifier():
-            raise JudgeInputError(f"{name} {value!r} is not an identifier")
+        problem = name_problem(value)
+        if problem:
+            raise JudgeInputError(f"{name}: {problem}")
     params, returns = parse_signature(signature)
     folder = problems_dir / slug
     if folder.exists():
