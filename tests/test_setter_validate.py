@@ -142,3 +142,14 @@ def test_a_checker_py_that_is_never_used_is_a_warning(judge, project):
     code, out, _ = _validate(judge, project, "pair-sum")
     assert code == 1
     assert "pair-sum/checker.py: warning: checker.py is never used: problem.yaml says checker: unordered" in out
+
+
+def test_the_slug_index_is_refused_by_validate_and_new(judge, project):
+    """report --out writes index.html beside each problem's <slug>.html: a problem named index would clash."""
+    (project / "problems" / "largest").rename(project / "problems" / "index")
+    code, out, _ = _validate(judge, project, "index", "--random-cases", "1")
+    assert code == 1
+    assert f"{project / 'problems' / 'index'}: error: problem folder name 'index' is reserved: report --out" in out
+    code, _, err = judge("new", "index", "--class", "B", "--method", "m", "--signature", "int a -> int",
+                         "--problems", project / "fresh", "--solutions", project / "fresh-solutions")
+    assert code == 2 and "'index' is reserved" in err and not (project / "fresh").exists()

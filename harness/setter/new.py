@@ -9,7 +9,7 @@ from ..errors import JudgeInputError
 from ..problems.format import Parameter, name_problem
 from ..problems.tctypes import TCType
 from ..problems.testgen import flow
-from .validate import SLUG, SLUG_MAX, _suggest_slug
+from .validate import slug_problem
 
 SAMPLE = {"int": 0, "long": 0, "double": 0.0, "String": "a", "boolean": False}  # valid under the hints below
 
@@ -49,9 +49,9 @@ def _sample(tctype: TCType):
 def create_problem(problems_dir: Path, solutions_dir: Path, slug: str, class_name: str, method: str,
                    signature: str) -> list[Path]:
     """Write the new problem's files; returns them. Refuses an invalid slug or an existing folder."""
-    if not SLUG.match(slug) or len(slug) > SLUG_MAX:
-        raise JudgeInputError(f"{slug!r} is not a valid slug: lower-case letters, digits and single hyphens, "
-                              f"starting with a letter (e.g. {_suggest_slug(slug)!r})")
+    problem = slug_problem(slug)
+    if problem:
+        raise JudgeInputError(problem)
     for name, value in (("--class", class_name), ("--method", method)):
         problem = name_problem(value)
         if problem:

@@ -38,6 +38,7 @@ from ..verdicts import Verdict
 
 SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 SLUG_MAX = 40
+RESERVED_SLUGS = {"index": "report --out writes index.html beside each problem's <slug>.html"}
 STATEMENT = "statement.md"
 KNOWN_FILES = {"problem.yaml", STATEMENT, "tests", "generator.py", "verify.py", "checker.py", "README.md",
                "__pycache__"}
@@ -83,11 +84,9 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
 
 def check_folder(folder: Path, findings: Findings) -> None:
     """Slug, statement and stray files: what the loader does not need but a setter should hear about."""
-    slug = folder.name
-    if not SLUG.match(slug) or len(slug) > SLUG_MAX:
-        findings.error(f"problem folder name {slug!r} is not a valid slug: lower-case letters, digits and single "
-                       f"hyphens, starting with a letter, at most {SLUG_MAX} characters (e.g. "
-                       f"{_suggest_slug(slug)!r})", folder)
+    problem = slug_problem(folder.name)
+    if problem:
+        findings.error(f"problem folder name {problem}", folder)
     if not (folder / STATEMENT).is_file():
         findings.error(f"no {STATEMENT}: every problem needs a statement", folder)
     if not folder.is_dir():
@@ -110,6 +109,16 @@ def _is_stdin_folder(folder: Path) -> bool:
         return load_mapping(folder / "problem.yaml")[0].get("type") == "stdin"
     except JudgeInputError:
         return False
+
+
+def slug_problem(slug: str) -> str | None:
+    """Why `slug` cannot name a problem folder (`new` and `validate` share the rule), or None."""
+    if not SLUG.match(slug) or len(slug) > SLUG_MAX:
+        return (f"{slug!r} is not a valid slug: lower-case letters, digits and single hyphens, starting with a "
+                f"letter, at most {SLUG_MAX} characters (e.g. {_suggest_slug(slug)!r})")
+    if slug in RESERVED_SLUGS:
+        return f"{slug!r} is reserved: {RESERVED_SLUGS[slug]}"
+    return None
 
 
 def _suggest_slug(slug: str) -> str:
