@@ -105,8 +105,9 @@ def _parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="grade every stored solution on every test; write reports/")
     report.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
-    report.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports", metavar="DIR",
-                        help="where to write the reports (default: reports/)")
+    report.add_argument("--out", type=Path, default=_default_reports(), metavar="DIR",
+                        help="where to write the reports (default: ./reports when the current folder has "
+                             "problems/, as for --problems; else the judge's own)")
     report.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     _add_fresh(report)
     _add_hide(report)
@@ -184,9 +185,10 @@ def _global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
                         help="the problems folder (default: ./problems if there is one, else the judge's own)")
     parser.add_argument("--solutions", type=Path, default=default(_default_folder("solutions")), metavar="DIR",
                         help="the stored solutions folder (default: ./solutions if there is one, else the judge's own)")
-    parser.add_argument("--history", type=Path, default=default(PROJECT_ROOT / "reports" / "history.sqlite"),
+    parser.add_argument("--history", type=Path, default=default(_default_reports() / "history.sqlite"),
                         metavar="FILE", help="the run history: every run is recorded there, and check and report "
-                                             "reuse unchanged results from it (default: reports/history.sqlite)")
+                                             "reuse unchanged results from it (default: reports/history.sqlite, in "
+                                             "the reports/ that report --out uses)")
     parser.add_argument("--source-limit", type=_positive, default=default(SOURCE_LIMIT // 1024), metavar="KIB",
                         help=f"largest solution source accepted, in KiB; larger is CE (default: {SOURCE_LIMIT // 1024})")
 
@@ -195,6 +197,13 @@ def _default_folder(name: str) -> Path:
     """./NAME when the current folder has one (a setter's own project), else the judge's own."""
     here = Path(name)
     return here if here.is_dir() else PROJECT_ROOT / name
+
+
+def _default_reports() -> Path:
+    """./reports in a setter's project (the current folder has problems/, so --problems is ./problems
+    too), else the judge's own: reports and history go beside the problems they are about, never into
+    site-packages after `pip install .`."""
+    return Path("reports") if Path("problems").is_dir() else PROJECT_ROOT / "reports"
 
 
 def _add_hide(parser: argparse.ArgumentParser) -> None:

@@ -193,3 +193,24 @@ def test_hide_expected_shows_verdicts_only(judge, read_json, tmp_path):
     assert "RE" in [t["verdict"] for t in shown] and "3000000000000" in str(shown)  # the big test's answer
     for secret in ("3000000000000", "1000000000", "[-5, 2]"):  # an expected value, inputs
         assert secret not in out + err + out_json.read_text(), secret
+
+
+def test_reports_and_history_default_to_the_project_in_the_current_folder(capsys, monkeypatch, tmp_path):
+    """In a setter's project (./problems), reports/ and the history go there, as --problems does;
+    elsewhere, into the judge's own folder."""
+    from harness.cli import _parser, main
+    from harness.problems.catalog import PROJECT_ROOT
+
+    setter = TESTDATA / "setter"
+    shutil.copytree(setter / "problems", tmp_path / "problems")
+    shutil.copytree(setter / "solutions", tmp_path / "solutions")
+    monkeypatch.chdir(tmp_path)
+    assert main(["grade", "solutions/largest/accepted/reference.py"]) == 0
+    assert "AC  passed 4/4" in capsys.readouterr().out
+    assert (tmp_path / "reports" / "history.sqlite").is_file()
+    options = _parser().parse_args(["report"])
+    assert (options.out.resolve(), options.history.resolve()) == (tmp_path / "reports",
+                                                                  tmp_path / "reports" / "history.sqlite")
+    monkeypatch.chdir(tmp_path / "solutions")  # no problems/ here
+    options = _parser().parse_args(["report"])
+    assert (options.out, options.history) == (PROJECT_ROOT / "reports", PROJECT_ROOT / "reports" / "history.sqlite")
