@@ -358,3 +358,9 @@ def test_live_progress_prints_finished_solutions_above_the_display(capsys):
         progress.test_done("solutions/x.py")
         progress.solution_done("  ok       solutions/x.py: AC (expected AC)")
     assert "ok       solutions/x.py: AC (expected AC)" in capsys.readouterr().out
+
+
+def test_a_hide_expected_run_is_recorded_but_never_reused(run, project):
+    run("check", "--hide-expected", "--all-tests")
+    assert reused(project, "check", "--all-tests", run=run) == 0  # the contest run kept no messages
+    assert reused(project, "check", "--all-tests", run=run) == 2
