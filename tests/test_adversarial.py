@@ -219,7 +219,7 @@ class Listeners:
     def close(self) -> None:
         for sock in self.sockets.values():
             sock.close()
-        if os.path.exists(UNIX_PATH):
+        if "unix" in self.sockets and os.path.exists(UNIX_PATH):  # ours only: never another run's
             os.unlink(UNIX_PATH)
 
 
