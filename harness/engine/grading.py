@@ -440,9 +440,6 @@ class Pool:
         """Compile a solution in a compiled language, once per run (cached across runs); with the lock held."""
         run.built = True
         language = languages.for_path(run.solution)
-        if language.name != "python" and run.problem.kind != "method":
-            run.load_outcome = (Verdict.IE, f"{language.title} solutions are graded for method problems only")
-            return False
         try:
             run.program = language.program(run.solution, run.problem, self.source_limit)
         except languages.CompileError as err:

@@ -138,6 +138,7 @@ class Program:
         self.profile = str(spec["profile"])
         self.stdio = bool(spec.get("stdio"))  # arguments on 0, result on 1 (where 3 and 4 are out of reach)
         self.ready = bool(spec.get("ready"))  # says READY_LINE once started: start-up is not charged
+        self.result_channel = bool(spec.get("result_channel", True))  # False: a stdin program ends by its exit
         self.data_extra = int(spec.get("data_extra_mib", 0)) << 20
         self.cpu_extra = int(spec.get("cpu_extra", 0))
 
@@ -145,7 +146,10 @@ class Program:
         """In the confined child: arrange the descriptors and become the program (never returns)."""
         for fd in (RESULT_FD, ARGS_FD):  # a dup2 onto itself kept close-on-exec
             os.set_inheritable(fd, True)
-        if self.stdio:
+        if not self.result_channel:  # nothing for it to say beyond its output and exit status
+            os.close(RESULT_FD)
+            os.close(ARGS_FD)
+        elif self.stdio:
             os.dup2(ARGS_FD, 0)
             os.dup2(RESULT_FD, 1)
             os.close(ARGS_FD)

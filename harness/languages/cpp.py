@@ -7,6 +7,11 @@ TopCoder types, checked against the contestant's declaration at compile time. Ar
 decoded into the parameter types as declared (so `const vector<int>&` or `long long` for an int
 work), the returned value is sent back as JSON and type-checked by the judge as for Python.
 
+A standard-input program (problem kind "stdin") is the file alone, its own main() included, as
+CodeChef or Kattis compile it: it reads the test's input on descriptor 0 and its standard output
+is the answer, and it ends with its exit status. Of ours, only runtime/deny_exec.cpp is linked in
+(as into every C++ program: after the one execve that started it, it may exec nothing).
+
 Archive rule: gnu++17 first; if that fails, gnu++14. Code written for the compilers of its
 contest can clash with names C++17 added to std (a TopCoder submission defining its own `size`
 next to `using namespace std;`); a file that compiles under neither gets gnu++17's messages.
@@ -25,6 +30,7 @@ from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
+DENY_EXEC = RUNTIME.with_name("deny_exec.cpp")  # its own translation unit, linked into every program
 STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
 FLAGS = ("-O2", "-static", "-w", "-fmax-errors=5", "-pipe")  # static: half the CPU of a dynamic exec per test
 CLASS_DEFINITION = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}]*)?\{")
@@ -50,7 +56,8 @@ class Cpp(Language):
     def program(self, path: Path, problem, source_limit: int) -> dict:
         folder = self.build(path, problem, source_limit).folder
         return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
-                "readable": [str(folder)], "profile": "native", "data_extra_mib": 32}
+                "readable": [str(folder)], "profile": "native", "data_extra_mib": 32,
+                "result_channel": problem.kind != "stdin"}  # a stdin program answers on stdout alone
 
     def build(self, path: Path, problem, source_limit: int):
         """The compiled solution (cached); its detail names the C++ standard that compiled it."""
@@ -58,10 +65,11 @@ class Cpp(Language):
         if toolchain is None:
             raise ToolchainMissing(self.missing_message())
         source = read_source(path, source_limit)
-        entry = entry_point(problem)
+        entry = entry_point(problem) if problem.kind != "stdin" else None
         name = _file_name(Path(path).name)
         outcome = cached_build(
-            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, name, source],
+            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), DENY_EXEC.read_bytes(), entry, name,
+             source],
             lambda folder: _compile(toolchain, folder, name, source, entry))
         if not outcome.ok:
             raise CompileError(outcome.message)
@@ -102,18 +110,26 @@ def _cpp_type(t: TCType) -> str:
 
 def _file_name(name: str) -> str:
     """The contestant's file name as the compiler's messages will show it (a safe one)."""
-    return name if re.fullmatch(r"[\w.+-]{1,100}", name) and not name.startswith(".") else "solution.cpp"
+    return name if re.fullmatch(r"[\w.+-]{1,100}", name) and not name.startswith((".", "-")) else "solution.cpp"
 
 
-def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry: str):
+def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry: str | None):
+    """Compile the file with our entry point (`entry`), or alone when it is a stdin program (None)."""
     (folder / name).write_bytes(source)
-    shutil.copyfile(RUNTIME, folder / "tcjudge.hpp")
-    (folder / "judge_main.cpp").write_text(
-        f'#include "tcjudge.hpp"\n#define main tcjudge_contestant_main\n#include "{name}"\n#undef main\n{entry}')
+    (folder / "runtime").mkdir()
+    shutil.copyfile(DENY_EXEC, folder / "runtime" / DENY_EXEC.name)
+    if entry is None:
+        unit = name
+    else:
+        unit = "judge_main.cpp"
+        shutil.copyfile(RUNTIME, folder / "tcjudge.hpp")
+        (folder / unit).write_text(
+            f'#include "tcjudge.hpp"\n#define main tcjudge_contestant_main\n#include "{name}"\n#undef main\n{entry}')
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
     first_failure = None
     for standard in STANDARDS:
-        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "judge_main.cpp", "-o", "solution"]
+        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", unit, f"runtime/{DENY_EXEC.name}",
+                "-o", "solution"]
         status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env)
         if status == 0:
             return True, "", {"standard": standard}

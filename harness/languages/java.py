@@ -7,6 +7,11 @@ initializers are charged). The entry class finds the method by reflection with p
 parameter types mapped to Java's (int, long, double, String, boolean, arrays), calls it on a fresh
 instance and writes the returned value as JSON. A main() in the file is just another method.
 
+A standard-input program (problem kind "stdin") is run by runtime/tcjudge/Stdin.java instead: the
+file's public class (else its first class) is the program, its main(String[]) is called as the
+java launcher calls it, System.in and System.out are the test's input and answer; "ready" goes on
+the result channel (descriptor 3), which the entry opens by reflection, hence the --add-opens.
+
 Memory: -Xmx is the problem's memory limit, so a solution that allocates too much gets
 OutOfMemoryError (MLE); peak resident memory, read from the kernel, includes the JVM's own
 (about 40 MiB), as TopCoder's did. RLIMIT_DATA leaves the JVM room for its own areas and the
@@ -25,7 +30,7 @@ from pathlib import Path
 from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
-RUNTIME = Path(__file__).with_name("runtime") / "tcjudge" / "Main.java"
+RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods), Stdin.java (programs)
 STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
 RUNTIME_DATA_MIB = 768  # what the JVM itself maps beyond the heap and that stack (metaspace, code cache, GC)
 START_CPU_SECONDS = 10  # RLIMIT_CPU headroom for JVM start-up, which the zygote does not charge
@@ -62,22 +67,31 @@ class Java(Language):
         source = read_source(path, source_limit)
         code = code_only(source.decode("utf-8", "replace"))
         public = PUBLIC_CLASS.findall(code)
-        file_class = public[0] if public else problem.class_name
+        stdin = problem.kind == "stdin"
+        program_class = (ANY_CLASS.findall(code) or [Path(path).stem])[0]  # a stdin program's class, if not public
+        file_class = public[0] if public else program_class if stdin else problem.class_name
         package = PACKAGE.search(code)
-        qualified = f"{package.group(1)}.{problem.class_name}" if package else problem.class_name
+        main_class = file_class if stdin else problem.class_name
+        qualified = f"{package.group(1)}.{main_class}" if package else main_class
+        runtime = sorted(RUNTIME.glob("*.java"))
         outcome = cached_build(
-            [self.name, toolchain.version, JAVAC_FLAGS, RUNTIME.read_bytes(), file_class, Path(path).name, source],
-            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name)))
+            [self.name, toolchain.version, JAVAC_FLAGS, *(f.read_bytes() for f in runtime), file_class,
+             Path(path).name, source],
+            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name), runtime))
         if not outcome.ok:
             raise CompileError(outcome.message)
-        types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
-        memory = problem.memory_limit
+        if stdin:
+            entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(outcome.folder / "classes"),
+                     "tcjudge.Stdin", str(STACK_MIB), qualified]
+        else:
+            types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
+            entry = ["-cp", str(outcome.folder / "classes"), "tcjudge.Main", str(STACK_MIB), qualified,
+                     problem.method, *types]
         return {
-            "argv": [toolchain.programs["java"], f"-Xmx{memory}m", *JVM_FLAGS, "-cp", str(outcome.folder / "classes"),
-                     "tcjudge.Main", str(STACK_MIB), qualified, problem.method, *types],
+            "argv": [toolchain.programs["java"], f"-Xmx{problem.memory_limit}m", *JVM_FLAGS, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
             "readable": [str(outcome.folder / "classes"), *toolchain.programs["readable"].split(os.pathsep)],
-            "profile": "jvm", "stdio": True, "ready": True,
+            "profile": "jvm", "stdio": not stdin, "ready": True,
             "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB, "cpu_extra": START_CPU_SECONDS,
         }
 
@@ -87,14 +101,15 @@ def _display_name(name: str) -> str:
     return name if re.fullmatch(r"[\w.+-]{1,100}", name) else "the solution"
 
 
-def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str):
+def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str, runtime: list[Path]):
     sources = folder / "src"
     (sources / "tcjudge").mkdir(parents=True)
     (sources / f"{file_class}.java").write_bytes(source)
-    shutil.copyfile(RUNTIME, sources / "tcjudge" / "Main.java")
+    for file in runtime:
+        shutil.copyfile(file, sources / "tcjudge" / file.name)
     (folder / "classes").mkdir()
     argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-sourcepath", "",
-            f"src/{file_class}.java", "src/tcjudge/Main.java"]
+            f"src/{file_class}.java", *(f"src/tcjudge/{file.name}" for file in runtime)]
     readable = list(SYSTEM_READABLE) + toolchain.programs["readable"].split(os.pathsep)
     status, message = run_confined(argv, folder, readable, {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
     if status == 0:

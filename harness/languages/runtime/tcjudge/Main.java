@@ -30,7 +30,7 @@ import java.util.List;
  * that stack (deep recursion as in C++); the JVM's other threads keep their small default stacks.
  */
 public final class Main {
-    private static OutputStream result;
+    static OutputStream result; // the result channel
 
     public static void main(String[] argv) throws InterruptedException {
         result = new FileOutputStream(FileDescriptor.out);
@@ -98,7 +98,7 @@ public final class Main {
         }
     }
 
-    private static void failed(Throwable err, String phase) {
+    static void failed(Throwable err, String phase) {
         System.out.flush();
         String message = String.valueOf(err.getMessage());
         if (message.length() > 300) message = message.substring(0, 300);
@@ -117,7 +117,7 @@ public final class Main {
 
     /** One line on the result channel; then wait to be killed, so the zygote reads CPU time and
      *  peak memory from the kernel while the process still exists. */
-    private static void report(String line) {
+    static void report(String line) {
         write(line);
         while (true) {
             try {
@@ -128,7 +128,7 @@ public final class Main {
         }
     }
 
-    private static void write(String line) {
+    static void write(String line) {
         try {
             result.write((line + "\n").getBytes(StandardCharsets.UTF_8));
             result.flush();

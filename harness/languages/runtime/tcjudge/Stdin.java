@@ -1,0 +1,62 @@
+package tcjudge;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+
+/**
+ * The judge's entry for a Java standard-input program (see harness/languages/java.py): the
+ * program's class is run as `java Class` runs it, with fd 0 the test's input and fd 1 (System.out,
+ * untouched) its answer. fd 3 is the result channel, which Java cannot name, so it is opened by
+ * reflection (the JVM runs with java.io opened to us): "ready" once the JVM is up, so the zygote
+ * charges only what follows, and one error line if main throws. A normal end, or System.exit, ends
+ * the JVM with its exit status as it would anywhere.
+ *
+ * Arguments: the stack size in MiB of the thread that runs main (deep recursion as in C++), the
+ * program's class name.
+ */
+public final class Stdin {
+    public static void main(String[] argv) throws InterruptedException {
+        try {
+            Constructor<FileDescriptor> descriptor = FileDescriptor.class.getDeclaredConstructor(int.class);
+            descriptor.setAccessible(true);
+            Main.result = new FileOutputStream(descriptor.newInstance(3));
+        } catch (ReflectiveOperationException | RuntimeException err) {
+            Runtime.getRuntime().halt(71); // never ready: the zygote reports the judge's fault
+        }
+        long stack = Long.parseLong(argv[0]) << 20;
+        Thread program = new Thread(null, () -> run(argv[1]), "main", stack);
+        Main.write("ready");
+        program.start();
+        program.join();
+    }
+
+    private static void run(String className) {
+        Method main;
+        try {
+            Class<?> cls = Class.forName(className, false, Stdin.class.getClassLoader());
+            main = cls.getDeclaredMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers()) || !Modifier.isPublic(main.getModifiers())) {
+                throw new NoSuchMethodException();
+            }
+            main.setAccessible(true); // the class itself need not be public, as for the java launcher
+        } catch (ClassNotFoundException | NoSuchMethodException err) {
+            Main.report("{\"kind\":\"compile_error\",\"message\":" + Main.quote("class " + className
+                    + " has no method public static void main(String[])") + "}");
+            return;
+        }
+        try {
+            main.invoke(null, (Object) new String[0]);
+            System.out.flush();
+        } catch (InvocationTargetException err) {
+            Main.failed(err.getCause(), "call");
+        } catch (ExceptionInInitializerError err) {
+            Main.failed(err.getCause() != null ? err.getCause() : err, "call");
+        } catch (Throwable err) {
+            Main.failed(err, "call");
+        }
+    }
+}
