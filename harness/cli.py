@@ -281,7 +281,7 @@ def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
         runs += [SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected,
                              verdicts_only=verdicts_only) for stored in catalog.stored_solutions(slug)]
     for path in catalog.skipped:
-        print(f"judge: note: not graded (a language or layout the judge cannot run yet): {display_path(path)}",
+        print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",
               file=sys.stderr)
     if not runs:
         raise JudgeInputError("no stored solutions to check", catalog.solutions_dir)

@@ -3,11 +3,13 @@ ICPC 2023-07 format (testdata/kattis/splitsum), graded and checked with the usua
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
 
 from harness.errors import JudgeInputError
+from harness.languages import CPP
 from harness.problems.catalog import Catalog
 from harness.problems.format import load_problem
 from harness.problems.outputs import OutputValidator, TokenRules
@@ -42,16 +44,23 @@ def test_submissions_by_verdict_folder():
     catalog = Catalog(PACKAGES, TESTDATA / "no-solutions-folder")
     stored = {path.name: verdict for path, verdict in
               ((s.path, s.expected) for s in catalog.stored_solutions("addtwo"))}
+    cpp = {"sum.cpp": Verdict.AC} if CPP.toolchain() else {}  # graded where g++ is installed, else noted
     assert stored == {"sum.py": Verdict.AC, "integers.py": Verdict.WA, "counts_up.py": Verdict.TLE,
-                      "int_parse.py": Verdict.RE}
-    assert [p.name for p in catalog.skipped] == ["sum.cpp"]
+                      "int_parse.py": Verdict.RE} | cpp
+    assert [p.name for p in catalog.skipped] == ([] if cpp else ["sum.cpp"])
 
 
 def test_check_grades_every_package_submission(judge):
     code, out, err = judge("--problems", PACKAGES, "check", "-j", "2")
     assert code == 0, out
-    assert "9 of 9 solutions got their expected verdict" in out
-    assert "judge: note: not graded (a language or layout the judge cannot run yet): " in err and "sum.cpp" in err
+    if CPP.toolchain() is None:
+        assert "9 of 9 solutions got their expected verdict" in out
+        assert "judge: note: not graded (a language, compiler or layout the judge cannot run here): " in err
+        assert "sum.cpp" in err
+    else:  # the C++ submission is graded like the others
+        assert "10 of 10 solutions got their expected verdict" in out
+        assert re.search(r"addtwo/submissions/accepted/sum\.cpp +AC +AC", out), out
+        assert "not graded" not in err
 
 
 def test_grade_a_file_against_a_package(judge, tmp_path):

@@ -14,8 +14,8 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     submissions/accepted|wrong_answer|time_limit_exceeded|run_time_error/: what `check` grades
 
 What is not supported is refused with a one-line reason (interactive, multi-pass and scoring
-problems, per-group validator flags) or left out with a note (submissions in languages the judge
-cannot run yet). See docs/kattis.md.
+problems, per-group validator flags) or left out with a note (submissions in a language the judge
+does not know, or whose compiler is not installed here). See docs/kattis.md.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 
 from ..errors import JudgeInputError
+from ..languages import EXTENSIONS
 from ..verdicts import Verdict
 from .format import Data, Findings, Problem, TestCase
 from .outputs import OutputValidator, TokenRules
@@ -36,7 +37,6 @@ SUBMISSION_VERDICTS = {
     "time_limit_exceeded": Verdict.TLE,
     "run_time_error": Verdict.RE,
 }
-LANGUAGES = (".py",)  # what the judge runs today; others are listed as skipped
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
@@ -79,7 +79,8 @@ def inspect_package(folder: Path, spec: dict, findings: Findings) -> tuple[Probl
 
 def submissions(folder: Path) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
     """(submission, expected verdict) for every file the judge can run under submissions/<verdict>/,
-    and the entries it skips (other languages, multi-file folders, verdict folders it does not know)."""
+    and the entries it skips (other languages or a missing compiler, multi-file folders, verdict folders it
+    does not know)."""
     found, skipped = [], []
     root = folder / "submissions"
     if not root.is_dir():
@@ -92,11 +93,17 @@ def submissions(folder: Path) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
             skipped.append(group)
             continue
         for entry in sorted(group.iterdir()):
-            if entry.is_file() and entry.suffix in LANGUAGES:
+            if entry.is_file() and _runnable(entry):
                 found.append((entry, verdict))
             elif not entry.name.startswith("."):
                 skipped.append(entry)
     return found, skipped
+
+
+def _runnable(path: Path) -> bool:
+    """A submission in a language the judge runs, whose compiler is installed here (.py, .cpp, .java...)."""
+    language = EXTENSIONS.get(path.suffix.lower())
+    return language is not None and language.toolchain() is not None
 
 
 def _name(folder: Path, spec: dict) -> str:

@@ -1,0 +1,149 @@
+"""C++ and Java programs on standard-input problems: the file as contestants write it (its own
+main), compiled confined and cached by the language layer, run in the stdin mode (input on
+descriptor 0, standard output the answer), with the same verdicts as a Python program. Each
+language's programs are graded in one pool run, as `check` would; skipped where the compiler is
+missing."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness.engine.grading import Pool, SolutionRun
+from harness.languages import CPP, JAVA
+from harness.problems.format import load_problem
+from harness.verdicts import Verdict
+
+from .conftest import ROOT, TESTDATA
+
+ADD = TESTDATA / "stdin" / "problems" / "add"  # t, then t pairs; one test sums to 2**31
+
+# file name -> (source, expected verdict, a fragment of the first failure's or compile message)
+CPP_PROGRAMS = {
+    "sum.cpp": ("""\
+        #include <iostream>
+        using namespace std;
+        int main() {
+            ios::sync_with_stdio(false);
+            int t; cin >> t;
+            while (t--) { long long a, b; cin >> a >> b; cout << a + b << '\\n'; }
+        }""", "AC", ""),
+    "int_overflow.cpp": ("""\
+        #include <cstdio>
+        int main() { int t, a, b; std::scanf("%d", &t); while (t--) { std::scanf("%d %d", &a, &b); std::printf("%d\\n", a + b); } }""",
+                         "WA", "expected '2147483648', got '-2147483648'"),
+    "exit_status.cpp": ("int main() { return 3; }", "RE", "exited with status 3"),
+    "out_of_range.cpp": ("""\
+        #include <vector>
+        int main() { std::vector<int> v; return v.at(5); }""", "RE", "SIGABRT"),
+    "execs.cpp": ("""\
+        #include <cerrno>
+        #include <unistd.h>
+        int main() { execl("/bin/true", "true", (char*)0); return errno == EACCES ? 4 : 5; }""",
+                  "RE", "exited with status 4"),  # the one execve that started it was the last
+    "spins.cpp": ("int main() { volatile unsigned long n = 0; for (;;) n++; }", "TLE", "limit"),
+    "syntax.cpp": ("int main() { return 0 }", "CE", "syntax.cpp:1"),
+}
+JAVA_PROGRAMS = {
+    "Sum.java": ("""\
+        import java.io.*;
+        import java.util.*;
+        public class Sum {
+            public static void main(String[] args) throws IOException {
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+                int t = Integer.parseInt(in.readLine().trim());
+                PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out)));
+                while (t-- > 0) {
+                    StringTokenizer words = new StringTokenizer(in.readLine());
+                    out.println(Long.parseLong(words.nextToken()) + Long.parseLong(words.nextToken()));
+                }
+                out.flush();
+            }
+        }""", "AC", ""),
+    "IntOverflow.java": ("""\
+        import java.util.Scanner;
+        class Main {  // not public: the launcher runs it all the same
+            public static void main(String[] args) {
+                Scanner in = new Scanner(System.in);
+                for (int t = in.nextInt(); t > 0; t--) System.out.println(in.nextInt() + in.nextInt());
+            }
+        }""", "WA", "expected '2147483648'"),
+    "Divides.java": ("""\
+        public class Divides {
+            public static void main(String[] args) { int zero = args.length; System.out.println(1 / zero); }
+        }""", "RE", "ArithmeticException"),
+    "ExitStatus.java": ("""\
+        public class ExitStatus {
+            public static void main(String[] args) { System.out.println(3); System.exit(3); }
+        }""", "RE", "exited with status 3"),
+    "Spins.java": ("""\
+        public class Spins {
+            static volatile long n;
+            public static void main(String[] args) { for (;;) n++; }
+        }""", "TLE", "limit"),
+    "Syntax.java": ("public class Syntax { public static void main(String[] args) { int x = 1 } }", "CE",
+                    "Syntax.java:1: error: ';' expected"),
+    "NoMain.java": ("public class NoMain { static void run() {} }", "CE",
+                    "no method public static void main(String[])"),
+}
+
+
+def _grade(programs: dict, folder: Path) -> dict:
+    problem = load_problem(ADD)
+    runs = []
+    for name, (source, *_rest) in programs.items():
+        path = folder / name
+        path.write_text(textwrap.dedent(source) + "\n")
+        runs.append(SolutionRun(problem, path, problem.tests, stop_on_failure=True))
+    with Pool(2) as pool:
+        return {result.solution.name: result for result in pool.grade(runs)}
+
+
+def _check(results: dict, programs: dict, name: str) -> None:
+    result = results[name]
+    _, verdict, fragment = programs[name]
+    failure = result.first_failure
+    message = result.compile_message or (failure.message if failure else "")
+    assert str(result.verdict) == verdict, message
+    assert fragment in message, message
+
+
+@pytest.fixture(scope="module")
+def cpp_results(tmp_path_factory):
+    if CPP.toolchain() is None:
+        pytest.skip(CPP.missing_message())
+    return _grade(CPP_PROGRAMS, tmp_path_factory.mktemp("cpp"))
+
+
+@pytest.fixture(scope="module")
+def java_results(tmp_path_factory):
+    if JAVA.toolchain() is None:
+        pytest.skip(JAVA.missing_message())
+    return _grade(JAVA_PROGRAMS, tmp_path_factory.mktemp("java"))
+
+
+@pytest.mark.parametrize("name", CPP_PROGRAMS)
+def test_cpp_program_gets_its_verdict(cpp_results, name):
+    _check(cpp_results, CPP_PROGRAMS, name)
+
+
+@pytest.mark.parametrize("name", JAVA_PROGRAMS)
+def test_java_program_gets_its_verdict(java_results, name):
+    _check(java_results, JAVA_PROGRAMS, name)
+
+
+def test_accepted_ports_of_chefgm_pass_every_test():
+    """The C++ and Java ports of chefgm's reference (solutions/chefgm/accepted/) on all its tests."""
+    problem = load_problem(ROOT / "problems" / "chefgm")
+    folder = ROOT / "solutions" / "chefgm" / "accepted"
+    paths = [path for path, language in ((folder / "reference.cpp", CPP), (folder / "Reference.java", JAVA))
+             if language.toolchain() is not None]
+    if not paths:
+        pytest.skip("neither g++ nor a JDK is installed")
+    with Pool(2) as pool:
+        results = pool.grade([SolutionRun(problem, path, problem.tests, stop_on_failure=True) for path in paths])
+    for result in results:
+        assert result.verdict is Verdict.AC, (result.solution.name, result.first_failure)
+        assert result.passed == len(problem.tests) >= 13
