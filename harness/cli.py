@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`judge.py grade ... | head -1`): stop quietly
         _silence_stdout()
         return EXIT_CLOSED_PIPE
+    finally:
+        if getattr(options, "cluster_pool", None):
+            options.cluster_pool.close()
 
 
 def _silence_stdout() -> None:
@@ -89,6 +92,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="show what each failing test printed (stdout and stderr, capped)")
     _add_hide(grade)
     _add_jobs(grade)
+    _add_cluster(grade)
     grade.set_defaults(command=cmd_grade)
 
     check = commands.add_parser("check", help="every stored solution must get its expected verdict")
@@ -101,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_fresh(check)
     _add_hide(check)
     _add_jobs(check)
+    _add_cluster(check)
     check.set_defaults(command=cmd_check)
 
     report = commands.add_parser("report", help="grade every stored solution on every test; write reports/")
@@ -112,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_fresh(report)
     _add_hide(report)
     _add_jobs(report)
+    _add_cluster(report)
     report.set_defaults(command=cmd_report)
 
     history = commands.add_parser("history", help="recorded runs, or one solution's or problem's verdicts over time")
@@ -121,6 +127,8 @@ def _parser() -> argparse.ArgumentParser:
     history.set_defaults(command=cmd_history)
 
     doctor = commands.add_parser("doctor", help="show which isolation layers this machine provides")
+    doctor.add_argument("--cluster", nargs="?", const="", metavar="ADDRESS",
+                        help="show every worker of this Dask cluster instead (default address: $JUDGE_CLUSTER)")
     doctor.set_defaults(command=cmd_doctor)
 
     validate = commands.add_parser("validate", help="every fault of a problem folder at once, then the proofs "
@@ -218,6 +226,14 @@ def _add_jobs(parser: argparse.ArgumentParser) -> None:
                         help=f"tests run in parallel on N workers (default: {default}, the number of cores)")
 
 
+def _add_cluster(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cluster", default=os.environ.get("JUDGE_CLUSTER") or None, metavar="ADDRESS",
+                        help="grade on the workers of this Dask scheduler, e.g. tcp://host:8786 "
+                             "(default: $JUDGE_CLUSTER; see docs/cluster.md)")
+    parser.add_argument("--cluster-require-isolation", action="store_true",
+                        help="grade only on workers that confine tests as well as this machine")
+
+
 def _add_fresh(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="grade every solution again instead of reusing unchanged results from the history")
@@ -254,6 +270,7 @@ def cmd_grade(options) -> int:
         raise JudgeInputError(f"problem {problem.slug} has {which}{chosen}: nothing to grade", problem.path)
     print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
           f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
+    jobs = _jobs(options)
     started = time.monotonic()
     judged = _judge(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
                                                              verdicts_only=options.hide_expected)], fresh=True)
@@ -262,7 +279,7 @@ def cmd_grade(options) -> int:
     print(summary_line(result))
     if options.show_output:
         print(failing_output(result))
-    print(f"judged in {time.monotonic() - started:.2f} s with {options.jobs} worker(s)")
+    print(f"judged in {time.monotonic() - started:.2f} s with {jobs} worker(s)")
     if options.json:
         _write_json(options.json, result.to_json())
     if options.junit:
@@ -293,7 +310,7 @@ def cmd_check(options) -> int:
     runs = _stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
                         verdicts_only=options.hide_expected)
     print(f"Checking {len(runs)} stored solutions of {len({run.problem.slug for run in runs})} problems "
-          f"with {options.jobs} worker(s)")
+          f"with {_jobs(options)} worker(s)")
     started = time.monotonic()
 
     def line(result: GradeResult) -> str:
@@ -348,6 +365,14 @@ def cmd_history(options) -> int:
 
 
 def cmd_doctor(options) -> int:
+    if options.cluster is not None:
+        address = options.cluster or os.environ.get("JUDGE_CLUSTER")
+        if not address:
+            raise JudgeInputError("--cluster needs an ADDRESS (or JUDGE_CLUSTER set)")
+        from .cluster.client import cluster_doctor
+        report, complete = cluster_doctor(address)
+        print(report)
+        return EXIT_OK if complete else EXIT_FAILED
     report, complete = doctor_report()
     print(report)
     print()
@@ -510,11 +535,11 @@ def _judge(options, command: str, runs: list[SolutionRun], fresh: bool, line=Non
 
 
 def _grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None) -> list[GradeResult]:
-    """Grade runs on a pool of `options.jobs` workers, and say when isolation is partial."""
-    warning = missing_layers_warning()
+    """Grade runs on a pool of `options.jobs` workers (or the cluster's), and say when isolation is partial."""
+    warning = None if options.cluster else missing_layers_warning()  # on a cluster, the workers' counts
     if warning:
         print(warning, file=sys.stderr)
-    with Pool(options.jobs, source_limit=options.source_limit * 1024) as pool:
+    with _pool(options) as pool:
         results = pool.grade(runs, on_test=lambda run, index, test: progress.test_done(display_path(run.solution)),
                              on_done=lambda result: progress.solution_done(line(result) if line else None))
     for problem in sorted(pool.warnings):
@@ -528,6 +553,23 @@ def _write_junit(path: Path, results: list[GradeResult], stored: bool) -> None:
     except OSError as err:
         raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
     print(f"wrote {path}")
+
+
+def _pool(options):
+    """A local Pool of -j workers, or the Dask cluster of --cluster / JUDGE_CLUSTER (connected once
+    per command; only then is dask imported)."""
+    if not options.cluster:
+        return Pool(options.jobs, source_limit=options.source_limit * 1024)
+    if getattr(options, "cluster_pool", None) is None:
+        from .cluster.client import ClusterPool
+        options.cluster_pool = ClusterPool(options.cluster, options.cluster_require_isolation,
+                                           source_limit=options.source_limit * 1024)
+    return options.cluster_pool
+
+
+def _jobs(options) -> int:
+    """How many tests run at once, for the headers."""
+    return _pool(options).jobs if options.cluster else options.jobs
 
 
 def _write_json(path: Path, data) -> None:

@@ -318,6 +318,7 @@ class Pool:
         self._workers_lock = threading.Lock()
         self._callback_lock = threading.Lock()
         self._callback_error: BaseException | None = None  # raised by grade() once the workers stop
+        self._cancelled = threading.Event()
 
     def __enter__(self) -> Pool:
         return self
@@ -333,6 +334,11 @@ class Pool:
             self._workers.clear()
         if had_workers:
             remove_stale_cgroups()
+
+    def cancel(self) -> None:
+        """Hand out no more tests and kill the running ones: for a grading nobody waits for any more."""
+        self._cancelled.set()
+        self.close()
 
     def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None,
               on_done: DoneCallback | None = None) -> list[GradeResult]:
@@ -365,7 +371,7 @@ class Pool:
 
     def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
-        while self._callback_error is None:
+        while self._callback_error is None and not self._cancelled.is_set():
             try:
                 run, index = jobs.get_nowait()
             except queue.Empty:
@@ -449,6 +455,8 @@ class Pool:
         return run.load_outcome is None
 
     def _new_worker(self) -> Worker:
+        if self._cancelled.is_set():
+            raise WorkerDied("the grading was cancelled")
         worker = Worker(self.python, self.confine)
         with self._workers_lock:
             self._workers.append(worker)

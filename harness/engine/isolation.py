@@ -56,8 +56,15 @@ def missing_layers_warning() -> str | None:
 def doctor_report() -> tuple[str, bool]:
     """The table that `judge.py doctor` prints, and whether every layer is active."""
     layers = all_layers()
-    rows = [[layer.name, "on" if layer.active else "OFF", layer.detail] for layer in layers]
     header = f"Isolation layers on {platform.system()} {platform.release()} ({platform.machine()}), uid {os.getuid()}"
-    table = tabulate(rows, ["layer", "status", "what it does, or why it is off"], tablefmt="simple",
-                     maxcolwidths=[None, None, 90])
+    table = layer_table([(layer.name, layer.active, layer.detail) for layer in layers])
     return f"{header}\n{table}", all(layer.active for layer in layers)
+
+
+def layer_table(layers, weaker: set[str] = frozenset()) -> str:
+    """(name, active, detail) rows as doctor shows them; layers in `weaker` are marked as on here but
+    off there (for another machine's layers, as `doctor --cluster` shows them)."""
+    rows = [[name, ("on" if active else "OFF") + (" (on here)" if name in weaker else ""), detail]
+            for name, active, detail in layers]
+    return tabulate(rows, ["layer", "status", "what it does, or why it is off"], tablefmt="simple",
+                    maxcolwidths=[None, None, 90])

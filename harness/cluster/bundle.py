@@ -1,0 +1,100 @@
+"""Problems and solutions travel with the work: a bundle is a folder's (or one file's) bytes named by
+their SHA-256, so a worker needs only the judge installed and materialises each bundle on disk once.
+
+The key covers every path and byte, so two different folders can never share a cache entry, and the
+worker re-checks it before writing: a damaged or forged bundle is refused, not graded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path, PurePosixPath
+
+SKIPPED_NAMES = {"__pycache__", ".git"}
+
+
+class BundleError(ValueError):
+    """A bundle whose content does not match its key, or whose paths leave its folder."""
+
+
+def bundle_key(name: str, files: dict[str, bytes]) -> str:
+    digest = hashlib.sha256(name.encode() + b"\0")
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
+    return digest.hexdigest()
+
+
+def _bundle(name: str, files: dict[str, bytes]) -> dict:
+    return {"key": bundle_key(name, files), "name": name, "files": files}
+
+
+def pack_folder(folder: Path) -> dict:
+    """Every regular file under `folder` (caches and VCS folders left out), keyed by content; the
+    folder keeps its name (a problem's slug is its folder's name)."""
+    files = {}
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if path.is_file() and not SKIPPED_NAMES.intersection(relative.parts):
+            files[f"{folder.name}/{relative.as_posix()}"] = path.read_bytes()
+    return _bundle(folder.name, files)
+
+
+def pack_file(path: Path, limit: int | None = None) -> dict:
+    """One file; its name is kept (error messages and class lookup may depend on it). With `limit`,
+    at most limit + 1 bytes: enough for the worker to find a source over the limit, as it would here."""
+    with open(path, "rb") as handle:
+        data = handle.read() if limit is None else handle.read(limit + 1)
+    return _bundle(path.name, {path.name: data})
+
+
+def cache_root() -> Path:
+    """JUDGE_CLUSTER_CACHE, else the user's cache folder: each worker keeps materialised bundles here."""
+    explicit = os.environ.get("JUDGE_CLUSTER_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "topcoder-judge" / "cluster"
+
+
+def materialise(bundle: dict, kind: str, root: Path | None = None) -> Path:
+    """The bundle's folder or file (`<root>/<kind>/<key>/<name>`), written on first use.
+
+    Written under a temporary name and renamed into place, so worker processes sharing a cache
+    never see a half-written bundle."""
+    key, name, files = bundle["key"], bundle["name"], bundle["files"]
+    if bundle_key(name, files) != key:
+        raise BundleError(f"bundle {name!r} does not match its key {key[:12]}")
+    _check_name(name)
+    root = root or cache_root()
+    final = root / kind / key
+    if not final.is_dir():
+        (root / kind).mkdir(parents=True, exist_ok=True, mode=0o700)
+        staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root / kind))
+        try:
+            for relative, data in files.items():
+                target = staging / _safe_relative(relative, name)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+            os.rename(staging, final)
+        except OSError:
+            if not final.is_dir():  # lost a race with another worker process: theirs is the same bytes
+                raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return final / name
+
+
+def _check_name(name: str) -> None:
+    if not name or name in (".", "..") or "/" in name or "\0" in name:
+        raise BundleError(f"bad bundle name {name!r}")
+
+
+def _safe_relative(relative: str, name: str) -> PurePosixPath:
+    """A path inside the bundle's top entry: nothing absolute, no `..`, nothing beside `name`."""
+    path = PurePosixPath(relative)
+    if path.is_absolute() or ".." in path.parts or not path.parts or path.parts[0] != name or "\0" in relative:
+        raise BundleError(f"bad path in bundle: {relative!r}")
+    return path

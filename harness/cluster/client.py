@@ -1,0 +1,250 @@
+"""The client's side of cluster grading: SolutionRuns become Dask tasks, their plain results become the
+same TestResults and GradeResults a local Pool makes, through the same callbacks, so everything the
+CLI does with a local run (tables, JSON, history, exit codes) works unchanged.
+
+A run that stops at its first failure is one task (its tests in order on one worker, as `-j 1` would
+grade them); a run of every test is split into chunks that run in parallel. A problem's folder is
+shipped once per run as a task of its own whose result the grading tasks depend on: the scheduler
+holds its bytes, so it is rebuilt wherever a worker that held it has died.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from pathlib import Path
+
+from ..engine.grading import GradeResult, SolutionRun, TestCallback, DoneCallback
+from ..engine.isolation import all_layers, layer_table
+from ..errors import JudgeInputError
+from ..problems.catalog import SOURCE_LIMIT
+from ..verdicts import Verdict
+from .bundle import pack_file, pack_folder
+from .tasks import code_fingerprint, decode_test, grade_chunk, worker_info
+
+CONNECT_TIMEOUT = 20.0  # seconds to reach the scheduler
+NO_WORKERS_TIMEOUT = 60.0  # seconds the cluster may have no usable worker before the run is given up
+POLL = 1.0  # seconds between checks on the cluster while waiting for results
+CHUNK_TESTS = 32  # tests per task when every test runs
+RETRIES = 2  # reruns of a task that raised (a worker that dies is handled by the scheduler itself)
+
+
+def connect(address: str):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise JudgeInputError("--cluster needs dask.distributed: pip install 'topcoder-judge[cluster]'") from None
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise JudgeInputError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+
+
+def _workers_info(client, address: str) -> dict[str, dict]:
+    """Every worker's description, after waiting (bounded) for at least one to be there."""
+    try:
+        client.wait_for_workers(1, timeout=NO_WORKERS_TIMEOUT)
+    except TimeoutError:
+        raise JudgeInputError(f"the Dask scheduler at {address} has no workers "
+                              f"(waited {NO_WORKERS_TIMEOUT:g} s)") from None
+    return client.run(worker_info)
+
+
+def weaker_layers(worker_layers) -> list[str]:
+    """The layers active on this machine but not in `worker_layers` (names, or [name, active, detail])."""
+    there = {item if isinstance(item, str) else item[0] for item in worker_layers
+             if isinstance(item, str) or item[1]}
+    return sorted({layer.name for layer in all_layers() if layer.active} - there)
+
+
+def _host(address: str) -> str:
+    return address.split("://", 1)[-1].rsplit(":", 1)[0]
+
+
+class ClusterPool:
+    """Grades SolutionRuns on the workers of a Dask scheduler; used like engine.grading.Pool."""
+
+    def __init__(self, address: str, require_isolation: bool = False, source_limit: int = SOURCE_LIMIT):
+        self.address, self.source_limit = address, source_limit
+        self.warnings: set[str] = set()
+        self._client = connect(address)
+        self._futures: dict = {}  # grading task -> (run, test indices)
+        self._problems: list = []  # the problem bundles' tasks
+        try:
+            infos = _workers_info(self._client, address)
+            self._check_workers(infos, require_isolation)
+            # how many tests run at once when the run starts: the threads of the usable workers
+            self.jobs = sum(info["nthreads"] for addr, info in infos.items() if self._usable(addr))
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_workers(self, infos: dict[str, dict], require_isolation: bool) -> None:
+        """Warn about workers that confine less than this machine or run other judge code; with
+        `require_isolation`, grade only on hosts where every worker confines as well as this one."""
+        weak_hosts = set()
+        for address, info in sorted(infos.items()):
+            missing = weaker_layers(info["layers"])
+            if missing:
+                weak_hosts.add(_host(address))
+                self.warnings.add(f"worker {address}: weaker isolation than this machine "
+                                  f"(off there: {', '.join(missing)})")
+            if info["judge"] != code_fingerprint():
+                self.warnings.add(f"worker {address}: runs other judge code ({info['judge']}, "
+                                  f"here {code_fingerprint()}); install the same judge everywhere")
+        self._allowed_hosts = None
+        if require_isolation:
+            self._allowed_hosts = sorted({_host(address) for address in infos} - weak_hosts)
+            if not self._allowed_hosts:
+                raise JudgeInputError(f"no worker of the cluster at {self.address} isolates tests as well "
+                                      "as this machine (see `judge.py doctor --cluster`)")
+            self.warnings = {w for w in self.warnings if "weaker isolation" not in w}
+            if weak_hosts:
+                self.warnings.add(f"not grading on {', '.join(sorted(weak_hosts))}: weaker isolation "
+                                  "than this machine (--cluster-require-isolation)")
+
+    def _usable(self, address: str) -> bool:
+        return self._allowed_hosts is None or _host(address) in self._allowed_hosts
+
+    def __enter__(self) -> ClusterPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Cancel what is still queued or running (the workers kill its tests) and disconnect."""
+        client, self._client = getattr(self, "_client", None), None
+        if client is None:
+            return
+        try:
+            if self._futures or self._problems:
+                client.cancel([*self._futures, *self._problems], force=True)
+        finally:
+            self._futures, self._problems = {}, []
+            client.close(timeout=CONNECT_TIMEOUT)
+
+    def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None,
+              on_done: DoneCallback | None = None) -> list[GradeResult]:
+        self._futures = self._submit(runs)
+        chunks_left = {id(run): 0 for run in runs}
+        for run, _ in self._futures.values():
+            chunks_left[id(run)] += 1
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        for future in self._futures:
+            future.add_done_callback(finished.put)
+        remaining, idle_since = len(self._futures), None
+        while remaining:
+            try:
+                future = finished.get(timeout=POLL)
+            except queue.Empty:
+                idle_since = self._watch_workers(idle_since)
+                continue
+            remaining -= 1
+            run, indices = self._futures[future]
+            self._apply(run, indices, future, on_test)
+            chunks_left[id(run)] -= 1
+            if chunks_left[id(run)] == 0 and on_done:
+                on_done(run.result())
+        self._futures, self._problems = {}, []
+        return [run.result() for run in runs]
+
+    def _submit(self, runs: list[SolutionRun]) -> dict:
+        client = self._client
+        restrictions = {"workers": self._allowed_hosts, "allow_other_workers": False} if self._allowed_hosts else {}
+        problems: dict[Path, object] = {}
+        futures = {}
+        for run in runs:
+            folder = run.problem.path
+            if folder not in problems:
+                bundle = pack_folder(folder)
+                problems[folder] = client.submit(_carry, bundle, key=f"judge-problem-{bundle['key']}",
+                                                 **restrictions)
+            solution = pack_file(run.solution, self.source_limit)
+            for indices in _chunks(run):
+                future = client.submit(grade_chunk, problems[folder], solution,
+                                       [run.tests[i].name for i in indices], run.stop_on_failure,
+                                       self.source_limit, pure=False, retries=RETRIES, **restrictions)
+                futures[future] = (run, indices)
+        self._problems = list(problems.values())
+        return futures
+
+    def _apply(self, run: SolutionRun, indices: list[int], future, on_test: TestCallback | None) -> None:
+        """Put one finished chunk into its run, as a local Pool would have, and report its tests."""
+        try:
+            data = future.result()
+        except Exception as err:  # the task failed on every try, or kept killing workers: the judge's fault
+            message = f"internal error: cluster task failed: {type(err).__name__}: {err}"[:300]
+            data = {"results": [{"name": run.tests[i].name, "verdict": "IE", "message": message} for i in indices],
+                    "load_outcome": None, "baseline_mib": 0.0, "warnings": [], "active_layers": None}
+        self.warnings.update(data["warnings"])
+        if data["active_layers"] is not None and self._allowed_hosts is None:
+            missing = weaker_layers(data["active_layers"])
+            if missing:
+                self.warnings.add(f"a worker graded with weaker isolation than this machine "
+                                  f"(off there: {', '.join(missing)})")
+        if data["load_outcome"] and run.load_outcome is None:
+            verdict, message = data["load_outcome"]
+            run.load_outcome = (Verdict(verdict), message)
+        if indices[0] == 0 or not run.baseline_mib:
+            run.baseline_mib = data["baseline_mib"] or run.baseline_mib
+        for index, encoded in zip(indices, data["results"]):
+            if encoded is None:
+                continue
+            result = decode_test({"cpu_ms": 0.0, "wall_ms": 0.0, "memory_mib": 0.0} | encoded)
+            run.results[index] = result
+            if result.verdict is not Verdict.AC and (run.first_failure is None or index < run.first_failure):
+                run.first_failure = index
+            if on_test:
+                on_test(run, index, result)
+
+    def _watch_workers(self, idle_since: float | None) -> float | None:
+        """Give the run up (bounded) when the cluster has had no usable worker for too long."""
+        workers = self._client.scheduler_info(n_workers=-1)["workers"]
+        if any(self._usable(address) for address in workers):
+            return None
+        now = time.monotonic()
+        if idle_since is not None and now - idle_since > NO_WORKERS_TIMEOUT:
+            raise JudgeInputError(f"the Dask scheduler at {self.address} has had no usable worker "
+                                  f"for {NO_WORKERS_TIMEOUT:g} s")
+        return idle_since or now
+
+
+def _carry(bundle: dict) -> dict:
+    """A bundle as a task result: workers fetch it from each other, the scheduler can rebuild it."""
+    return bundle
+
+
+def _chunks(run: SolutionRun) -> list[list[int]]:
+    indices = list(range(len(run.tests)))
+    if run.stop_on_failure:
+        return [indices]
+    return [indices[start:start + CHUNK_TESTS] for start in range(0, len(indices), CHUNK_TESTS)] or [[]]
+
+
+def cluster_doctor(address: str) -> tuple[str, bool]:
+    """Each worker's isolation layers and versions, marking layers weaker than this machine's; and
+    whether every worker confines as well as this machine and runs the same judge code."""
+    client = connect(address)
+    import distributed
+
+    try:
+        infos = _workers_info(client, address)
+    finally:
+        client.close(timeout=CONNECT_TIMEOUT)
+    here = {layer.name for layer in all_layers() if layer.active}
+    sections, complete = [f"Cluster {address}: {len(infos)} worker(s); this machine runs judge code "
+                          f"{code_fingerprint()}, distributed {distributed.__version__}"], True
+    for address, info in sorted(infos.items()):
+        missing = weaker_layers(info["layers"])
+        same_code = info["judge"] == code_fingerprint()
+        complete = complete and not missing and same_code and info["nthreads"] == 1
+        notes = [f"weaker than this machine: {', '.join(missing)} off" if missing else "isolation as on this machine",
+                 "same judge code" if same_code else "OTHER judge code: install the same judge everywhere"]
+        if info["nthreads"] != 1:
+            notes.append(f"{info['nthreads']} threads: start workers with --nthreads 1 so CPU timing stays honest")
+        header = (f"\nWorker {address} on {info['host']}: {info['system']}, uid {info['uid']}, "
+                  f"Python {info['python']}, distributed {info['distributed']}, judge code {info['judge']}, "
+                  f"{info['nthreads']} thread(s)\n" + "; ".join(notes))
+        sections.append(header + "\n" + layer_table(info["layers"], weaker=set(missing)))
+    return "\n".join(sections), complete

@@ -1,0 +1,133 @@
+"""A real Dask cluster on this machine: `dask scheduler` and `dask worker` processes on 127.0.0.1 with
+random ports, for the judge's tests and benchmarks (and to try `--cluster` on one machine).
+
+Every wait is bounded and everything started here is stopped on exit, by process group.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import psutil
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 60.0  # seconds for the scheduler to write its address and the workers to register
+STOP_TIMEOUT = 15.0  # seconds for a process group to end after SIGTERM before it gets SIGKILL
+SELF_STOP = 120  # seconds without a scheduler after which a worker quits (left over by a crashed test)
+ZYGOTE_MARK = "harness.engine.zygote"
+
+
+class LocalCluster:
+    def __init__(self, address: str, scheduler: subprocess.Popen, workers: subprocess.Popen, workdir: Path):
+        self.address, self.scheduler, self.workers, self.workdir = address, scheduler, workers, workdir
+
+    def worker_processes(self) -> list[psutil.Process]:
+        """The Dask worker processes (the nannies' children that run tasks)."""
+        return [child for child in _children(self.workers.pid) if "spawn_main" in _cmdline(child)]
+
+    def zygotes(self) -> list[psutil.Process]:
+        """Judge worker processes (zygotes) running under the Dask workers."""
+        return [p for p in _children(self.workers.pid, recursive=True) if ZYGOTE_MARK in _cmdline(p)]
+
+    def processes(self) -> list[psutil.Process]:
+        """Every process under the `dask worker` command: worker processes, zygotes, test children."""
+        return _children(self.workers.pid, recursive=True)
+
+    def log(self) -> str:
+        return "".join((self.workdir / name).read_text(errors="replace")[-4000:]
+                       for name in ("scheduler.log", "workers.log") if (self.workdir / name).exists())
+
+
+@contextmanager
+def local_cluster(nworkers: int = 2, cache: Path | None = None):
+    """A scheduler and `nworkers` worker processes (one thread each), torn down on exit."""
+    workdir = Path(tempfile.mkdtemp(prefix="judge-dask-"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
+               JUDGE_CLUSTER_CACHE=str(cache or workdir / "cache"))
+    scheduler_file = workdir / "scheduler.json"
+    started: list[subprocess.Popen] = []
+    try:
+        started.append(_start([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
+                               "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+                              workdir / "scheduler.log", env, workdir))
+        address = _wait_for_address(scheduler_file, started[0])
+        started.append(_start([sys.executable, "-m", "dask", "worker", address, "--host", "127.0.0.1",
+                               "--nworkers", str(nworkers), "--nthreads", "1", "--no-dashboard",
+                               "--death-timeout", str(SELF_STOP), "--local-directory", str(workdir)],
+                              workdir / "workers.log", env, workdir))
+        cluster = LocalCluster(address, started[0], started[1], workdir)
+        _wait_for_workers(cluster, nworkers)
+        yield cluster
+    finally:
+        for process in reversed(started):
+            _stop_group(process)
+
+
+def _start(command: list[str], log: Path, env: dict, cwd: Path) -> subprocess.Popen:
+    with open(log, "wb") as out:
+        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=env, cwd=cwd, start_new_session=True)
+
+
+def _wait_for_address(scheduler_file: Path, scheduler: subprocess.Popen) -> str:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if scheduler.poll() is not None:
+            raise RuntimeError(f"dask scheduler exited with status {scheduler.returncode}")
+        try:
+            return json.loads(scheduler_file.read_text())["address"]
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.1)
+    raise TimeoutError(f"dask scheduler gave no address within {START_TIMEOUT:g} s")
+
+
+def _wait_for_workers(cluster: LocalCluster, count: int) -> None:
+    from distributed import Client
+
+    with Client(cluster.address, timeout=START_TIMEOUT, set_as_default=False) as client:
+        client.wait_for_workers(count, timeout=START_TIMEOUT)
+
+
+def _stop_group(process: subprocess.Popen) -> None:
+    """SIGTERM to the process group we started, SIGKILL if it lingers past STOP_TIMEOUT; then reap."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while time.monotonic() < deadline:
+            if process.poll() is not None and not _group_alive(process.pid):
+                return
+            time.sleep(0.1)
+    process.wait(STOP_TIMEOUT)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def _children(pid: int, recursive: bool = False) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=recursive)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _cmdline(process: psutil.Process) -> str:
+    try:
+        return " ".join(process.cmdline())
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return ""

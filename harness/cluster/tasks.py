@@ -1,0 +1,124 @@
+"""What runs on a Dask worker: grade a chunk of one solution's tests with the local engine (a Pool of
+one zygote, so one test at a time per worker process and CPU timing stays honest) and return plain
+data; and describe the worker for `doctor --cluster` and the client's isolation check.
+
+Tasks are idempotent (a fresh instance per test, nothing kept but the bundle cache), so the scheduler
+may rerun a chunk whose worker died and the result is the same as if it never had.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import os
+import platform
+import sys
+import threading
+from pathlib import Path
+
+from ..engine.grading import Pool, SolutionRun, TestResult
+from ..engine.isolation import all_layers
+from ..problems.format import Problem, load_problem
+from ..verdicts import Verdict
+from .bundle import materialise
+
+HARNESS_ROOT = Path(__file__).resolve().parents[1]
+CANCEL_POLL = 0.2  # seconds between checks that the client still wants the running chunk
+_problems: dict[str, Problem] = {}  # bundle key -> loaded problem, per worker process
+_problems_lock = threading.Lock()
+
+
+def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[str], stop_on_failure: bool,
+                source_limit: int) -> dict:
+    """Grade the named tests of one solution, in order, exactly as a local run would."""
+    problem = _problem(problem_bundle)
+    solution = materialise(solution_bundle, "solutions")
+    by_name = {test.name: test for test in problem.tests}
+    run = SolutionRun(problem, solution, [by_name[name] for name in test_names], stop_on_failure)
+    with Pool(1, source_limit=source_limit) as pool:
+        stop_watching = _cancel_when_abandoned(pool)
+        try:
+            pool.grade([run])
+        finally:
+            stop_watching()
+    outcome = run.load_outcome
+    return {
+        "results": [encode_test(result) if result else None for result in run.results],
+        "load_outcome": [outcome[0].value, outcome[1]] if outcome else None,
+        "baseline_mib": run.baseline_mib,
+        "warnings": sorted(pool.warnings),
+        "active_layers": active_layers(),
+    }
+
+
+def encode_test(result: TestResult) -> dict:
+    """Every field of a TestResult as plain data (the verdict by its name)."""
+    data = dataclasses.asdict(result)
+    data["verdict"] = result.verdict.value if result.verdict else None
+    return data
+
+
+def decode_test(data: dict) -> TestResult:
+    return TestResult(**{**data, "verdict": Verdict(data["verdict"]) if data["verdict"] else None})
+
+
+def _problem(bundle: dict) -> Problem:
+    with _problems_lock:
+        if bundle["key"] not in _problems:
+            if len(_problems) >= 32:  # a long-lived worker sees many problems; keep memory bounded
+                _problems.clear()
+            _problems[bundle["key"]] = load_problem(materialise(bundle, "problems"))
+        return _problems[bundle["key"]]
+
+
+def _cancel_when_abandoned(pool: Pool):
+    """Watch the running task's state; when the client cancels it (or goes away), kill its tests
+    so a worker never keeps grading for nobody. Returns the function that stops the watch."""
+    from distributed import get_worker
+    from distributed.worker import thread_state
+
+    worker, key = get_worker(), thread_state.key
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(CANCEL_POLL):
+            task = worker.state.tasks.get(key)
+            if task is None or task.state != "executing":
+                pool.cancel()
+                return
+
+    threading.Thread(target=watch, name=f"cancel-watch-{key}", daemon=True).start()
+    return finished.set
+
+
+@functools.cache
+def active_layers() -> list[str]:
+    return sorted(layer.name for layer in all_layers() if layer.active)
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A short hash of the judge's own source: two machines grade alike only if it matches."""
+    digest = hashlib.sha256()
+    for path in sorted(HARNESS_ROOT.rglob("*.py")):
+        digest.update(path.relative_to(HARNESS_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def worker_info(dask_worker) -> dict:
+    """What `doctor --cluster` shows for a worker, and what the client compares with its own
+    (run through Client.run, which passes the worker)."""
+    import distributed
+
+    return {
+        "host": platform.node(),
+        "system": f"{platform.system()} {platform.release()} ({platform.machine()})",
+        "uid": os.getuid(),
+        "python": platform.python_version(),
+        "distributed": distributed.__version__,
+        "judge": code_fingerprint(),
+        "nthreads": dask_worker.state.nthreads,
+        "layers": [[layer.name, layer.active, layer.detail] for layer in all_layers()],
+        "executable": sys.executable,
+    }

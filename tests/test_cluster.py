@@ -1,0 +1,258 @@
+"""Grading on a real Dask cluster (a scheduler and worker processes on 127.0.0.1 started here): the
+same verdicts as a local run, a worker killed mid-run loses nothing, Ctrl-C leaves nothing running."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.cluster import bundle, client
+from harness.cluster.bundle import BundleError, materialise, pack_file, pack_folder
+from harness.engine.isolation import all_layers
+
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
+
+pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
+from harness.cluster.local import local_cluster  # noqa: E402  (needs psutil and distributed)
+
+SOLUTIONS = TESTDATA / "solutions"
+WAIT = 60.0  # seconds: the bound on every wait for a process to appear or go away
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with local_cluster(nworkers=2, cache=tmp_path_factory.mktemp("bundle-cache")) as running:
+        yield running
+
+
+def comparable(results: list[dict], every_test: bool = False) -> dict:
+    """What must not depend on where a solution ran: its verdict and message, and every test's verdict
+    and message up to its first failure (or all of them with `every_test`). A resource verdict's message
+    (which limit struck first, and the figures) depends on the machine's load, so only its verdict counts."""
+    def message(verdict, text):
+        return "" if verdict in ("TLE", "MLE") else text
+
+    out = {}
+    for result in results:
+        kept = []
+        for test in result["tests"]:
+            kept.append((test["name"], test["verdict"], message(test["verdict"], test["message"])))
+            if test["verdict"] not in ("AC", None) and not every_test:
+                break
+        out[result["solution"]] = (result["verdict"], result.get("expected"), result["passed"] if every_test else None,
+                                   message(result["verdict"], result["message"]), kept)
+    return out
+
+
+def stored_fixture(tmp_path: Path, copies: dict[str, list[str]], time_limit: float | None = None) -> tuple[Path, Path]:
+    """A problems folder with the adder fixture and a solutions folder of testdata/solutions files
+    stored under their expected-verdict folders (several copies each to make work for the workers)."""
+    problems, solutions = tmp_path / "problems", tmp_path / "solutions"
+    shutil.copytree(FIXTURE_PROBLEMS / "adder", problems / "adder")
+    if time_limit:
+        spec = problems / "adder" / "problem.yaml"
+        spec.write_text(spec.read_text().replace("time_limit: 0.5", f"time_limit: {time_limit}"))
+    for folder, names in copies.items():
+        (solutions / "adder" / folder).mkdir(parents=True)
+        for number, name in enumerate(names):
+            shutil.copy(SOLUTIONS / name, solutions / "adder" / folder / f"{number}_{name}")
+    return problems, solutions
+
+
+def wait_until(condition, what: str, cluster=None):
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {WAIT:g} s for {what}" + (f"\n{cluster.log()}" if cluster else ""))
+
+
+# -- the whole problem set -------------------------------------------------------------------------
+
+def test_check_of_every_stored_solution_equals_a_local_run(cluster, judge, read_json, tmp_path):
+    code_local, _, _ = judge("check", "--json", tmp_path / "local.json")
+    code, out, err = judge("check", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
+    local, remote = read_json(tmp_path / "local.json"), read_json(tmp_path / "cluster.json")
+    assert code == code_local == 0, out + err
+    assert comparable(remote) == comparable(local)
+    assert [r["solution"] for r in remote] == [r["solution"] for r in local]
+    assert "with 2 worker(s)" in out.splitlines()[0]
+    assert f"{len(local)} of {len(local)} solutions got their expected verdict" in out
+
+
+def test_every_test_in_chunks_equals_a_local_run(cluster, judge, read_json, tmp_path, monkeypatch):
+    """A run of every test is split over tasks; the merged result is the local one, test by test."""
+    monkeypatch.setattr(client, "CHUNK_TESTS", 1)
+    problems, solutions = stored_fixture(tmp_path, {
+        "accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py", "wrong_overflow.py"],
+        "runtime_error": ["runtime_error_exception.py"], "compile_error": ["compile_error_syntax.py"],
+        "time_limit_exceeded": ["time_limit_at_import.py"]})
+    where = ("--problems", problems, "--solutions", solutions)
+    code_local, _, _ = judge(*where, "check", "--all-tests", "--json", tmp_path / "local.json")
+    code, out, err = judge(*where, "check", "--all-tests", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
+    assert code == code_local == 0, out + err
+    local, remote = read_json(tmp_path / "local.json"), read_json(tmp_path / "cluster.json")
+    assert comparable(remote, every_test=True) == comparable(local, every_test=True)
+
+
+def test_grade_json_and_exit_code_match_a_local_run(cluster, judge, read_json, tmp_path):
+    for name, expected_code in (("wrong_answer.py", 1), ("accepted.py", 0)):
+        solution = SOLUTIONS / name
+        code_local, out_local, _ = judge("--problems", FIXTURE_PROBLEMS, "grade", solution, "--json", tmp_path / "l.json")
+        code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", solution, "--cluster", cluster.address,
+                               "--json", tmp_path / "c.json")
+        assert code == code_local == expected_code, out + err
+        assert comparable([read_json(tmp_path / "c.json")]) == comparable([read_json(tmp_path / "l.json")])
+        summary = lambda text: next(line for line in text.splitlines() if "passed" in line).split("slowest")[0]
+        assert summary(out) == summary(out_local)
+
+
+def test_judge_cluster_environment_variable(cluster, judge, monkeypatch):
+    monkeypatch.setenv("JUDGE_CLUSTER", cluster.address)
+    code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", SOLUTIONS / "accepted.py")
+    assert code == 0, err
+    assert "judged in" in out and "with 2 worker(s)" in out
+
+
+# -- failures: a worker dies, the client is interrupted ---------------------------------------------
+
+def test_a_worker_killed_mid_run_loses_nothing(cluster, judge, read_json, tmp_path, monkeypatch):
+    monkeypatch.setattr(client, "CHUNK_TESTS", 1)
+    problems, solutions = stored_fixture(tmp_path, {
+        "accepted": ["accepted.py"] * 3, "wrong_answer": ["wrong_answer.py"],
+        "time_limit_exceeded": ["time_limit_loop.py"] * 3}, time_limit=1)
+    where = ("--problems", problems, "--solutions", solutions)
+    code_local, _, _ = judge(*where, "check", "--all-tests", "--json", tmp_path / "local.json")
+    killed = []
+
+    def kill_one_busy_worker():
+        """kill -9 the first Dask worker process seen running a test (a zygote under it)."""
+        def busy():
+            return next((worker for worker in cluster.worker_processes()
+                         if any("harness.engine.zygote" in " ".join(c.cmdline()) for c in worker.children())), None)
+        worker = wait_until(busy, "a worker running a test")
+        os.kill(worker.pid, signal.SIGKILL)
+        killed.append(worker.pid)
+
+    killer = threading.Thread(target=kill_one_busy_worker, daemon=True)
+    killer.start()
+    code, out, err = judge(*where, "check", "--all-tests", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
+    killer.join(WAIT)
+    assert killed, "no worker was killed"
+    assert code == code_local == 0, out + err
+    local, remote = read_json(tmp_path / "local.json"), read_json(tmp_path / "cluster.json")
+    assert comparable(remote, every_test=True) == comparable(local, every_test=True)
+    # the nanny restarts the killed worker: the cluster is whole again for the next tests
+    wait_until(lambda: len(cluster.worker_processes()) == 2, "the killed worker to be replaced", cluster)
+
+
+def test_ctrl_c_on_the_client_leaves_nothing_running(cluster, tmp_path):
+    problems, solutions = stored_fixture(tmp_path, {"time_limit_exceeded": ["time_limit_loop.py"] * 8}, time_limit=5)
+    command = [sys.executable, str(ROOT / "judge.py"), "--problems", str(problems), "--solutions", str(solutions),
+               "check", "--cluster", cluster.address]
+    client_process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    try:
+        wait_until(lambda: len(cluster.zygotes()) == 2, "both workers to be running a test", cluster)
+        client_process.send_signal(signal.SIGINT)
+        out, err = client_process.communicate(timeout=WAIT)
+    finally:
+        if client_process.poll() is None:
+            client_process.kill()
+            client_process.wait(WAIT)
+    assert client_process.returncode == 130, err
+    assert "judge: interrupted" in err.decode()
+    # within the bound, and well before the 5 s limits of the running tests would end them by themselves
+    wait_until(lambda: not cluster.zygotes(), "the workers to stop grading", cluster)
+    left = [" ".join(p.cmdline()) for p in cluster.processes() if p not in cluster.worker_processes()
+            and "resource_tracker" not in " ".join(p.cmdline())]
+    assert left == []
+
+
+# -- isolation, doctor, and the local path ----------------------------------------------------------
+
+def test_doctor_cluster_shows_every_worker(cluster, judge):
+    code, out, err = judge("doctor", "--cluster", cluster.address)
+    assert code == 0, out + err
+    assert out.startswith(f"Cluster {cluster.address}: 2 worker(s)")
+    assert out.count("\nWorker tcp://127.0.0.1:") == 2
+    assert out.count("isolation as on this machine; same judge code") == 2
+    for layer in all_layers():
+        assert out.count(f"\n{layer.name} ") == 2
+
+
+def info_with(off: set[str], judge_code: str | None = None) -> dict:
+    return {"layers": [[layer.name, layer.active and layer.name not in off, layer.detail] for layer in all_layers()],
+            "judge": judge_code or client.code_fingerprint(), "nthreads": 1}
+
+
+def test_weaker_workers_are_reported_and_can_be_refused():
+    strong = next(layer.name for layer in all_layers() if layer.active)
+    infos = {"tcp://10.0.0.1:1": info_with(set()), "tcp://10.0.0.2:1": info_with({strong}),
+             "tcp://10.0.0.3:1": info_with(set(), judge_code="0123456789ab")}
+    pool = client.ClusterPool.__new__(client.ClusterPool)
+    pool.address, pool.warnings = "tcp://scheduler:8786", set()
+    pool._check_workers(infos, require_isolation=False)
+    assert f"worker tcp://10.0.0.2:1: weaker isolation than this machine (off there: {strong})" in pool.warnings
+    assert any(w.startswith("worker tcp://10.0.0.3:1: runs other judge code") for w in pool.warnings)
+    assert pool._usable("tcp://10.0.0.2:1")
+
+    pool.warnings = set()
+    pool._check_workers(infos, require_isolation=True)
+    assert not pool._usable("tcp://10.0.0.2:1") and pool._usable("tcp://10.0.0.1:5")
+    assert "not grading on 10.0.0.2: weaker isolation than this machine (--cluster-require-isolation)" in pool.warnings
+
+    with pytest.raises(client.JudgeInputError, match="no worker of the cluster .* isolates tests as well"):
+        pool._check_workers({"tcp://10.0.0.2:1": info_with({strong})}, require_isolation=True)
+
+
+def test_unreachable_scheduler_is_one_line_and_exit_2(judge, monkeypatch):
+    monkeypatch.setattr(client, "CONNECT_TIMEOUT", 1.0)
+    code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", SOLUTIONS / "accepted.py",
+                           "--cluster", "tcp://127.0.0.1:9")
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith("judge: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9") and err.count("\n") == 1
+
+
+def test_without_cluster_dask_is_never_imported():
+    program = ("import sys; from harness.cli import main; "
+               f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, 'grade', {str(SOLUTIONS / 'accepted.py')!r}]); "
+               "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'harness.cluster')))")
+    env = {key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"}
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, env=env, timeout=WAIT)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stderr
+
+
+# -- bundles -------------------------------------------------------------------------------------------
+
+def test_bundles_are_content_addressed_and_checked(tmp_path):
+    problem = pack_folder(FIXTURE_PROBLEMS / "adder")
+    assert problem["key"] == pack_folder(FIXTURE_PROBLEMS / "adder")["key"]
+    folder = materialise(problem, "problems", tmp_path)
+    assert folder.name == "adder" and (folder / "problem.yaml").read_bytes() == \
+        (FIXTURE_PROBLEMS / "adder" / "problem.yaml").read_bytes()
+    assert materialise(problem, "problems", tmp_path) == folder  # cached: written once
+
+    solution = pack_file(SOLUTIONS / "accepted.py")
+    path = materialise(solution, "solutions", tmp_path)
+    assert path.name == "accepted.py" and path.read_bytes() == (SOLUTIONS / "accepted.py").read_bytes()
+
+    changed = dict(solution, files={"accepted.py": b"class Adder: pass\n"})
+    assert bundle.bundle_key(changed["name"], changed["files"]) != solution["key"]
+    with pytest.raises(BundleError, match="does not match its key"):
+        materialise(changed, "solutions", tmp_path)
+    for bad in ("../escape.py", "/etc/passwd", "other/accepted.py"):
+        files = {bad: b"x"}
+        with pytest.raises(BundleError, match="bad path"):
+            materialise({"key": bundle.bundle_key("accepted.py", files), "name": "accepted.py", "files": files},
+                        "solutions", tmp_path)
