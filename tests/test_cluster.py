@@ -22,7 +22,7 @@ from harness.engine.isolation import all_layers
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
-from harness.cluster.local import local_cluster  # noqa: E402  (needs psutil and distributed)
+from harness.cluster.local import TLSFiles, local_cluster  # noqa: E402  (needs psutil and distributed)
 
 SOLUTIONS = TESTDATA / "solutions"
 WAIT = 60.0  # seconds: the bound on every wait for a process to appear or go away
@@ -177,6 +177,44 @@ def test_ctrl_c_on_the_client_leaves_nothing_running(cluster, tmp_path):
     left = [" ".join(p.cmdline()) for p in cluster.processes() if p not in cluster.worker_processes()
             and "resource_tracker" not in " ".join(p.cmdline())]
     assert left == []
+
+
+# -- TLS --------------------------------------------------------------------------------------------
+
+def make_certificates(folder: Path) -> TLSFiles:
+    """A throw-away CA and one certificate it signed (for 127.0.0.1), made with the openssl command."""
+    openssl = shutil.which("openssl")
+    if not openssl:
+        pytest.skip("the openssl command is not installed")
+    ca, ca_key = folder / "ca.pem", folder / "ca-key.pem"
+    cert, key, request = folder / "node.pem", folder / "node-key.pem", folder / "node.csr"
+    for command in (
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=judge-test-ca",
+         "-keyout", ca_key, "-out", ca],
+        ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", request],
+        ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-days", "1", "-out", cert],
+    ):
+        subprocess.run([openssl, *map(str, command)], check=True, capture_output=True, timeout=WAIT)
+    return TLSFiles(ca, cert, key)
+
+
+def test_tls_cluster_with_certificates_from_the_environment(tmp_path):
+    tls = make_certificates(tmp_path)
+    grade = [sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS), "grade",
+             str(SOLUTIONS / "accepted.py")]
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DASK_", "JUDGE_CLUSTER"))}
+    with local_cluster(nworkers=1, tls=tls) as cluster:
+        assert cluster.address.startswith("tls://127.0.0.1:")
+        done = subprocess.run([*grade, "--cluster", cluster.address], capture_output=True, text=True,
+                              env=env | tls.environment(), timeout=WAIT * 2)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "AC  passed 4/4" in done.stdout
+        # without the client's certificate: one line saying what is missing, exit status 2
+        done = subprocess.run([*grade, "--cluster", cluster.address], capture_output=True, text=True,
+                              env=env | {"DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(tls.ca)}, timeout=WAIT * 2)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr == f"judge: error: {cluster.address} needs TLS certificates: set " \
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, ..._CLIENT__CERT and ..._CLIENT__KEY (see docs/cluster.md)\n"
 
 
 # -- isolation, doctor, and the local path ----------------------------------------------------------

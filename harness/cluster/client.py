@@ -30,12 +30,18 @@ RETRIES = 2  # reruns of a task that raised (a worker that dies is handled by th
 
 
 def connect(address: str):
+    """A Dask client for `address`, with TLS settings from Dask's configuration (docs/cluster.md)."""
     try:
         from distributed import Client
+        from distributed.security import Security
     except ImportError:
         raise JudgeInputError("--cluster needs dask.distributed: pip install 'topcoder-judge[cluster]'") from None
+    security = Security()
+    if address.startswith("tls://") and not (security.tls_client_cert and security.tls_ca_file):
+        raise JudgeInputError(f"{address} needs TLS certificates: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
+                              "..._CLIENT__CERT and ..._CLIENT__KEY (see docs/cluster.md)")
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False, security=security)
     except (OSError, TimeoutError, ValueError) as err:
         raise JudgeInputError(f"cannot reach the Dask scheduler at {address}: {err}") from None
 

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -46,25 +47,46 @@ class LocalCluster:
                        for name in ("scheduler.log", "workers.log") if (self.workdir / name).exists())
 
 
+@dataclass(frozen=True)
+class TLSFiles:
+    """One CA and one certificate with its key, used by every role (scheduler, workers, client)."""
+    ca: Path
+    cert: Path
+    key: Path
+
+    def arguments(self) -> list[str]:
+        return ["--tls-ca-file", str(self.ca), "--tls-cert", str(self.cert), "--tls-key", str(self.key)]
+
+    def environment(self) -> dict[str, str]:
+        """What a client (the judge's CLI) needs in its environment to connect."""
+        return {"DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(self.ca),
+                "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(self.cert),
+                "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(self.key),
+                "DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION": "True"}
+
+
 @contextmanager
-def local_cluster(nworkers: int = 2, cache: Path | None = None):
-    """A scheduler and `nworkers` worker processes (one thread each), torn down on exit."""
+def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | None = None):
+    """A scheduler and `nworkers` worker processes (one thread each), torn down on exit; with `tls`,
+    every connection is TLS with those certificates."""
     workdir = Path(tempfile.mkdtemp(prefix="judge-dask-"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
                JUDGE_CLUSTER_CACHE=str(cache or workdir / "cache"))
     scheduler_file = workdir / "scheduler.json"
     started: list[subprocess.Popen] = []
     try:
+        secure = ["--protocol", "tls", *tls.arguments()] if tls else []
         started.append(_start([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
-                               "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+                               "--no-dashboard", "--scheduler-file", str(scheduler_file), *secure],
                               workdir / "scheduler.log", env, workdir))
         address = _wait_for_address(scheduler_file, started[0])
         started.append(_start([sys.executable, "-m", "dask", "worker", address, "--host", "127.0.0.1",
                                "--nworkers", str(nworkers), "--nthreads", "1", "--no-dashboard",
-                               "--death-timeout", str(SELF_STOP), "--local-directory", str(workdir)],
+                               "--death-timeout", str(SELF_STOP), "--local-directory", str(workdir),
+                               *(tls.arguments() if tls else [])],
                               workdir / "workers.log", env, workdir))
         cluster = LocalCluster(address, started[0], started[1], workdir)
-        _wait_for_workers(cluster, nworkers)
+        _wait_for_workers(cluster, nworkers, tls)
         yield cluster
     finally:
         for process in reversed(started):
@@ -89,10 +111,13 @@ def _wait_for_address(scheduler_file: Path, scheduler: subprocess.Popen) -> str:
     raise TimeoutError(f"dask scheduler gave no address within {START_TIMEOUT:g} s")
 
 
-def _wait_for_workers(cluster: LocalCluster, count: int) -> None:
+def _wait_for_workers(cluster: LocalCluster, count: int, tls: TLSFiles | None) -> None:
     from distributed import Client
+    from distributed.security import Security
 
-    with Client(cluster.address, timeout=START_TIMEOUT, set_as_default=False) as client:
+    security = Security(tls_ca_file=str(tls.ca), tls_client_cert=str(tls.cert), tls_client_key=str(tls.key),
+                        require_encryption=True) if tls else None
+    with Client(cluster.address, timeout=START_TIMEOUT, set_as_default=False, security=security) as client:
         client.wait_for_workers(count, timeout=START_TIMEOUT)
 
 
