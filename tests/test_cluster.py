@@ -118,6 +118,16 @@ def test_grade_json_and_exit_code_match_a_local_run(cluster, judge, read_json, t
         assert summary(out) == summary(out_local)
 
 
+def test_report_on_the_cluster_equals_a_local_report(cluster, judge, read_json, tmp_path):
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py"]})
+    where = ("--problems", problems, "--solutions", solutions)
+    assert judge(*where, "report", "--out", tmp_path / "local")[0] == 0
+    code, out, err = judge(*where, "report", "--out", tmp_path / "cluster", "--cluster", cluster.address)
+    assert code == 0, out + err
+    local, remote = read_json(tmp_path / "local" / "adder.json"), read_json(tmp_path / "cluster" / "adder.json")
+    assert comparable(remote["solutions"], every_test=True) == comparable(local["solutions"], every_test=True)
+
+
 def test_judge_cluster_environment_variable(cluster, judge, monkeypatch):
     monkeypatch.setenv("JUDGE_CLUSTER", cluster.address)
     code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", SOLUTIONS / "accepted.py")
