@@ -82,8 +82,8 @@ def wait_until(condition, what: str, cluster=None):
 
 def test_check_of_every_stored_solution_equals_a_local_run(cluster, judge, read_json, tmp_path):
     code_local, _, _ = judge("check", "--json", tmp_path / "local.json")
-    code, out, err = judge("check", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
-    local, remote = read_json(tmp_path / "local.json"), read_json(tmp_path / "cluster.json")
+    code, out, err = judge("check", "--fresh", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
+    local, remote = read_json(tmp_path / "local.json")["solutions"], read_json(tmp_path / "cluster.json")["solutions"]
     assert code == code_local == 0, out + err
     assert comparable(remote) == comparable(local)
     assert [r["solution"] for r in remote] == [r["solution"] for r in local]
@@ -100,9 +100,9 @@ def test_every_test_in_chunks_equals_a_local_run(cluster, judge, read_json, tmp_
         "time_limit_exceeded": ["time_limit_at_import.py"]})
     where = ("--problems", problems, "--solutions", solutions)
     code_local, _, _ = judge(*where, "check", "--all-tests", "--json", tmp_path / "local.json")
-    code, out, err = judge(*where, "check", "--all-tests", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
+    code, out, err = judge(*where, "check", "--all-tests", "--fresh", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
     assert code == code_local == 0, out + err
-    local, remote = read_json(tmp_path / "local.json"), read_json(tmp_path / "cluster.json")
+    local, remote = read_json(tmp_path / "local.json")["solutions"], read_json(tmp_path / "cluster.json")["solutions"]
     assert comparable(remote, every_test=True) == comparable(local, every_test=True)
 
 
@@ -122,7 +122,7 @@ def test_report_on_the_cluster_equals_a_local_report(cluster, judge, read_json, 
     problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py"]})
     where = ("--problems", problems, "--solutions", solutions)
     assert judge(*where, "report", "--out", tmp_path / "local")[0] == 0
-    code, out, err = judge(*where, "report", "--out", tmp_path / "cluster", "--cluster", cluster.address)
+    code, out, err = judge(*where, "report", "--out", tmp_path / "cluster", "--fresh", "--cluster", cluster.address)
     assert code == 0, out + err
     local, remote = read_json(tmp_path / "local" / "adder.json"), read_json(tmp_path / "cluster" / "adder.json")
     assert comparable(remote["solutions"], every_test=True) == comparable(local["solutions"], every_test=True)
@@ -141,7 +141,7 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, judge, read_json, tmp_pa
     monkeypatch.setattr(client, "CHUNK_TESTS", 1)
     problems, solutions = stored_fixture(tmp_path, {
         "accepted": ["accepted.py"] * 3, "wrong_answer": ["wrong_answer.py"],
-        "time_limit_exceeded": ["time_limit_loop.py"] * 3}, time_limit=1)
+        "time_limit_exceeded": ["time_limit_loop.py"] * 2}, time_limit=1)
     where = ("--problems", problems, "--solutions", solutions)
     code_local, _, _ = judge(*where, "check", "--all-tests", "--json", tmp_path / "local.json")
     killed = []
@@ -157,11 +157,11 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, judge, read_json, tmp_pa
 
     killer = threading.Thread(target=kill_one_busy_worker, daemon=True)
     killer.start()
-    code, out, err = judge(*where, "check", "--all-tests", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
+    code, out, err = judge(*where, "check", "--all-tests", "--fresh", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
     killer.join(WAIT)
     assert killed, "no worker was killed"
     assert code == code_local == 0, out + err
-    local, remote = read_json(tmp_path / "local.json"), read_json(tmp_path / "cluster.json")
+    local, remote = read_json(tmp_path / "local.json")["solutions"], read_json(tmp_path / "cluster.json")["solutions"]
     assert comparable(remote, every_test=True) == comparable(local, every_test=True)
     # the nanny restarts the killed worker: the cluster is whole again for the next tests
     wait_until(lambda: len(cluster.worker_processes()) == 2, "the killed worker to be replaced", cluster)
@@ -170,7 +170,7 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, judge, read_json, tmp_pa
 def test_ctrl_c_on_the_client_leaves_nothing_running(cluster, tmp_path):
     problems, solutions = stored_fixture(tmp_path, {"time_limit_exceeded": ["time_limit_loop.py"] * 8}, time_limit=5)
     command = [sys.executable, str(ROOT / "judge.py"), "--problems", str(problems), "--solutions", str(solutions),
-               "check", "--cluster", cluster.address]
+               "--history", str(tmp_path / "history.sqlite"), "check", "--cluster", cluster.address]
     client_process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     try:
         wait_until(lambda: len(cluster.zygotes()) == 2, "both workers to be running a test", cluster)
@@ -210,8 +210,8 @@ def make_certificates(folder: Path) -> TLSFiles:
 
 def test_tls_cluster_with_certificates_from_the_environment(tmp_path):
     tls = make_certificates(tmp_path)
-    grade = [sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS), "grade",
-             str(SOLUTIONS / "accepted.py")]
+    grade = [sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS),
+             "--history", str(tmp_path / "history.sqlite"), "grade", str(SOLUTIONS / "accepted.py")]
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DASK_", "JUDGE_CLUSTER"))}
     with local_cluster(nworkers=1, tls=tls) as cluster:
         assert cluster.address.startswith("tls://127.0.0.1:")
@@ -272,9 +272,10 @@ def test_unreachable_scheduler_is_one_line_and_exit_2(judge, monkeypatch):
     assert err.startswith("judge: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9") and err.count("\n") == 1
 
 
-def test_without_cluster_dask_is_never_imported():
+def test_without_cluster_dask_is_never_imported(tmp_path):
     program = ("import sys; from harness.cli import main; "
-               f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, 'grade', {str(SOLUTIONS / 'accepted.py')!r}]); "
+               f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
+               f"'grade', {str(SOLUTIONS / 'accepted.py')!r}]); "
                "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'harness.cluster')))")
     env = {key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"}
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, env=env, timeout=WAIT)
