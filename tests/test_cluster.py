@@ -93,7 +93,8 @@ def test_check_of_every_stored_solution_equals_a_local_run(cluster, judge, read_
 
 def test_every_test_in_chunks_equals_a_local_run(cluster, judge, read_json, tmp_path, monkeypatch):
     """A run of every test is split over tasks; the merged result is the local one, test by test."""
-    monkeypatch.setattr(client, "CHUNK_TESTS", 1)
+    monkeypatch.setattr(client, "MIN_CHUNK", 1)  # a task per test
+    monkeypatch.setattr(client, "TASKS_PER_WORKER", 100)
     problems, solutions = stored_fixture(tmp_path, {
         "accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py", "wrong_overflow.py"],
         "runtime_error": ["runtime_error_exception.py"], "compile_error": ["compile_error_syntax.py"],
@@ -138,7 +139,8 @@ def test_judge_cluster_environment_variable(cluster, judge, monkeypatch):
 # -- failures: a worker dies, the client is interrupted ---------------------------------------------
 
 def test_a_worker_killed_mid_run_loses_nothing(cluster, judge, read_json, tmp_path, monkeypatch):
-    monkeypatch.setattr(client, "CHUNK_TESTS", 1)
+    monkeypatch.setattr(client, "MIN_CHUNK", 1)  # a task per test
+    monkeypatch.setattr(client, "TASKS_PER_WORKER", 100)
     problems, solutions = stored_fixture(tmp_path, {
         "accepted": ["accepted.py"] * 3, "wrong_answer": ["wrong_answer.py"],
         "time_limit_exceeded": ["time_limit_loop.py"] * 2}, time_limit=1)
@@ -280,6 +282,24 @@ def test_without_cluster_dask_is_never_imported(tmp_path):
     env = {key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"}
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, env=env, timeout=WAIT)
     assert done.stdout.splitlines()[-1] == "0 []", done.stderr
+
+
+# -- splitting runs into tasks ------------------------------------------------------------------------
+
+def test_runs_of_every_test_are_split_and_stopping_runs_are_not():
+    from harness.engine.grading import SolutionRun
+    from harness.problems.format import load_problem
+
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    problem.tests = problem.tests * 10  # 40 tests
+    every = SolutionRun(problem, SOLUTIONS / "accepted.py", problem.tests, stop_on_failure=False)
+    for wanted in (1, 2, 3, 7, 100):
+        chunks = client._chunks(every, wanted)
+        assert [i for chunk in chunks for i in chunk] == list(range(40))
+        assert len(chunks) <= max(1, wanted) and all(len(c) >= client.MIN_CHUNK for c in chunks[:-1])
+    assert len(client._chunks(every, 2)) == 2
+    stopping = SolutionRun(problem, SOLUTIONS / "accepted.py", problem.tests, stop_on_failure=True)
+    assert client._chunks(stopping, 8) == [list(range(40))]
 
 
 # -- bundles -------------------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from .tasks import code_fingerprint, decode_test, grade_chunk, worker_info
 CONNECT_TIMEOUT = 20.0  # seconds to reach the scheduler
 NO_WORKERS_TIMEOUT = 60.0  # seconds the cluster may have no usable worker before the run is given up
 POLL = 1.0  # seconds between checks on the cluster while waiting for results
-CHUNK_TESTS = 32  # tests per task when every test runs
+TASKS_PER_WORKER = 4  # a run of every test is split until there are about this many tasks per worker...
+MIN_CHUNK = 16  # ...but no task has fewer tests than this (each task starts a zygote: ~50-150 ms)
 RETRIES = 2  # reruns of a task that raised (a worker that dies is handled by the scheduler itself)
 
 
@@ -160,6 +161,7 @@ class ClusterPool:
         restrictions = {"workers": self._allowed_hosts, "allow_other_workers": False} if self._allowed_hosts else {}
         problems: dict[Path, object] = {}
         futures = {}
+        chunks_per_run = -(-TASKS_PER_WORKER * max(1, self.jobs) // max(1, len(runs)))
         for run in runs:
             folder = run.problem.path
             if folder not in problems:
@@ -167,7 +169,7 @@ class ClusterPool:
                 problems[folder] = client.submit(_carry, bundle, key=f"judge-problem-{bundle['key']}",
                                                  **restrictions)
             solution = pack_file(run.solution, self.source_limit)
-            for indices in _chunks(run):
+            for indices in _chunks(run, chunks_per_run):
                 future = client.submit(grade_chunk, problems[folder], solution,
                                        [run.tests[i].name for i in indices], run.stop_on_failure,
                                        self.source_limit, pure=False, retries=RETRIES, **restrictions)
@@ -221,11 +223,14 @@ def _carry(bundle: dict) -> dict:
     return bundle
 
 
-def _chunks(run: SolutionRun) -> list[list[int]]:
+def _chunks(run: SolutionRun, wanted: int) -> list[list[int]]:
+    """The run's tests in `wanted` tasks of at least MIN_CHUNK tests; a run that stops at its first
+    failure stays whole (its tests in order on one worker, as a local run finds that failure)."""
     indices = list(range(len(run.tests)))
-    if run.stop_on_failure:
+    if run.stop_on_failure or wanted <= 1:
         return [indices]
-    return [indices[start:start + CHUNK_TESTS] for start in range(0, len(indices), CHUNK_TESTS)] or [[]]
+    size = max(MIN_CHUNK, -(-len(indices) // wanted))
+    return [indices[start:start + size] for start in range(0, len(indices), size)] or [[]]
 
 
 def cluster_doctor(address: str) -> tuple[str, bool]:
