@@ -119,6 +119,19 @@ def test_grade_json_and_exit_code_match_a_local_run(cluster, judge, read_json, t
         assert summary(out) == summary(out_local)
 
 
+def test_source_limit_applies_on_the_workers(cluster, judge, read_json, tmp_path):
+    """A source over --source-limit is CE on a worker as here (the client ships at most limit + 1 bytes)."""
+    where = ("--problems", FIXTURE_PROBLEMS, "--source-limit", "1")
+    big = tmp_path / "accepted.py"
+    big.write_text((SOLUTIONS / "accepted.py").read_text() + "#" * 2048 + "\n")
+    assert judge(*where, "grade", big, "--json", tmp_path / "l.json")[0] == 1
+    code, out, err = judge(*where, "grade", big, "--cluster", cluster.address, "--json", tmp_path / "c.json")
+    assert code == 1, out + err
+    local, remote = read_json(tmp_path / "l.json"), read_json(tmp_path / "c.json")
+    assert remote["verdict"] == local["verdict"] == "CE"
+    assert remote["message"] == local["message"] and "limit" in local["message"]
+
+
 def test_report_on_the_cluster_equals_a_local_report(cluster, judge, read_json, tmp_path):
     problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py"]})
     where = ("--problems", problems, "--solutions", solutions)
