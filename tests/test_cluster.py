@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cluster import bundle, client
-from harness.cluster.bundle import BundleError, materialise, pack_file, pack_folder
 from harness.engine.isolation import all_layers
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
-from harness.cluster.local import TLSFiles, local_cluster  # noqa: E402  (needs psutil and distributed)
+from harness.cluster import bundle, client  # noqa: E402  (the cluster package needs distributed)
+from harness.cluster.bundle import BundleError, materialise, pack_file, pack_folder  # noqa: E402
+from harness.cluster.local import TLSFiles, local_cluster  # noqa: E402
 
 SOLUTIONS = TESTDATA / "solutions"
 WAIT = 60.0  # seconds: the bound on every wait for a process to appear or go away
@@ -313,6 +313,15 @@ def test_runs_of_every_test_are_split_and_stopping_runs_are_not():
     assert len(client._chunks(every, 2)) == 2
     stopping = SolutionRun(problem, SOLUTIONS / "accepted.py", problem.tests, stop_on_failure=True)
     assert client._chunks(stopping, 8) == [list(range(40))]
+
+
+def test_without_dask_installed_cluster_is_one_line_and_exit_2(tmp_path):
+    program = ("import sys; sys.modules['distributed'] = None; from harness.cli import main; "  # import fails
+               f"sys.exit(main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
+               f"'grade', {str(SOLUTIONS / 'accepted.py')!r}, '--cluster', 'tcp://127.0.0.1:9']))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=WAIT)
+    assert done.returncode == 2
+    assert done.stderr == "judge: error: --cluster needs dask.distributed: pip install 'topcoder-judge[cluster]'\n"
 
 
 # -- bundles -------------------------------------------------------------------------------------------

@@ -14,13 +14,19 @@ import queue
 import time
 from pathlib import Path
 
-from ..engine.grading import GradeResult, SolutionRun, TestCallback, DoneCallback
-from ..engine.isolation import all_layers, layer_table
 from ..errors import JudgeInputError
+
+try:
+    import distributed  # noqa: F401  (an optional extra: say how to get it instead of a traceback)
+except ImportError:
+    raise JudgeInputError("--cluster needs dask.distributed: pip install 'topcoder-judge[cluster]'") from None
+
+from ..engine.grading import DoneCallback, GradeResult, SolutionRun, TestCallback, TestResult
+from ..engine.isolation import all_layers, layer_table
 from ..problems.catalog import SOURCE_LIMIT
 from ..verdicts import Verdict
 from .bundle import pack_file, pack_folder
-from .tasks import code_fingerprint, decode_test, grade_chunk, worker_info
+from .tasks import code_fingerprint, decode_test, encode_test, grade_chunk, worker_info
 
 CONNECT_TIMEOUT = 20.0  # seconds to reach the scheduler
 NO_WORKERS_TIMEOUT = 60.0  # seconds the cluster may have no usable worker before the run is given up
@@ -32,11 +38,9 @@ RETRIES = 2  # reruns of a task that raised (a worker that dies is handled by th
 
 def connect(address: str):
     """A Dask client for `address`, with TLS settings from Dask's configuration (docs/cluster.md)."""
-    try:
-        from distributed import Client
-        from distributed.security import Security
-    except ImportError:
-        raise JudgeInputError("--cluster needs dask.distributed: pip install 'topcoder-judge[cluster]'") from None
+    from distributed import Client
+    from distributed.security import Security
+
     security = Security()
     if address.startswith("tls://") and not (security.tls_client_cert and security.tls_ca_file):
         raise JudgeInputError(f"{address} needs TLS certificates: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
@@ -57,11 +61,14 @@ def _workers_info(client, address: str) -> dict[str, dict]:
     return client.run(worker_info)
 
 
-def weaker_layers(worker_layers) -> list[str]:
-    """The layers active on this machine but not in `worker_layers` (names, or [name, active, detail])."""
-    there = {item if isinstance(item, str) else item[0] for item in worker_layers
-             if isinstance(item, str) or item[1]}
-    return sorted({layer.name for layer in all_layers() if layer.active} - there)
+def weaker_layers(active_there: list[str]) -> list[str]:
+    """The layers active on this machine but not among a worker's active layers."""
+    return sorted({layer.name for layer in all_layers() if layer.active} - set(active_there))
+
+
+def active_in(info: dict) -> list[str]:
+    """The names of the active layers in a worker's description."""
+    return [name for name, active, _ in info["layers"] if active]
 
 
 def _host(address: str) -> str:
@@ -89,23 +96,23 @@ class ClusterPool:
     def _check_workers(self, infos: dict[str, dict], require_isolation: bool) -> None:
         """Warn about workers that confine less than this machine or run other judge code; with
         `require_isolation`, grade only on hosts where every worker confines as well as this one."""
-        weak_hosts = set()
+        weak_hosts, weak_lines = set(), set()
         for address, info in sorted(infos.items()):
-            missing = weaker_layers(info["layers"])
+            missing = weaker_layers(active_in(info))
             if missing:
                 weak_hosts.add(_host(address))
-                self.warnings.add(f"worker {address}: weaker isolation than this machine "
-                                  f"(off there: {', '.join(missing)})")
+                weak_lines.add(f"worker {address}: weaker isolation than this machine (off there: {', '.join(missing)})")
             if info["judge"] != code_fingerprint():
                 self.warnings.add(f"worker {address}: runs other judge code ({info['judge']}, "
                                   f"here {code_fingerprint()}); install the same judge everywhere")
         self._allowed_hosts = None
-        if require_isolation:
+        if not require_isolation:
+            self.warnings |= weak_lines
+        else:
             self._allowed_hosts = sorted({_host(address) for address in infos} - weak_hosts)
             if not self._allowed_hosts:
                 raise JudgeInputError(f"no worker of the cluster at {self.address} isolates tests as well "
                                       "as this machine (see `judge.py doctor --cluster`)")
-            self.warnings = {w for w in self.warnings if "weaker isolation" not in w}
             if weak_hosts:
                 self.warnings.add(f"not grading on {', '.join(sorted(weak_hosts))}: weaker isolation "
                                   "than this machine (--cluster-require-isolation)")
@@ -182,14 +189,14 @@ class ClusterPool:
         try:
             data = future.result()
         except Exception as err:  # the task failed on every try, or kept killing workers: the judge's fault
-            message = f"internal error: cluster task failed: {type(err).__name__}: {err}"[:300]
-            data = {"results": [{"name": run.tests[i].name, "verdict": "IE", "message": message} for i in indices],
+            message = " ".join(f"internal error: cluster task failed: {type(err).__name__}: {err}".split())[:300]
+            data = {"results": [encode_test(TestResult(run.tests[i].name, Verdict.IE, message=message)) for i in indices],
                     "load_outcome": None, "baseline_mib": 0.0, "warnings": [], "active_layers": None}
         self.warnings.update(data["warnings"])
         if data["active_layers"] is not None and self._allowed_hosts is None:
             missing = weaker_layers(data["active_layers"])
             if missing:
-                self.warnings.add(f"a worker graded with weaker isolation than this machine "
+                self.warnings.add(f"worker {data['worker']}: weaker isolation than this machine "
                                   f"(off there: {', '.join(missing)})")
         if data["load_outcome"] and run.load_outcome is None:
             verdict, message = data["load_outcome"]
@@ -197,14 +204,11 @@ class ClusterPool:
         if indices[0] == 0 or not run.baseline_mib:
             run.baseline_mib = data["baseline_mib"] or run.baseline_mib
         for index, encoded in zip(indices, data["results"]):
-            if encoded is None:
-                continue
-            result = decode_test({"cpu_ms": 0.0, "wall_ms": 0.0, "memory_mib": 0.0} | encoded)
-            run.results[index] = result
-            if result.verdict is not Verdict.AC and (run.first_failure is None or index < run.first_failure):
-                run.first_failure = index
-            if on_test:
-                on_test(run, index, result)
+            if encoded is not None:
+                result = decode_test(encoded)
+                run.record(index, result)
+                if on_test:
+                    on_test(run, index, result)
 
     def _watch_workers(self, idle_since: float | None) -> float | None:
         """Give the run up (bounded) when the cluster has had no usable worker for too long."""
@@ -237,17 +241,14 @@ def cluster_doctor(address: str) -> tuple[str, bool]:
     """Each worker's isolation layers and versions, marking layers weaker than this machine's; and
     whether every worker confines as well as this machine and runs the same judge code."""
     client = connect(address)
-    import distributed
-
     try:
         infos = _workers_info(client, address)
     finally:
         client.close(timeout=CONNECT_TIMEOUT)
-    here = {layer.name for layer in all_layers() if layer.active}
     sections, complete = [f"Cluster {address}: {len(infos)} worker(s); this machine runs judge code "
                           f"{code_fingerprint()}, distributed {distributed.__version__}"], True
     for address, info in sorted(infos.items()):
-        missing = weaker_layers(info["layers"])
+        missing = weaker_layers(active_in(info))
         same_code = info["judge"] == code_fingerprint()
         complete = complete and not missing and same_code and info["nthreads"] == 1
         notes = [f"weaker than this machine: {', '.join(missing)} off" if missing else "isolation as on this machine",

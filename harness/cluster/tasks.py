@@ -17,6 +17,10 @@ import sys
 import threading
 from pathlib import Path
 
+import distributed
+from distributed import get_worker
+from distributed.worker import thread_state
+
 from ..engine.grading import Pool, SolutionRun, TestResult
 from ..engine.isolation import all_layers
 from ..problems.format import Problem, load_problem
@@ -49,6 +53,7 @@ def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[st
         "baseline_mib": run.baseline_mib,
         "warnings": sorted(pool.warnings),
         "active_layers": active_layers(),
+        "worker": get_worker().address,
     }
 
 
@@ -75,9 +80,6 @@ def _problem(bundle: dict) -> Problem:
 def _cancel_when_abandoned(pool: Pool):
     """Watch the running task's state; when the client cancels it (or goes away), kill its tests
     so a worker never keeps grading for nobody. Returns the function that stops the watch."""
-    from distributed import get_worker
-    from distributed.worker import thread_state
-
     worker, key = get_worker(), thread_state.key
     finished = threading.Event()
 
@@ -109,8 +111,6 @@ def code_fingerprint() -> str:
 def worker_info(dask_worker) -> dict:
     """What `doctor --cluster` shows for a worker, and what the client compares with its own
     (run through Client.run, which passes the worker)."""
-    import distributed
-
     return {
         "host": platform.node(),
         "system": f"{platform.system()} {platform.release()} ({platform.machine()})",

@@ -283,6 +283,16 @@ class SolutionRun:
             return True
         return self.stop_on_failure and self.first_failure is not None and index > self.first_failure
 
+    def record(self, index: int, result: TestResult) -> None:
+        """Keep a test's result (from a local worker or a cluster task); the earliest failure decides
+        where a stopping run ends."""
+        with self.lock:
+            self.results[index] = result
+            if result.verdict is not Verdict.AC and (self.first_failure is None or index < self.first_failure):
+                self.first_failure = index
+            if result.verdict is Verdict.CE and self.load_outcome is None:  # a program that does not compile
+                self.load_outcome = (Verdict.CE, result.message)
+
     def result(self) -> GradeResult:
         """The grade so far. With stop_on_failure, tests after the first failure count as not run
         even when a parallel worker had already run them: every figure is then the same at any -j."""
@@ -410,12 +420,7 @@ class Pool:
             result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
         if run.verdicts_only:
             result = verdict_only(result)
-        with run.lock:
-            run.results[index] = result
-            if result.verdict is not Verdict.AC and (run.first_failure is None or index < run.first_failure):
-                run.first_failure = index
-            if result.verdict is Verdict.CE and run.load_outcome is None:  # a program that does not compile
-                run.load_outcome = (Verdict.CE, result.message)
+        run.record(index, result)
         if on_test:
             self._callback(on_test, run, index, result)
         return worker
