@@ -142,6 +142,16 @@ def test_report_on_the_cluster_equals_a_local_report(cluster, judge, read_json, 
     assert comparable(remote["solutions"], every_test=True) == comparable(local["solutions"], every_test=True)
 
 
+def test_hide_expected_on_the_cluster_equals_a_local_run(cluster, judge, read_json, tmp_path):
+    where = ("--problems", FIXTURE_PROBLEMS, "grade", SOLUTIONS / "wrong_answer.py", "--hide-expected")
+    assert judge(*where, "--json", tmp_path / "l.json")[0] == 1
+    code, out, err = judge(*where, "--cluster", cluster.address, "--json", tmp_path / "c.json")
+    assert code == 1, out + err
+    local, remote = read_json(tmp_path / "l.json"), read_json(tmp_path / "c.json")
+    assert comparable([remote], every_test=True) == comparable([local], every_test=True)
+    assert "expected 12" not in json.dumps(remote) and "expected 12" not in out
+
+
 def test_judge_cluster_environment_variable(cluster, judge, monkeypatch):
     monkeypatch.setenv("JUDGE_CLUSTER", cluster.address)
     code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", SOLUTIONS / "accepted.py")

@@ -34,12 +34,14 @@ _problems_lock = threading.Lock()
 
 
 def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[str], stop_on_failure: bool,
-                source_limit: int) -> dict:
-    """Grade the named tests of one solution, in order, exactly as a local run would."""
+                source_limit: int, verdicts_only: bool) -> dict:
+    """Grade the named tests of one solution, in order, exactly as a local run would (with
+    `verdicts_only`, nothing showing expected values or inputs leaves the worker)."""
     problem = _problem(problem_bundle)
     solution = materialise(solution_bundle, "solutions")
     by_name = {test.name: test for test in problem.tests}
-    run = SolutionRun(problem, solution, [by_name[name] for name in test_names], stop_on_failure)
+    run = SolutionRun(problem, solution, [by_name[name] for name in test_names], stop_on_failure,
+                      verdicts_only=verdicts_only)
     with Pool(1, source_limit=source_limit) as pool:
         stop_watching = _cancel_when_abandoned(pool)
         try:
