@@ -137,8 +137,6 @@ def _memory_finding(facts: RunFacts, limits: Limits, report: dict | None) -> tup
         if kind == "MemoryError" or report.get("errno") == errno.ENOMEM:
             where = f" (line {report['line']})" if report.get("line") else ""
             return Verdict.MLE, f"{kind}{where}: the memory limit was reached"
-    if facts.ended == "signaled" and ("MemoryError" in facts.output or "out of memory" in facts.output.lower()):
-        return Verdict.MLE, f"killed by {_signal_name(facts.signal)} while out of memory"
     if facts.oom_killed:
         return Verdict.MLE, f"killed at the memory limit ({limits.memory_mib} MiB, memory of every kind counted)"
     return None

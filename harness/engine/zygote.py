@@ -543,8 +543,7 @@ def _run_solution(solution: Solution) -> None:
     phase = "load"
     _hide_judge_frames(keep=1)
     try:
-        module = types.ModuleType("solution")
-        module.__file__ = solution.path
+        module = _solution_module(solution)
         exec(code, module.__dict__)
         cls = module.__dict__.get(solution.class_name)
         if not isinstance(cls, type):
@@ -566,6 +565,17 @@ def _run_solution(solution: Solution) -> None:
     except BaseException as err:  # anything the solution raises, SystemExit included, is its verdict
         _flush_output()
         _report(_describe_error(err, phase, solution.path))
+
+
+def _solution_module(solution: Solution) -> types.ModuleType:
+    """An importable module named "solution", as the arena imports the class: registered in
+    sys.modules so dataclasses, pickle and copy resolve the solution's classes (under
+    `python3 solution.py` they do); not "__main__", so a local test block does not run."""
+    module = types.ModuleType("solution")
+    module.__file__ = solution.path
+    sys.modules["solution"] = module
+    sys.argv[:] = [solution.path]
+    return module
 
 
 def _compile(solution: Solution) -> types.CodeType | None:
