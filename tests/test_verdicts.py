@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from harness.engine.grading import GradeResult, Pool, SolutionRun
+from harness.engine.worker import Worker
 from harness.problems.format import load_problem
 from harness.verdicts import Verdict
 
@@ -53,6 +54,53 @@ def test_stop_on_failure_leaves_later_tests_unrun():
         [result] = pool.grade([run])
     assert [t.verdict for t in result.tests] == [Verdict.WA, None, None, None]
     assert result.verdict is Verdict.WA and result.first_failure.name == "example-0"
+
+
+def test_skipped_tests_still_reach_the_progress():
+    """Tests left unrun (after a first failure, or a solution that does not load) are reported done,
+    without a verdict, so the progress count reaches its total."""
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    names = ("wrong_answer.py", "compile_error_syntax.py")
+    runs = [SolutionRun(problem, TESTDATA / "solutions" / name, problem.tests, stop_on_failure=True) for name in names]
+    seen: dict[str, list] = {name: [] for name in names}
+    with Pool(1) as pool:
+        pool.grade(runs, on_test=lambda run, index, result: seen[run.solution.name].append((index, result.verdict)))
+    assert sorted(seen["wrong_answer.py"]) == [(0, Verdict.WA), (1, None), (2, None), (3, None)]
+    assert sorted(seen["compile_error_syntax.py"]) == [(i, None) for i in range(4)]
+
+
+def _lose_workers(monkeypatch, times: int) -> list[int]:
+    """Kill the zygote under the next `times` tests (a worker lost for the machine's reasons)."""
+    real_run, killed = Worker.run, []
+
+    def run(worker, args):
+        if len(killed) < times:
+            killed.append(worker.process.pid)
+            worker.process.kill()
+            worker.process.wait()
+        return real_run(worker, args)
+
+    monkeypatch.setattr(Worker, "run", run)
+    return killed
+
+
+def test_a_worker_lost_once_is_replaced_and_the_test_retried(monkeypatch):
+    killed = _lose_workers(monkeypatch, times=1)
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, TESTDATA / "solutions" / "accepted.py", problem.tests, True)])
+    assert len(killed) == 1
+    assert result.verdict is Verdict.AC and result.passed == 4
+
+
+def test_a_worker_lost_twice_under_one_test_is_an_internal_error(monkeypatch):
+    killed = _lose_workers(monkeypatch, times=2)
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, TESTDATA / "solutions" / "accepted.py", problem.tests, True)])
+    assert len(set(killed)) == 2
+    assert result.verdict is Verdict.IE
+    assert result.first_failure.name == "example-0" and "died twice" in result.first_failure.message
 
 
 def test_messages_name_the_exception_and_line(graded):

@@ -310,7 +310,7 @@ class SolutionRun:
         return GradeResult(self.problem, self.solution, tests, compile_message, self.baseline_mib, self.expected)
 
 
-TestCallback = Callable[[SolutionRun, int, TestResult], None]
+TestCallback = Callable[[SolutionRun, int, TestResult], None]  # verdict None: the test is skipped
 DoneCallback = Callable[[GradeResult], None]
 
 
@@ -399,31 +399,50 @@ class Pool:
                  on_test: TestCallback | None) -> Worker | None:
         test = run.tests[index]
         if run.skips(index):  # decided before starting or loading anything for it
+            self._report_skipped(run, index, on_test)
             return worker
-        try:
-            if worker is not None and worker.served not in (None, run.key):
-                self._discard(worker)  # a worker serves one solution: nothing of one reaches the next
-                worker = None
-            worker = worker or self._new_worker()
-            if not self._ensure_loaded(worker, run):
-                return worker
-            facts = worker.run_input(test.input.read()) if run.problem.kind == "stdin" else worker.run(test.args)
-            verdict, message = judge_test(test, facts, run.problem)
-            failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
-            result = TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
-                                returned_text(facts), input_text(test) if failed else "", facts.output if failed else "")
-        except WorkerDied as err:
-            self._discard(worker)
-            worker = None  # the next job starts a new one
-            result = TestResult(test.name, Verdict.IE, message=str(err))
-        except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
-            result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
+        lost: list[str] = []  # why each worker died under this test
+        while True:
+            try:
+                if worker is not None and worker.served not in (None, run.key):
+                    self._discard(worker)  # a worker serves one solution: nothing of one reaches the next
+                    worker = None
+                worker = worker or self._new_worker()
+                result = self._run_test(worker, run, test)
+            except WorkerDied as err:  # the zygote, not the solution, was lost: once may be transient
+                self._discard(worker)
+                worker = None  # a retry, or the next job, starts a new one
+                lost.append(str(err))
+                if len(lost) < 2:
+                    continue
+                result = TestResult(test.name, Verdict.IE, message=f"the worker died twice: {lost[0]}; again: {lost[1]}")
+            except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
+                result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
+            break
+        if result is None:  # the solution does not load: nothing ran
+            self._report_skipped(run, index, on_test)
+            return worker
         if run.verdicts_only:
             result = verdict_only(result)
         run.record(index, result)
         if on_test:
             self._callback(on_test, run, index, result)
         return worker
+
+    def _run_test(self, worker: Worker, run: SolutionRun, test: TestCase) -> TestResult | None:
+        """One test on this worker (None when the solution does not load); raises WorkerDied."""
+        if not self._ensure_loaded(worker, run):
+            return None
+        facts = worker.run_input(test.input.read()) if run.problem.kind == "stdin" else worker.run(test.args)
+        verdict, message = judge_test(test, facts, run.problem)
+        failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
+        return TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
+                          returned_text(facts), input_text(test) if failed else "", facts.output if failed else "")
+
+    def _report_skipped(self, run: SolutionRun, index: int, on_test: TestCallback | None) -> None:
+        """A test that will not run is done for the progress: its callback gets a result without a verdict."""
+        if on_test:
+            self._callback(on_test, run, index, TestResult(run.tests[index].name, None))
 
     def _ensure_loaded(self, worker: Worker, run: SolutionRun) -> bool:
         """Load the solution into this worker; the first worker to see it also checks that it loads."""

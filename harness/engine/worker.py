@@ -102,7 +102,10 @@ class Worker:
                 self.process.kill()
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout, self._stderr):
-            stream.close()
+            try:
+                stream.close()
+            except OSError:  # a request still buffered for a zygote that died (BrokenPipeError)
+                pass
 
     # -- the pipe protocol ------------------------------------------------------------------------
 
