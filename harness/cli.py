@@ -293,12 +293,21 @@ def _stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
                  verdicts_only: bool = False) -> list[SolutionRun]:
     """A run for every stored solution of the chosen problems (all problems are loaded first)."""
     runs = []
+    unavailable: dict[languages.Language, int] = {}  # a language whose compiler is missing here -> solutions left out
     for slug in slugs or catalog.slugs():
         problem = catalog.problem(slug)
-        runs += [SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected,
-                             verdicts_only=verdicts_only) for stored in catalog.stored_solutions(slug)]
+        for stored in catalog.stored_solutions(slug):
+            language = languages.for_path(stored.path)
+            if language.toolchain() is None:
+                unavailable[language] = unavailable.get(language, 0) + 1
+                continue
+            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected,
+                                    verdicts_only=verdicts_only))
     for path in catalog.skipped:
         print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",
+              file=sys.stderr)
+    for language, count in unavailable.items():  # the machine's limit, not a mismatch: said once per language
+        print(f"judge: note: {count} stored {language.title} solution(s) not graded: {language.missing_message()}",
               file=sys.stderr)
     if not runs:
         raise JudgeInputError("no stored solutions to check", catalog.solutions_dir)

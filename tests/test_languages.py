@@ -216,3 +216,22 @@ def test_missing_compiler_is_one_clear_line(judge, monkeypatch):
     code, _out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", FIXTURES / "cpp" / "accepted.cpp")
     assert code == 2
     assert "g++ was not found" in err and "Traceback" not in err
+
+
+def test_check_leaves_out_languages_whose_compiler_is_missing(judge, monkeypatch, tmp_path):
+    """Without g++ or a JDK, `check` grades what it can and says once per language what it left out:
+    neither IE nor a mismatch. `grade FILE.cpp` says it in one line, exit 2."""
+    folder = tmp_path / "solutions" / "adder" / "accepted"
+    folder.mkdir(parents=True)
+    for source in (TESTDATA / "solutions" / "accepted.py", FIXTURES / "cpp" / "accepted.cpp",
+                   FIXTURES / "java" / "Accepted.java"):
+        (folder / source.name).write_bytes(source.read_bytes())
+    monkeypatch.setattr(CPP, "toolchain", lambda: None)
+    monkeypatch.setattr(JAVA, "toolchain", lambda: None)
+    code, out, err = judge("--problems", FIXTURE_PROBLEMS, "--solutions", tmp_path / "solutions", "check")
+    assert code == 0, out + err
+    assert "1 of 1 solutions got their expected verdict" in out
+    notes = [line for line in err.splitlines() if "not graded" in line]
+    assert len(notes) == 2 and any("1 stored C++ solution(s) not graded: " in line for line in notes), err
+    code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", folder / "accepted.cpp")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "g++" in err
