@@ -413,7 +413,7 @@ class Pool:
                 self._discard(worker)
                 worker = None  # a retry, or the next job, starts a new one
                 lost.append(str(err))
-                if len(lost) < 2:
+                if len(lost) < 2 and not self._cancelled.is_set():  # (cancel() kills the workers itself)
                     continue
                 result = TestResult(test.name, Verdict.IE, message=f"the worker died twice: {lost[0]}; again: {lost[1]}")
             except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
