@@ -343,18 +343,22 @@ def cmd_check(options) -> int:
 def cmd_report(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
     runs = _stored_runs(catalog, options.slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
+    _make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
     started = time.monotonic()
     judged = _judge(options, "report", runs, options.fresh or options.hide_expected)
     by_problem: dict[str, list[GradeResult]] = {}
     for result in judged.results:
         by_problem.setdefault(result.problem.slug, []).append(result)
-    for slug, group in by_problem.items():
-        print(f"\n{group[0].problem.name} ({slug})")
-        print(check_table([check_row(result) for result in group]))
-        changes = [c for c in judged.outcome.changes if c.problem == slug]
-        for path in write_report(options.out, slug, group, changes):
-            print(f"wrote {display_path(path)}")
-    print(f"wrote {display_path(write_index(options.out))}")
+    try:
+        for slug, group in by_problem.items():
+            print(f"\n{group[0].problem.name} ({slug})")
+            print(check_table([check_row(result) for result in group]))
+            changes = [c for c in judged.outcome.changes if c.problem == slug]
+            for path in write_report(options.out, slug, group, changes, options.hide_expected):
+                print(f"wrote {display_path(path)}")
+        print(f"wrote {display_path(write_index(options.out))}")
+    except OSError as err:
+        raise JudgeInputError(f"cannot write the report: {err.strerror}", err.filename or options.out) from None
     matched = sum(result.verdict is result.expected for result in judged.results)
     print(f"\n{len(judged.results)} solutions graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
           f"{matched} got their expected verdict")
@@ -579,6 +583,13 @@ def _pool(options):
 def _jobs(options) -> int:
     """How many tests run at once, for the headers."""
     return _pool(options).jobs if options.cluster else options.jobs
+
+
+def _make_folder(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise JudgeInputError(f"cannot create the output folder: {err.strerror}", path) from None
 
 
 def _write_json(path: Path, data) -> None:

@@ -22,7 +22,9 @@ from harness.engine import grading
 from harness.engine.grading import GradeResult, SolutionRun
 from harness.problems.catalog import Catalog
 from harness.reports.history import History, change_between, grade_and_record
+from harness.reports.junit import write_junit
 from harness.reports.pages import problem_page
+from harness.reports.tables import write_report
 from harness.reports.progress import Progress
 from harness.verdicts import Verdict
 
@@ -364,3 +366,57 @@ def test_a_hide_expected_run_is_recorded_but_never_reused(run, project):
     run("check", "--hide-expected", "--all-tests")
     assert reused(project, "check", "--all-tests", run=run) == 0  # the contest run kept no messages
     assert reused(project, "check", "--all-tests", run=run) == 2
+
+
+def test_a_hide_expected_report_writes_no_input_or_expected_value(run, project):
+    out = project / "contest"
+    run("report", "--hide-expected", "--out", out)
+    page = (out / "adder.html").read_text()
+    blob = re.search(r'<script type="application/json" id="details">(.*?)</script>', page, re.S).group(1)
+    details = json.loads(blob)
+    assert details["tests"] and all(test[1:] == ["", ""] for test in details["tests"])
+    report = json.loads((out / "adder.json").read_text())
+    assert all(not t["input"] and not t["output"] and not t["returned"]
+               for s in report["solutions"] for t in s["tests"])
+    assert "expected 12" not in (out / "adder.md").read_text()
+    run("report", "--out", out)  # the setter's own report does show them
+    blob = re.search(r'id="details">(.*?)</script>', (out / "adder.html").read_text(), re.S).group(1)
+    assert json.loads(blob)["tests"][0][1:] == ["[1, 2, 3], 2", "12"]
+
+
+def test_report_out_on_a_file_is_one_line_and_exit_2_before_any_grading(run, project):
+    target = project / "a-file"
+    target.write_text("")
+    code, out, err = run("report", "--out", target)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err and str(target) in err
+    assert "graded" not in out and not (project / "history.sqlite").exists()  # nothing was run
+
+
+def test_hostile_file_names_stay_inside_their_markdown_cells(project):
+    stored = _stored_run(project)
+    hostile = stored.solution.with_name("x|y`<b>.py")
+    stored.solution.rename(hostile)
+    result = _result(stored, [Verdict.WA, Verdict.AC, Verdict.AC, Verdict.AC])
+    result.solution = hostile
+    markdown = write_report(project / "out", "adder", [result], [])[0].read_text()
+    assert "<b>" not in markdown.split("## Grid")[0]  # (the grid is a code block: its text is shown as is)
+    [row] = [line for line in markdown.splitlines() if line.startswith("|") and "y" in line and "x" in line]
+    assert len(re.findall(r"(?<!\\)\|", row)) == 6  # five cells, none split by the name's pipe
+    [listed] = [line for line in markdown.splitlines() if line.startswith("- ")]
+    assert "<b>" not in listed and "\\|" in listed
+
+
+def test_junit_is_valid_xml_whatever_the_file_name_and_message(project):
+    stored = _stored_run(project)
+    result = _result(stored, [Verdict.WA, Verdict.IE, Verdict.AC, Verdict.AC])
+    result.solution = stored.solution.with_name("evil\x1b[2J\udcff.py")
+    for test in result.tests[:2]:
+        object.__setattr__(test, "message", "bad \x1b[31m \ud800 end")
+    target = project / "evil.xml"
+    write_junit(target, [result], stored=True)
+    root = ET.parse(target).getroot()
+    assert "\x1b" not in target.read_text(encoding="utf-8")
+    classnames = {case.get("classname") for case in root.iter("testcase")}
+    assert classnames == {"adder.evil\\x1b[2J\ufffd"}
+    failure = root.find(".//testcase[@name='%s']/failure" % result.tests[0].name)
+    assert "\\x1b[31m" in failure.get("message")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..engine.grading import GradeResult, TestResult
 from ..problems.catalog import display_path
+from ..text import safe_lines, safe_text
 from ..verdicts import Verdict
 
 
@@ -20,13 +21,13 @@ def junit_tree(results: list[GradeResult], stored: bool) -> ET.ElementTree:
     root = ET.Element("testsuites", name="judge")
     for result in results:
         suite = ET.SubElement(root, "testsuite", name=display_path(result.solution))
-        classname = f"{result.problem.slug}.{result.solution.stem}"
+        classname = safe_text(f"{result.problem.slug}.{result.solution.stem}")  # a file name is the submitter's
         cases = []
         if stored:
             case = ET.Element("testcase", classname=classname, name="expected verdict", time="0")
             if result.verdict is not result.expected:
                 ET.SubElement(case, "failure", type=str(result.verdict),
-                              message=f"expected {result.expected}, got {result.verdict}").text = (
+                              message=f"expected {result.expected}, got {result.verdict}").text = safe_lines(
                     result.compile_message or _failure_text(result.first_failure))
             cases.append(case)
         cases += [_testcase(result, test, classname, stored) for test in result.tests]
@@ -42,19 +43,19 @@ def junit_tree(results: list[GradeResult], stored: bool) -> ET.ElementTree:
 
 
 def _testcase(result: GradeResult, test: TestResult, classname: str, stored: bool) -> ET.Element:
-    case = ET.Element("testcase", classname=classname, name=test.name, time=f"{test.wall_ms / 1000:.3f}")
+    case = ET.Element("testcase", classname=classname, name=safe_text(test.name), time=f"{test.wall_ms / 1000:.3f}")
     if test.verdict is None:
         reason = f"not run: {result.compile_message}" if result.compile_message else "not run: an earlier test failed"
-        ET.SubElement(case, "skipped", message=reason[:500])
+        ET.SubElement(case, "skipped", message=safe_text(reason, 500))
     elif test.verdict is Verdict.IE:
-        ET.SubElement(case, "error", type="IE", message=test.message).text = _failure_text(test)
+        ET.SubElement(case, "error", type="IE", message=safe_text(test.message)).text = _failure_text(test)
     elif test.verdict is not Verdict.AC:
         if stored and result.expected not in (Verdict.AC, None) and result.verdict is result.expected:
             ET.SubElement(case, "skipped", type="xfail",
-                          message=f"expected failure ({result.expected}): {test.verdict}: {test.message}")
+                          message=safe_text(f"expected failure ({result.expected}): {test.verdict}: {test.message}"))
         else:
             ET.SubElement(case, "failure", type=str(test.verdict),
-                          message=f"{test.verdict}: {test.message}").text = _failure_text(test)
+                          message=safe_text(f"{test.verdict}: {test.message}")).text = _failure_text(test)
     return case
 
 
@@ -66,7 +67,7 @@ def _failure_text(test: TestResult | None) -> str:
         lines.append(f"input: {test.input}")
     if test.output:
         lines.append(f"output:\n{test.output}")
-    return "\n".join(lines)
+    return safe_lines("\n".join(lines), 1_000_000)  # XML cannot hold a control character or a lone surrogate
 
 
 def write_junit(path: Path, results: list[GradeResult], stored: bool) -> None:

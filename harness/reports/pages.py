@@ -42,7 +42,9 @@ def catches(results: list[GradeResult]) -> list[int]:
     return [sum(r.tests[i].verdict not in (Verdict.AC, None) for r in wrong) for i in range(len(results[0].tests))]
 
 
-def problem_page(problem: Problem, results: list[GradeResult], changes: list, stamp: str, machine: str) -> str:
+def problem_page(problem: Problem, results: list[GradeResult], changes: list, stamp: str, machine: str,
+                 verdicts_only: bool = False) -> str:
+    """The page; `verdicts_only` (--hide-expected) leaves each test's input and expected value out."""
     caught = catches(results)
     wrong = sum(is_wrong(r) and not r.compile_message for r in results)
     limit_ms = problem.time_limit * 1000
@@ -57,7 +59,8 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
     } for r in results]
     details = {
         "input_label": "input" if problem.kind == "stdin" else "arguments",
-        "tests": [[t.name, input_text(t), data_text(t.answer, EXPECTED_SHOWN) if t.answer else _shown(t.expected)]
+        "tests": [[t.name, "", ""] if verdicts_only else
+                  [t.name, input_text(t), data_text(t.answer, EXPECTED_SHOWN) if t.answer else _shown(t.expected)]
                   for t in problem.tests],
         "solutions": [{"path": display_path(r.solution), "message": r.compile_message,
                        "cells": [[str(t.verdict or "not run"), round(t.cpu_ms, 1), round(t.wall_ms, 1),

@@ -83,12 +83,15 @@ CHECK_HEADERS = ["solution", "expected", "got", "first failing test", ""]
 
 
 def check_table(rows: list[list[str]], fmt: str = "simple") -> str:
+    if fmt == "github":  # a file name is the submitter's: a pipe or a tag in it must stay text
+        rows = [[markdown_cell(cell) for cell in row] for row in rows]
     return tabulate(rows, CHECK_HEADERS, tablefmt=fmt, disable_numparse=True)
 
 
-def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: list[Change]) -> list[Path]:
+def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: list[Change],
+                 verdicts_only: bool = False) -> list[Path]:
     """DIR/<slug>.md (summary and grid), DIR/<slug>.json (everything as data) and DIR/<slug>.html (the
-    page); returns the paths."""
+    page); returns the paths. `verdicts_only` (--hide-expected): no test's input or expected value."""
     out_dir.mkdir(parents=True, exist_ok=True)
     problem = results[0].problem
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %Z")
@@ -99,11 +102,11 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
     failing = [(r, r.first_failure) for r in results if r.first_failure]
     if failing:
         lines += ["First failures:", ""]
-        lines += [f"- `{display_path(r.solution)}`: {f.name}: {markdown_cell(f.message)}" for r, f in failing]
+        lines += [f"- {markdown_cell(display_path(r.solution))}: {f.name}: {markdown_cell(f.message)}" for r, f in failing]
         lines.append("")
     if changes:
         lines += ["## Changes since the last run", ""]
-        lines += [f"- `{change.solution}`: {change.what}" for change in changes]
+        lines += [f"- {markdown_cell(change.solution)}: {change.what}" for change in changes]
         lines.append("")
     lines += ["## Grid", ""] + markdown_grid(results)
     uncaught = [t.name for t, count in zip(problem.tests, catches(results)) if not count]
@@ -116,7 +119,7 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
     data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")  # the data first, whatever follows
     markdown.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="backslashreplace")
     page = out_dir / f"{slug}.html"
-    page.write_text(problem_page(problem, results, changes, stamp, machine()), encoding="utf-8")
+    page.write_text(problem_page(problem, results, changes, stamp, machine(), verdicts_only), encoding="utf-8")
     return [markdown, data, page]
 
 
