@@ -132,7 +132,7 @@ def test_report_writes_markdown_and_json(judge, read_json, tmp_path):
     assert all(len(s["tests"]) == 4 and all(t["verdict"] for t in s["tests"]) for s in data["solutions"])
     markdown = (tmp_path / "adder.md").read_text()
     assert markdown.startswith("# Verdict report: Adder") and "## Grid" in markdown
-    assert "- `testdata/stored/adder/wrong_answer/overflows_32_bits.py`: big: expected 3000000000000" in markdown
+    assert "- testdata/stored/adder/wrong_answer/overflows_32_bits.py: big: expected 3000000000000" in markdown
 
 
 def test_bad_jobs_value_is_a_usage_error(judge):
