@@ -540,7 +540,7 @@ def _judge(options, command: str, runs: list[SolutionRun], fresh: bool, line=Non
         if line:
             print(f"{line(result)} (reused)", flush=True)
 
-    history = History(options.history)
+    history = History(options.history, options.source_limit * 1024)
     try:
         return grade_and_record(history, command, options.argv, runs, fresh, grade, reused)
     finally:

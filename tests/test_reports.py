@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from harness.cli import main
 from harness.engine import grading
 from harness.engine.grading import GradeResult, SolutionRun
 from harness.problems.catalog import Catalog
+from harness import languages
+from harness.reports import history
 from harness.reports.history import History, change_between, grade_and_record
 from harness.reports.junit import write_junit
 from harness.reports.pages import problem_page
@@ -87,6 +90,48 @@ def test_changing_a_test_or_a_limit_reruns_everything(run, project):
     spec = project / "problems" / "adder" / "problem.yaml"
     spec.write_text(spec.read_text().replace("time_limit: 0.5", "time_limit: 0.6"))
     assert reused(project, "check", run=run) == 0
+
+
+def test_a_different_source_limit_reruns_everything(run, project):
+    run("check")
+    assert reused(project, "check", "--source-limit", 32, run=run) == 0  # it decides CE
+    assert reused(project, "check", "--source-limit", 32, run=run) == 2
+
+
+def test_a_different_compiler_version_reruns_everything(run, project, monkeypatch):
+    run("check")
+    statuses = languages.statuses()
+    upgraded = [replace(s, toolchain=replace(s.toolchain, version=s.toolchain.version + " (upgraded)"))
+                if s.toolchain else s for s in statuses]
+    monkeypatch.setattr(languages, "statuses", lambda: upgraded)
+    history.machine_id.cache_clear()
+    try:
+        assert reused(project, "check", run=run) == 0
+    finally:
+        history.machine_id.cache_clear()
+
+
+def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing(tmp_path, monkeypatch):
+    harness = tmp_path / "harness"
+    shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(history, "HARNESS", harness)
+    monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py"))
+
+    def key_after(edit: Path) -> str:
+        edit.write_text(edit.read_text() + "\n")
+        history.engine_version.cache_clear()
+        return history.engine_version()
+
+    try:
+        history.engine_version.cache_clear()
+        before = history.engine_version()
+        assert key_after(harness / "reports" / "templates" / "base.html") == before
+        assert key_after(harness / "cli.py") == before
+        after_header = key_after(harness / "languages" / "runtime" / "tcjudge.hpp")
+        assert after_header != before
+        assert key_after(harness / "languages" / "runtime" / "tcjudge" / "Main.java") != after_header
+    finally:
+        history.engine_version.cache_clear()
 
 
 def test_a_stopped_check_never_serves_a_report_but_a_report_serves_check(run, project):

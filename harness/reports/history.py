@@ -23,9 +23,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from .. import languages
 from ..engine.grading import GradeResult, SolutionRun, TestResult
 from ..errors import JudgeInputError
-from ..problems.catalog import display_path
+from ..problems.catalog import SOURCE_LIMIT, display_path
 from ..problems.format import Problem
 from ..verdicts import Verdict
 
@@ -64,20 +65,29 @@ TEST_COLUMNS = ("name", "verdict", "cpu_ms", "wall_ms", "memory_mib", "message",
 
 @lru_cache(maxsize=1)
 def engine_version() -> str:
-    """A hash of the harness's own source, reports and option parsing aside: any change to how a test
-    is run or judged makes every earlier result stale."""
+    """A hash of every file of the harness, reports and option parsing aside (the languages' runtime
+    headers and Java classes included): any change to how a test is run or judged makes every earlier
+    result stale."""
     digest = hashlib.sha256()
-    for path in sorted(HARNESS.rglob("*.py")):
+    for path in sorted(p for p in HARNESS.rglob("*") if p.is_file()):
         if any(path == skip or skip in path.parents for skip in NOT_ENGINE) or "__pycache__" in path.parts:
             continue
         digest.update(str(path.relative_to(HARNESS)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
+def engine_key(source_limit: int) -> str:
+    """The engine and the global options that decide verdicts (a source over --source-limit is CE)."""
+    return f"{engine_version()} source-limit {source_limit}"
+
+
 @lru_cache(maxsize=1)
 def machine_id() -> str:
+    """The machine and every compiler a solution may be built with (a new g++ or javac can change a
+    verdict); the versions are asked once per process (the languages cache them)."""
+    compilers = "; ".join(status.toolchain.version for status in languages.statuses() if status.toolchain)
     return (f"{platform.node()} {platform.system()} {platform.release()} {platform.machine()} "
-            f"Python {sys.version.split()[0]}")
+            f"Python {sys.version.split()[0]}; {compilers}")
 
 
 def problem_hash(folder: Path) -> str:
@@ -154,8 +164,9 @@ def change_between(before: GradeResult, after: GradeResult) -> Change | None:
 class History:
     """One SQLite file; each run is written in a single transaction when it ends."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, source_limit: int = SOURCE_LIMIT):
         self.path = path
+        self.engine = engine_key(source_limit)
         self._problem_hashes: dict[Path, str] = {}  # read once per run: the folder does not change under it
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -190,7 +201,7 @@ class History:
                  AND r.reusable AND r.all_tests AND (r.full OR ?)
                ORDER BY r.id DESC LIMIT 1""",
             (solution_hash(run.solution), self._problem_hash(run.problem), run.problem.time_limit,
-             run.problem.memory_limit, engine_version(), machine_id(), run.stop_on_failure)).fetchone()
+             run.problem.memory_limit, self.engine, machine_id(), run.stop_on_failure)).fetchone()
         if row is None:
             return None
         tests_id, compile_message, baseline = row
@@ -216,7 +227,7 @@ class History:
         with self.db:
             run_id = self.db.execute(
                 "INSERT INTO runs (started, finished, command, argv, machine, engine, status) VALUES (?,?,?,?,?,?,?)",
-                (started, time.time(), command, " ".join(argv), machine_id(), engine_version(), status)).lastrowid
+                (started, time.time(), command, " ".join(argv), machine_id(), self.engine, status)).lastrowid
             for index, (run, result) in enumerate(zip(runs, results)):
                 if status == "complete" and asks_every_test(run):
                     before = self._latest(run, run_id)
