@@ -7,6 +7,7 @@ same whatever the number of workers: every test before it has been dispatched an
 from __future__ import annotations
 
 import json
+import os
 import queue
 import sys
 import threading
@@ -329,6 +330,7 @@ class Pool:
         self._callback_lock = threading.Lock()
         self._callback_error: BaseException | None = None  # raised by grade() once the workers stop
         self._cancelled = threading.Event()
+        self._slot = threading.local()  # per worker thread: the CPU its workers are pinned to
 
     def __enter__(self) -> Pool:
         return self
@@ -356,9 +358,12 @@ class Pool:
         for run in runs:
             for index in range(len(run.tests)):
                 jobs.put((run, index))
-        threads = [
-            threading.Thread(target=self._work, args=(jobs, on_test, on_done), daemon=True)
-            for _ in range(min(self.jobs, max(1, jobs.qsize())))
+        count = min(self.jobs, max(1, jobs.qsize()))
+        cpus = sorted(os.sched_getaffinity(0))
+        threads = [  # with several workers, each has a CPU of its own (as CMS and isolate pin theirs)
+            threading.Thread(target=self._work, args=(jobs, on_test, on_done, cpus[i % len(cpus)] if count > 1 else None),
+                             daemon=True)
+            for i in range(count)
         ]
         for thread in threads:
             thread.start()
@@ -379,7 +384,12 @@ class Pool:
                 except BaseException as err:
                     self._callback_error = err
 
-    def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
+    def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None,
+              cpu: int | None) -> None:
+        """One worker thread; `cpu`: the CPU its zygotes (and so their children) are pinned to. Each
+        child is held to one CPU; without a CPU per worker, two tests could share a core while the
+        other idles."""
+        self._slot.cpu = cpu
         worker = None
         while self._callback_error is None and not self._cancelled.is_set():
             try:
@@ -481,7 +491,7 @@ class Pool:
     def _new_worker(self) -> Worker:
         if self._cancelled.is_set():
             raise WorkerDied("the grading was cancelled")
-        worker = Worker(self.python, self.confine)
+        worker = Worker(self.python, self.confine, cpu=getattr(self._slot, "cpu", None))
         with self._workers_lock:
             self._workers.append(worker)
             self.warnings.update(worker.warnings)

@@ -36,9 +36,10 @@ class WorkerDied(Exception):
 class Worker:
     """One zygote process and the solution currently loaded in it."""
 
-    def __init__(self, python: str = sys.executable, confine: bool = True):
+    def __init__(self, python: str = sys.executable, confine: bool = True, cpu: int | None = None):
         """`python`: the interpreter for the zygote (it needs only the standard library);
-        `confine`: apply the kernel layers (off only to measure what they cost)."""
+        `confine`: apply the kernel layers (off only to measure what they cost); `cpu`: pin the
+        zygote, and so every child it forks, to this CPU."""
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             [python, "-S", "-B", "-P", "-c", BOOTSTRAP, "confine" if confine else "bare", str(os.getpid())],
@@ -50,6 +51,11 @@ class Worker:
             close_fds=True,
         )
         self._buffer = bytearray()
+        if cpu is not None:
+            try:
+                os.sched_setaffinity(self.process.pid, {cpu})
+            except OSError:  # the process already died (reported below) or the CPU went offline
+                pass
         try:
             hello = self._receive(START_TIMEOUT)
         except WorkerDied:
