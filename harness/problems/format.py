@@ -484,14 +484,18 @@ def _test_files(folder: Path, listed: Any, reader: _SpecReader, findings: Findin
     return [path for path in paths if path.is_file()]
 
 
-def _load_tests(path: Path, problem: Problem, findings: Findings) -> list[TestCase]:
+def read_items(path: Path, findings: Findings) -> list:
+    """A test file's items; a file that does not read as a YAML list is a finding, not a stop."""
     try:
-        items = load_sequence(path)
+        return load_sequence(path)
     except JudgeInputError as err:
         findings.errors.append(err)
         return []
+
+
+def _load_tests(path: Path, problem: Problem, findings: Findings) -> list[TestCase]:
     tests = []
-    for item in items:
+    for item in read_items(path, findings):
         test = _load_test(item.value, item.line, path, problem, findings)
         if test:
             tests.append(test)

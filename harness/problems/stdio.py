@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import JudgeInputError
-from .format import Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader, _test_files
+from .format import Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader, _test_files, read_items
 from .outputs import OutputValidator, TokenRules
-from .yamlio import load_sequence
 
 KNOWN_FIELDS = {"type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
                 "tests"}
@@ -85,13 +83,8 @@ def _file_test(path: Path, findings: Findings) -> list[TestCase]:
 
 
 def _yaml_tests(path: Path, findings: Findings) -> list[TestCase]:
-    try:
-        items = load_sequence(path)
-    except JudgeInputError as err:
-        findings.errors.append(err)
-        return []
     tests = []
-    for item in items:
+    for item in read_items(path, findings):
         case, line = item.value, item.line
         if not isinstance(case, dict) or not {"name", "input", "output"} <= set(case) <= set(TEST_KEYS):
             findings.error("a stdin test needs name, input and output (and an optional note)", path, line)
