@@ -28,11 +28,11 @@ sys.path.insert(0, str(ROOT))
 
 from tabulate import tabulate  # noqa: E402
 
-from harness.cluster.client import ClusterPool  # noqa: E402
-from harness.cluster.local import local_cluster  # noqa: E402
-from harness.engine.grading import Pool, SolutionRun  # noqa: E402
-from harness.problems.catalog import Catalog  # noqa: E402
-from harness.verdicts import Verdict  # noqa: E402
+from tcjudge.cluster.client import ClusterPool  # noqa: E402
+from tcjudge.cluster.local import local_cluster  # noqa: E402
+from tcjudge.engine.grading import Pool, SolutionRun  # noqa: E402
+from tcjudge.problems.catalog import Catalog  # noqa: E402
+from tcjudge.verdicts import Verdict  # noqa: E402
 
 CATALOG = Catalog(ROOT / "problems", ROOT / "solutions")
 

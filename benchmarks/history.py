@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness.engine.grading import Pool, SolutionRun  # noqa: E402
-from harness.problems.catalog import Catalog  # noqa: E402
-from harness.reports.history import History  # noqa: E402
+from tcjudge.engine.grading import Pool, SolutionRun  # noqa: E402
+from tcjudge.problems.catalog import Catalog  # noqa: E402
+from tcjudge.reports.history import History  # noqa: E402
 
 
 def main() -> None:

@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 
 from tabulate import tabulate  # noqa: E402
 
-from harness import languages  # noqa: E402
-from harness.engine.worker import Worker  # noqa: E402
-from harness.problems.format import load_problem  # noqa: E402
+from tcjudge import languages  # noqa: E402
+from tcjudge.engine.worker import Worker  # noqa: E402
+from tcjudge.problems.format import load_problem  # noqa: E402
 
 PROBLEM = load_problem(ROOT / "testdata" / "problems" / "adder")
 SOLUTIONS = {

@@ -27,10 +27,10 @@ sys.path.insert(0, str(ROOT))
 
 from tabulate import tabulate  # noqa: E402
 
-from harness.engine.grading import Pool, SolutionRun  # noqa: E402
-from harness.problems.format import TestCase, load_problem  # noqa: E402
-from harness.engine.worker import Worker  # noqa: E402
-from harness.verdicts import RunFacts  # noqa: E402
+from tcjudge.engine.grading import Pool, SolutionRun  # noqa: E402
+from tcjudge.problems.format import TestCase, load_problem  # noqa: E402
+from tcjudge.engine.worker import Worker  # noqa: E402
+from tcjudge.verdicts import RunFacts  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PROBLEM = load_problem(HERE / "problem")

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from tabulate import tabulate  # noqa: E402
 
-from harness.engine.worker import Worker  # noqa: E402
+from tcjudge.engine.worker import Worker  # noqa: E402
 
 SOLUTION = "import sys\na, b = map(int, sys.stdin.readline().split())\nprint(a + b)\n"
 PROBLEM_YAML = """problem_format_version: {version}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
+from tcjudge.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"

@@ -12,7 +12,7 @@ optionally:
   # engine-bug: ...          a known engine bug gives it another verdict: xfail(strict=True)
   # isolate: why             graded on its own, after the rest (it crashes part of the judge)
 
-A forked "judge" process grades the whole corpus in one harness.engine.grading.Pool (jobs=2,
+A forked "judge" process grades the whole corpus in one tcjudge.engine.grading.Pool (jobs=2,
 stop_on_failure) with the real engine: once as the current user and, when that is root, once more
 as uid/gid 65534 with a zygote interpreter that user can run. The judge carries a secret variable
 in its environment and is a child subreaper, so every process a test child could leave behind
@@ -54,10 +54,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness.engine import sandbox
-from harness.engine.grading import Pool, SolutionRun
-from harness.problems.format import Problem, load_problem
-from harness.engine.worker import Worker
+from tcjudge.engine import sandbox
+from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.problems.format import Problem, load_problem
+from tcjudge.engine.worker import Worker
 
 from .conftest import TESTDATA, expected_verdict
 
@@ -354,7 +354,7 @@ def marked_processes(pids: set[int] = frozenset()) -> list[str]:
         cmdline = " ".join(proc.info["cmdline"] or ())
         if proc.info["status"] == psutil.STATUS_ZOMBIE or proc.info["pid"] == os.getpid():
             continue
-        if any(marker in cmdline for marker in MARKERS) or (proc.info["pid"] in pids and "harness.engine.zygote" in cmdline):
+        if any(marker in cmdline for marker in MARKERS) or (proc.info["pid"] in pids and "tcjudge.engine.zygote" in cmdline):
             found.append(f"{proc.info['pid']}: {cmdline[:200]}")
     return found
 
@@ -398,7 +398,7 @@ def judge_main(variant: str, out_fd: int, problem: Problem, main_paths: list[Pat
             report["skip"] = f"no interpreter among {PYTHONS} that uid {os.getuid()} can execute"
             raise _Done
         report["python"] = python
-        unreadable = [str(p) for p in (ROOT / "harness" / "engine" / "zygote.py", *main_paths, *isolated_paths)
+        unreadable = [str(p) for p in (ROOT / "tcjudge" / "engine" / "zygote.py", *main_paths, *isolated_paths)
                       if not os.access(p, os.R_OK)]
         if unreadable:
             report["skip"] = f"uid {os.getuid()} cannot read {unreadable[0]}: the checkout must be world-readable"
@@ -423,7 +423,7 @@ def judge_main(variant: str, out_fd: int, problem: Problem, main_paths: list[Pat
             reported[run.solution.stem] = reported.get(run.solution.stem, 0) + 1
             for child in me.children():
                 try:
-                    if "harness.engine.zygote" in " ".join(child.cmdline()):
+                    if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
                         zygotes.add(child.pid)
                 except psutil.Error:
                     pass
@@ -664,7 +664,7 @@ def test_listeners_saw_no_traffic(judged):
 
 
 def test_no_process_left_behind(judged):
-    # The detector works: the judge saw its zygotes while they ran (they carry "harness.engine.zygote").
+    # The detector works: the judge saw its zygotes while they ran (they carry "tcjudge.engine.zygote").
     assert judged.judge["zygotes"], "no zygote was ever seen: the leftover check would see nothing"
     assert judged.judge["left"] == [], "still running under the judge after the pool closed"
     assert judged.stray == [], "still running after the judge ended"

@@ -11,10 +11,10 @@ import time
 import psutil
 import pytest
 
-from harness.engine.grading import Pool, SolutionRun
-from harness.engine.worker import Worker
-from harness.engine.sandbox import cgroup
-from harness.problems.format import load_problem
+from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.worker import Worker
+from tcjudge.engine.sandbox import cgroup
+from tcjudge.problems.format import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
@@ -90,7 +90,7 @@ def test_grading_leaves_no_cgroup_behind():
     def seen(run, index, result):
         for child in psutil.Process().children():
             try:
-                if "harness.engine.zygote" in " ".join(child.cmdline()):
+                if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
                     zygotes.add(child.pid)
             except psutil.Error:  # a zombie or gone
                 pass

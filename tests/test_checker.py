@@ -2,8 +2,8 @@ import math
 
 import pytest
 
-from harness.problems.checker import compare, doubles_match
-from harness.problems.tctypes import UNSUPPORTED, TCType
+from tcjudge.problems.checker import compare, doubles_match
+from tcjudge.problems.tctypes import UNSUPPORTED, TCType
 
 
 def check(type_text, expected, got, tolerance=1e-9):
@@ -70,7 +70,7 @@ def test_nan_never_matches_even_itself():
 
 # -- built-in checkers and a problem's own checker.py ----------------------------------------------
 
-from harness.problems.checker import Checker  # noqa: E402
+from tcjudge.problems.checker import Checker  # noqa: E402
 
 
 def test_unordered_accepts_any_order_but_not_other_values():

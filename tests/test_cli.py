@@ -155,8 +155,8 @@ def test_a_broken_problem_does_not_block_grading_another(judge, tmp_path):
 
 
 def test_missing_layer_gives_one_warning_line_and_grading_goes_on(judge, monkeypatch):
-    from harness.engine import isolation
-    from harness.engine.sandbox import LayerStatus
+    from tcjudge.engine import isolation
+    from tcjudge.engine.sandbox import LayerStatus
 
     missing = LayerStatus("landlock.net", False, "needs Landlock ABI 4 (Linux 6.7), kernel has 3")
     monkeypatch.setattr(isolation, "all_layers", lambda: isolation.engine_layers() + [missing])
@@ -198,8 +198,8 @@ def test_hide_expected_shows_verdicts_only(judge, read_json, tmp_path):
 def test_reports_and_history_default_to_the_project_in_the_current_folder(capsys, monkeypatch, tmp_path):
     """In a setter's project (./problems), reports/ and the history go there, as --problems does;
     elsewhere, into the judge's own folder."""
-    from harness.cli import _parser, main
-    from harness.problems.catalog import PROJECT_ROOT
+    from tcjudge.cli import _parser, main
+    from tcjudge.problems.catalog import PROJECT_ROOT
 
     setter = TESTDATA / "setter"
     shutil.copytree(setter / "problems", tmp_path / "problems")

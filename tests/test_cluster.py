@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.engine.isolation import all_layers
+from tcjudge.engine.isolation import all_layers
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
-from harness.cluster import bundle, client  # noqa: E402  (the cluster package needs distributed)
-from harness.cluster.bundle import BundleError, materialise, pack_file, pack_folder  # noqa: E402
-from harness.cluster.local import TLSFiles, local_cluster  # noqa: E402
+from tcjudge.cluster import bundle, client  # noqa: E402  (the cluster package needs distributed)
+from tcjudge.cluster.bundle import BundleError, materialise, pack_file, pack_folder  # noqa: E402
+from tcjudge.cluster.local import TLSFiles, local_cluster  # noqa: E402
 
 SOLUTIONS = TESTDATA / "solutions"
 WAIT = 60.0  # seconds: the bound on every wait for a process to appear or go away
@@ -175,7 +175,7 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, judge, read_json, tmp_pa
         """kill -9 the first Dask worker process seen running a test (a zygote under it)."""
         def busy():
             return next((worker for worker in cluster.worker_processes()
-                         if any("harness.engine.zygote" in " ".join(c.cmdline()) for c in worker.children())), None)
+                         if any("tcjudge.engine.zygote" in " ".join(c.cmdline()) for c in worker.children())), None)
         worker = wait_until(busy, "a worker running a test")
         os.kill(worker.pid, signal.SIGKILL)
         killed.append(worker.pid)
@@ -298,10 +298,10 @@ def test_unreachable_scheduler_is_one_line_and_exit_2(judge, monkeypatch):
 
 
 def test_without_cluster_dask_is_never_imported(tmp_path):
-    program = ("import sys; from harness.cli import main; "
+    program = ("import sys; from tcjudge.cli import main; "
                f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
                f"'grade', {str(SOLUTIONS / 'accepted.py')!r}]); "
-               "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'harness.cluster')))")
+               "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'tcjudge.cluster')))")
     env = {key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"}
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, env=env, timeout=WAIT)
     assert done.stdout.splitlines()[-1] == "0 []", done.stderr
@@ -310,8 +310,8 @@ def test_without_cluster_dask_is_never_imported(tmp_path):
 # -- splitting runs into tasks ------------------------------------------------------------------------
 
 def test_runs_of_every_test_are_split_and_stopping_runs_are_not():
-    from harness.engine.grading import SolutionRun
-    from harness.problems.format import load_problem
+    from tcjudge.engine.grading import SolutionRun
+    from tcjudge.problems.format import load_problem
 
     problem = load_problem(FIXTURE_PROBLEMS / "adder")
     problem.tests = problem.tests * 10  # 40 tests
@@ -326,7 +326,7 @@ def test_runs_of_every_test_are_split_and_stopping_runs_are_not():
 
 
 def test_without_dask_installed_cluster_is_one_line_and_exit_2(tmp_path):
-    program = ("import sys; sys.modules['distributed'] = None; from harness.cli import main; "  # import fails
+    program = ("import sys; sys.modules['distributed'] = None; from tcjudge.cli import main; "  # import fails
                f"sys.exit(main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
                f"'grade', {str(SOLUTIONS / 'accepted.py')!r}, '--cluster', 'tcp://127.0.0.1:9']))")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=WAIT)

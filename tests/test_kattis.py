@@ -8,12 +8,12 @@ import shutil
 
 import pytest
 
-from harness.errors import JudgeInputError
-from harness.languages import CPP
-from harness.problems.catalog import Catalog
-from harness.problems.format import load_problem
-from harness.problems.outputs import OutputValidator, TokenRules
-from harness.verdicts import Verdict
+from tcjudge.errors import JudgeInputError
+from tcjudge.languages import CPP
+from tcjudge.problems.catalog import Catalog
+from tcjudge.problems.format import load_problem
+from tcjudge.problems.outputs import OutputValidator, TokenRules
+from tcjudge.verdicts import Verdict
 
 from .conftest import TESTDATA
 

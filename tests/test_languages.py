@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.engine.grading import Pool, SolutionRun
-from harness.engine.sandbox import _landlock
-from harness.languages import CPP, JAVA, PYTHON, CompileError, for_path
-from harness.languages.base import code_only
-from harness.problems.format import Parameter, Problem, load_problem
-from harness.problems.format import TestCase as Case  # (not collected by pytest)
-from harness.problems.tctypes import SCALARS, TCType
-from harness.verdicts import Verdict
+from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.sandbox import _landlock
+from tcjudge.languages import CPP, JAVA, PYTHON, CompileError, for_path
+from tcjudge.languages.base import code_only
+from tcjudge.problems.format import Parameter, Problem, load_problem
+from tcjudge.problems.format import TestCase as Case  # (not collected by pytest)
+from tcjudge.problems.tctypes import SCALARS, TCType
+from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 

@@ -15,8 +15,8 @@ import time
 
 import psutil
 
-from harness.engine.worker import Worker
-from harness.engine.zygote import die_with_parent
+from tcjudge.engine.worker import Worker
+from tcjudge.engine.zygote import die_with_parent
 
 from .conftest import TESTDATA
 
@@ -110,8 +110,8 @@ def test_a_child_whose_parent_died_before_it_asked_ends_at_once():
 
 def test_a_worker_serves_one_solution():
     # Whatever one solution did to its worker cannot reach the next: each gets workers of its own.
-    from harness.engine.grading import Pool, SolutionRun
-    from harness.problems.format import load_problem
+    from tcjudge.engine.grading import Pool, SolutionRun
+    from tcjudge.problems.format import load_problem
 
     from .conftest import FIXTURE_PROBLEMS
 
@@ -121,7 +121,7 @@ def test_a_worker_serves_one_solution():
     def on_test(run, index, result):
         for child in psutil.Process().children():
             try:
-                if "harness.engine.zygote" in " ".join(child.cmdline()):
+                if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
                     seen.setdefault(run.solution.name, set()).add(child.pid)
             except psutil.Error:
                 pass

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.problems.catalog import Catalog
-from harness.problems.format import Findings, inspect_problem
-from harness.setter import validate
+from tcjudge.problems.catalog import Catalog
+from tcjudge.problems.format import Findings, inspect_problem
+from tcjudge.setter import validate
 
 from .conftest import ROOT
 

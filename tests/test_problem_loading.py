@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import JudgeInputError
-from harness.problems.format import load_problem
+from tcjudge.errors import JudgeInputError
+from tcjudge.problems.format import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 

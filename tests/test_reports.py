@@ -18,18 +18,18 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.engine import grading
-from harness.engine.grading import GradeResult, SolutionRun
-from harness.problems.catalog import Catalog
-from harness import languages
-from harness.reports import history
-from harness.reports.history import History, change_between, grade_and_record
-from harness.reports.junit import write_junit
-from harness.reports.pages import problem_page
-from harness.reports.tables import write_report
-from harness.reports.progress import Progress
-from harness.verdicts import Verdict
+from tcjudge.cli import main
+from tcjudge.engine import grading
+from tcjudge.engine.grading import GradeResult, SolutionRun
+from tcjudge.problems.catalog import Catalog
+from tcjudge import languages
+from tcjudge.reports import history
+from tcjudge.reports.history import History, change_between, grade_and_record
+from tcjudge.reports.junit import write_junit
+from tcjudge.reports.pages import problem_page
+from tcjudge.reports.tables import write_report
+from tcjudge.reports.progress import Progress
+from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 

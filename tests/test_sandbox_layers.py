@@ -1,4 +1,4 @@
-"""Tests of harness/engine/sandbox: the kernel confinement layers (no_new_privs, Landlock, seccomp).
+"""Tests of tcjudge/engine/sandbox: the kernel confinement layers (no_new_privs, Landlock, seccomp).
 
 Each behavioural test runs this file as a fresh `python -I` "zygote" (like the judge's), which
 calls prepare() and forks a child; the child runs CONTROLS (the same operation before enter(),
@@ -7,7 +7,7 @@ through a pipe. Every scenario runs as the current user and, when that is root, 
 uid/gid 65534 (nobody), where file permissions would allow what the layers must stop.
 
 The part of this file above `if __name__ == "__main__"` is the child side and imports only the
-stdlib and harness.engine.sandbox (the zygote may run under an interpreter without pytest).
+stdlib and tcjudge.engine.sandbox (the zygote may run under an interpreter without pytest).
 """
 
 from __future__ import annotations
@@ -417,7 +417,7 @@ def _timing(conf, n: int) -> dict:
 
 def zygote_main(cfg: dict) -> dict:
     sys.path.insert(0, REPO)
-    from harness.engine import sandbox
+    from tcjudge.engine import sandbox
 
     if cfg.get("victim"):
         with open(os.path.join(cfg["shared_dir"], "victim.txt"), "w") as f:
@@ -457,8 +457,8 @@ import tempfile  # noqa: E402
 import pytest  # noqa: E402
 
 sys.path.insert(0, REPO)
-from harness.engine import sandbox  # noqa: E402
-from harness.engine.sandbox import _landlock, _seccomp, _sys  # noqa: E402
+from tcjudge.engine import sandbox  # noqa: E402
+from tcjudge.engine.sandbox import _landlock, _seccomp, _sys  # noqa: E402
 
 PROBE = {l.name: l for l in sandbox.probe()}
 ARCH = _sys.native_arch()[0]

@@ -7,7 +7,7 @@ import shutil
 import pytest
 import yaml
 
-from harness.problems.format import load_problem
+from tcjudge.problems.format import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
@@ -244,7 +244,7 @@ def test_small_scales_make_sum_rules_satisfiable():
     draw; drawing a scale first makes most inputs valid, and every drawn input satisfies the rules."""
     from hypothesis import HealthCheck, Phase, given, settings
 
-    from harness.setter.inputs import input_strategy
+    from tcjudge.setter.inputs import input_strategy
     from .conftest import ROOT
 
     problem = load_problem(ROOT / "problems" / "mankala")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.engine.grading import Pool, SolutionRun
-from harness.problems.format import load_problem
-from harness.problems.outputs import TokenRules, compare_output
-from harness.verdicts import Verdict
+from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.problems.format import load_problem
+from tcjudge.problems.outputs import TokenRules, compare_output
+from tcjudge.verdicts import Verdict
 
 from .conftest import TESTDATA
 

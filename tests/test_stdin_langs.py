@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.engine.grading import Pool, SolutionRun
-from harness.languages import CPP, JAVA
-from harness.problems.format import load_problem
-from harness.verdicts import Verdict
+from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.languages import CPP, JAVA
+from tcjudge.problems.format import load_problem
+from tcjudge.verdicts import Verdict
 
 from .conftest import ROOT, TESTDATA
 

@@ -1,6 +1,6 @@
 import pytest
 
-from harness.problems.tctypes import TCType
+from tcjudge.problems.tctypes import TCType
 
 
 @pytest.mark.parametrize("text", ["int", "long", "double", "String", "boolean", "int[]", "String[]", "int[][]"])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from harness.engine import grading
-from harness.text import MESSAGE_LIMIT, is_safe, markdown_cell, safe_text
+from tcjudge.engine import grading
+from tcjudge.text import MESSAGE_LIMIT, is_safe, markdown_cell, safe_text
 
 from .conftest import TESTDATA
 
@@ -65,7 +65,7 @@ def test_forged_terminal_escapes_reach_neither_terminal_nor_json(judge, read_jso
 
 
 def test_safe_lines_keeps_line_breaks_and_escapes_the_rest():
-    from harness.text import safe_lines
+    from tcjudge.text import safe_lines
 
     assert safe_lines("a\x1b[2J\nb\u202e\r\n") == "a\\x1b[2J\nb\\u202e\\x0d\n"
     assert safe_lines("x" * 50, limit=10) == "x" * 10

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from harness.engine.worker import Worker
+from tcjudge.engine.worker import Worker
 
 from .conftest import FIXTURE_PROBLEMS
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load import cpu_burners
-from harness.engine.grading import GradeResult, Pool, SolutionRun, judge_test
-from harness.engine.grading import TestResult as Ran  # (not a test class)
-from harness.engine.worker import Worker
-from harness.problems.format import load_problem
-from harness.reports.tables import check_row
-from harness.verdicts import Limits, RunFacts, Verdict, decide
+from tcjudge.engine.grading import GradeResult, Pool, SolutionRun, judge_test
+from tcjudge.engine.grading import TestResult as Ran  # (not a test class)
+from tcjudge.engine.worker import Worker
+from tcjudge.problems.format import load_problem
+from tcjudge.reports.tables import check_row
+from tcjudge.verdicts import Limits, RunFacts, Verdict, decide
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 

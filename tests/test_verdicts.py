@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness.engine.grading import GradeResult, Pool, SolutionRun
-from harness.engine.worker import Worker
-from harness.problems.format import load_problem
-from harness.verdicts import Verdict
+from tcjudge.engine.grading import GradeResult, Pool, SolutionRun
+from tcjudge.engine.worker import Worker
+from tcjudge.problems.format import load_problem
+from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA, expected_verdict
 

@@ -4,7 +4,7 @@
 #   place, reverses the text with a bidi override, starts new lines, and carries a lone surrogate
 #   (which cannot be encoded as UTF-8) in the message and in the __module__ of a returned type.
 # why: every solution-controlled string is made safe where it enters the results
-#   (harness/text.py): controls and bidi characters are shown as visible escapes, surrogates
+#   (tcjudge/text.py): controls and bidi characters are shown as visible escapes, surrogates
 #   replaced, length capped; the table, the JSON and the reports are written and show an RE.
 # expect-message: \x1b[2K
 

@@ -1,6 +1,6 @@
 # expect: WA
-# threat: (1) monkeypatch the judge: put the checkout back on sys.path and import harness.problems.checker
-#   and harness.engine.grading to make compare() always succeed; patch the zygote's module (already in
+# threat: (1) monkeypatch the judge: put the checkout back on sys.path and import tcjudge.problems.checker
+#   and tcjudge.engine.grading to make compare() always succeed; patch the zygote's module (already in
 #   sys.modules after fork) so that its _plain() and _report() claim success.
 # why: the project is unreadable under Landlock, so the judge's modules that the zygote never
 #   loaded cannot be imported; the zygote's own module can be patched, but only in this process:
@@ -16,13 +16,13 @@ class Vault:
     def open(self, seed):
         sys.path.insert(0, ROOT)
         try:
-            import harness.problems.checker as checker
+            import tcjudge.problems.checker as checker
 
             checker.compare = lambda *args, **kwargs: checker.Comparison(True)
-            raise RuntimeError("LEAK: imported harness.problems.checker from the checkout")
+            raise RuntimeError("LEAK: imported tcjudge.problems.checker from the checkout")
         except (ImportError, OSError):  # PermissionError: Landlock
             pass
-        zygote = sys.modules.get("harness.engine.zygote")
+        zygote = sys.modules.get("tcjudge.engine.zygote")
         if zygote is not None:
             zygote._plain = lambda value, depth: {"verdict": "AC", "value": value}
             zygote.REPORT_CAP = 0

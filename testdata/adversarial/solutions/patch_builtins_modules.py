@@ -15,7 +15,7 @@ class Vault:
         fake.dumps = lambda *args, **kwargs: '{"kind": "return", "value": 0, "verdict": "AC"}'
         fake.loads = lambda *args, **kwargs: {"verdict": "AC"}
         sys.modules["json"] = fake
-        zygote = sys.modules.get("harness.engine.zygote")
+        zygote = sys.modules.get("tcjudge.engine.zygote")
         if zygote is not None:
             zygote.json = fake
         builtins.isinstance = lambda obj, cls: True

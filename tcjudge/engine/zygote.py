@@ -5,7 +5,7 @@ outputs) and never runs solution code itself: only its forked children do. What 
 child comes from the kernel (wait4's rusage, the child's CPU clock, the exit status) and from two
 pipes (the child's result channel and its captured output), so nothing the solution does can change
 the facts the judge sees. It speaks JSON lines on stdin/stdout and imports only the standard library
-and harness.engine.sandbox.
+and tcjudge.engine.sandbox.
 
 A child is forked ahead of its test (a "spare", forked as soon as the previous test has its
 arguments): it sets its limits, confines itself and loads the solution, then waits for its
@@ -17,7 +17,7 @@ The zygote first sends {"ready": true, "baseline_kib", "problems"}. Then, one JS
       or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]} -> the facts of one test (see verdicts.RunFacts)
 
-Compiled languages ("program" in the load request, built by harness.languages): the zygote compiles
+Compiled languages ("program" in the load request, built by tcjudge.languages): the zygote compiles
 nothing; the child, once limited and confined with the program's sandbox profile, execs the
 program, which speaks the same protocol on the same descriptors (or, with "stdio", reads the
 arguments on 0 and writes the result on 1). A program that says "ready" first (the JVM) is charged
@@ -62,7 +62,7 @@ PR_SET_CHILD_SUBREAPER = 36
 CPUCLOCK_SCHED = 2
 RESULT_FD = 3
 ARGS_FD = 4
-UNSUPPORTED = "$unsupported"  # same marker as harness.problems.tctypes.UNSUPPORTED (not imported: keep this light)
+UNSUPPORTED = "$unsupported"  # same marker as tcjudge.problems.tctypes.UNSUPPORTED (not imported: keep this light)
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -125,7 +125,7 @@ def read_source(path: str, limit: int) -> bytes:
 class Program:
     """A compiled solution (C++ binary, the JVM with our entry class), exec'd by the confined child.
 
-    The language decides all of it on the judge's side (harness.languages); the zygote only execs.
+    The language decides all of it on the judge's side (tcjudge.languages); the zygote only execs.
     """
 
     READY_LINE = b"ready\n"
@@ -231,7 +231,7 @@ class Zygote:
                 self.solution = None
                 raise RuntimeError("; ".join(problems))
         if self.cgroups is None and os.geteuid() != 0:  # (root ignores RLIMIT_NPROC)
-            from harness.engine.sandbox.cgroup import MAX_TASKS, tasks_of_uid
+            from tcjudge.engine.sandbox.cgroup import MAX_TASKS, tasks_of_uid
 
             self.nproc = tasks_of_uid(os.getuid()) + MAX_TASKS
         gc.collect()
@@ -950,7 +950,7 @@ def _vm_data_bytes() -> int:
 def _open_cgroups():
     """This zygote's folder of per-test cgroups, or None and why not (never fatal)."""
     try:
-        from harness.engine.sandbox import cgroup
+        from tcjudge.engine.sandbox import cgroup
 
         cgroup.sweep()  # left by zygotes killed before they could clean up
         return cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}")
@@ -966,7 +966,7 @@ def _load_confinement(project_root: str, readable: list[str] = (), profile: str 
     The project folder (problems, expected outputs, reports) must stay unreadable to solutions.
     """
     try:
-        from harness.engine import sandbox
+        from tcjudge.engine import sandbox
 
         return sandbox.prepare(readable, must_not_cover=[project_root], profile=sandbox.PROFILES[profile]), []
     except Exception as err:  # any failure of an optional layer degrades to running without it

@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The judge's Java runtime (see harness/languages/java.py): one JVM per test, exec'd by the
+ * The judge's Java runtime (see tcjudge/languages/java.py): one JVM per test, exec'd by the
  * zygote's forked child after its limits and confinement. fd 0 carries the test's arguments
  * (JSON, closed when complete), fd 1 is the result channel, fd 2 the captured output (System.out
  * and System.err of the solution). It writes "ready" once the JVM is up, so the zygote charges

@@ -263,7 +263,7 @@ class SolutionRun:
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None
     load_checked: bool = False
-    program: dict | None = None  # a compiled language's program for the zygote (see harness.languages)
+    program: dict | None = None  # a compiled language's program for the zygote (see tcjudge.languages)
     built: bool = False
     verdicts_only: bool = False  # contest mode (--hide-expected): no expected value, input or output shown
     first_failure: int | None = None

@@ -1,4 +1,4 @@
-// Linked into every C++ program the judge builds (harness/languages/cpp.py), methods and
+// Linked into every C++ program the judge builds (tcjudge/languages/cpp.py), methods and
 // standard-input programs alike, as a translation unit of its own: the contestant's file never
 // sees its headers or names.
 #include <cerrno>

@@ -1,4 +1,4 @@
-"""`python -m harness.engine.sandbox`: print what this machine offers (for `judge.py doctor`)."""
+"""`python -m tcjudge.engine.sandbox`: print what this machine offers (for `judge.py doctor`)."""
 
 from . import probe, warning_line
 

@@ -1,4 +1,4 @@
 """Running solutions: the trusted worker (zygote), the judge's side of it, scheduling, isolation.
 
-Kept free of imports: the zygote imports harness.engine.zygote in a bare interpreter.
+Kept free of imports: the zygote imports tcjudge.engine.zygote in a bare interpreter.
 """

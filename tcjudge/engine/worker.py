@@ -20,7 +20,7 @@ from ..problems.catalog import SOURCE_LIMIT
 from ..verdicts import Limits, RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from harness.engine.zygote import serve; "
+BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from tcjudge.engine.zygote import serve; "
              "serve(confine=sys.argv[1] == 'confine', judge=int(sys.argv[2]))")
 MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
 START_TIMEOUT = 30.0  # seconds for a new interpreter to say it is ready (slow machines, cold caches)
@@ -72,7 +72,7 @@ class Worker:
              program: dict | None = None) -> dict:
         """Hand a solution to the zygote (and, with check, compile and load it once in a child); see zygote docs.
         `mode` "stdin": a program reading its input (no class or method). `program`: a compiled
-        language's program to exec instead (harness.languages)."""
+        language's program to exec instead (tcjudge.languages)."""
         self.loaded_key = None
         self.served = key  # the solution this worker was given (Pool gives it no other)
         limits = Limits(time_limit, memory_mib)

@@ -26,7 +26,7 @@ EXPECTED_SHOWN = 200
 GRID_LETTERS = {"AC": ".", "WA": "W", "TLE": "T", "MLE": "M", "RE": "R", "CE": "C", "IE": "I", None: " "}
 SPREAD_WIDTH, SPREAD_HEIGHT, SPREAD_FLOOR_MS = 320, 18, 0.1
 
-_environment = Environment(loader=PackageLoader("harness.reports", "templates"),
+_environment = Environment(loader=PackageLoader("tcjudge.reports", "templates"),
                            autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
 
 

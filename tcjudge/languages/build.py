@@ -33,7 +33,7 @@ LAUNCH_FAILED = 125  # the launcher could not confine or start the compiler: the
 LAUNCH = f"""import os, sys
 try:
     sys.path.insert(0, {str(PROJECT_ROOT)!r})
-    from harness.languages.build import confine_and_exec
+    from tcjudge.languages.build import confine_and_exec
     confine_and_exec(sys.argv[1])
 except BaseException as err:
     os.write(2, f"{{type(err).__name__}}: {{err}}".encode())
@@ -165,7 +165,7 @@ def confine_and_exec(spec_json: str) -> None:
 def _landlock_compiler(readable: list[str], folder: str) -> None:
     """Read-only system paths, read-write build folder and /dev/null; nothing else. Skipped,
     as everywhere, where the kernel has no Landlock (doctor says so)."""
-    from harness.engine.sandbox import _landlock, _sys
+    from tcjudge.engine.sandbox import _landlock, _sys
 
     abi, _errata, _why = _landlock.abi_version()
     if abi <= 0:

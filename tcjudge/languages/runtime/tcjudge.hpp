@@ -1,9 +1,9 @@
-// The judge's C++ runtime, included before the contestant's file (see harness/languages/cpp.py).
+// The judge's C++ runtime, included before the contestant's file (see tcjudge/languages/cpp.py).
 //
 // The process it runs in was forked by the zygote, limited, confined and then exec'd: fd 3 is the
 // result channel, fd 4 carries one test's arguments (JSON, closed when complete), fds 1 and 2 are
 // the captured output. It reads the arguments, calls the method on a fresh instance and writes one
-// JSON line on fd 3, the same protocol as the Python child (harness/engine/zygote.py). Only the
+// JSON line on fd 3, the same protocol as the Python child (tcjudge/engine/zygote.py). Only the
 // TopCoder types are read and written: int, long, double, String, boolean, and arrays of them.
 // Everything lives in namespace tcjudge; after the contestant's code the generated part only names
 // tcjudge:: and the problem's class and method, so their macros cannot change it.

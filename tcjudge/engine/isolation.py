@@ -1,6 +1,6 @@
 """The layers that confine every test, the engine's own and the kernel's, as `doctor` shows them.
 
-The engine's layers need only long-standing kernel features; the kernel layers (harness.engine.sandbox)
+The engine's layers need only long-standing kernel features; the kernel layers (tcjudge.engine.sandbox)
 depend on the kernel's version and configuration and are reported, never required.
 """
 

@@ -8,7 +8,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 
 /**
- * The judge's entry for a Java standard-input program (see harness/languages/java.py): the
+ * The judge's entry for a Java standard-input program (see tcjudge/languages/java.py): the
  * program's class is run as `java Class` runs it, with fd 0 the test's input and fd 1 (System.out,
  * untouched) its answer. fd 3 is the result channel, which Java cannot name, so it is opened by
  * reflection (the JVM runs with java.io opened to us): "ready" once the JVM is up, so the zygote
