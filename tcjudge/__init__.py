@@ -1,1 +1,4 @@
-"""A judge for TopCoder-style Python solutions: problems, isolated test runs, verdicts and reports."""
+"""A contest judge for TopCoder-style solutions in Python, C++ and Java, standard-input problems and
+Kattis packages: problems, confined test runs, verdicts and reports."""
+
+__version__ = "0.2.0"
