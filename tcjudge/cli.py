@@ -28,6 +28,7 @@ from .reports.progress import Progress
 from .reports.tables import (changes_section, check_row, check_table, failing_output, history_text, reused_note,
                              run_json, summary_line, test_table, write_report)
 from .verdicts import Verdict
+from .text import count
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 0, 1, 2, 130, 141
 
@@ -136,6 +137,8 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
     validate.add_argument("--random-cases", type=_positive, default=300, metavar="N",
                           help="random inputs on which the reference and verify.py must agree (default: 300)")
+    validate.add_argument("--strict", action="store_true",
+                          help="warnings fail too (exit 1), as problemtools' -werror")
     _add_jobs(validate)
     validate.set_defaults(command=cmd_validate)
 
@@ -405,18 +408,18 @@ def cmd_validate(options) -> int:
     for slug in slugs:
         if slug not in known and not (catalog.problems_dir / slug).is_dir():
             raise JudgeInputError(f"unknown problem {slug!r} (known: {', '.join(sorted(known)) or 'none'})")
-    faulty = 0
+    failed = 0
     for slug in slugs:
         findings = validate_problem(catalog, slug, options.jobs, options.random_cases, options.source_limit * 1024)
         for severity, found in (("error", findings.errors), ("warning", findings.warnings)):
             for item in found:
                 where = f"{item.path}:{item.line}" if item.line else str(item.path or catalog.problems_dir / slug)
                 print(f"{where}: {severity}: {item.message}")
-        counts = f"{len(findings.errors)} error(s), {len(findings.warnings)} warning(s)"
+        counts = f"{count(len(findings.errors), 'error')}, {count(len(findings.warnings), 'warning')}"
         print(f"{slug}: {'ok' if not findings else counts}", flush=True)
-        faulty += bool(findings)
-    print(f"{len(slugs) - faulty} of {len(slugs)} problems clean")
-    return EXIT_FAILED if faulty else EXIT_OK
+        failed += bool(findings.errors or (options.strict and findings.warnings))
+    print(f"{len(slugs) - failed} of {count(len(slugs), 'problem')} valid" + (" (--strict: warnings fail)" if options.strict else ""))
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):

@@ -59,3 +59,8 @@ _MARKDOWN = str.maketrans({"|": "\\|", "`": "\\`", "<": "&lt;", ">": "&gt;", "&"
 def markdown_cell(text: str) -> str:
     """`safe_text` for one Markdown table cell: a pipe cannot end the cell, nor a tag reach a renderer."""
     return safe_text(text).translate(_MARKDOWN)
+
+
+def count(number: int, noun: str) -> str:
+    """'1 problem', '2 problems': one place for plurals of the judge's own nouns (regular ones only)."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

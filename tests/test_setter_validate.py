@@ -15,7 +15,7 @@ GOOD = ("--problems", SETTER / "problems", "--solutions", SETTER / "solutions")
 def test_clean_problems_pass_every_check(judge):
     code, out, err = judge("validate", *GOOD, "-j", "1")
     assert code == 0, out + err
-    assert out.splitlines()[-3:] == ["largest: ok", "pair-sum: ok", "2 of 2 problems clean"]
+    assert out.splitlines()[-3:] == ["largest: ok", "pair-sum: ok", "2 of 2 problems valid"]
 
 
 def test_every_fault_is_reported_at_once_with_its_line(judge):
@@ -31,7 +31,7 @@ def test_every_fault_is_reported_at_once_with_its_line(judge):
     assert any(line.startswith(f"{folder}/tests/examples.yaml:7: error: test example-2 breaks") for line in lines)
     assert any("'Binary_Code' is not a valid slug" in line and "'binary-code'" in line for line in lines)
     assert f"{folder}: error: no statement.md: every problem needs a statement" in lines
-    assert "Binary_Code: 7 error(s), 0 warning(s)" in lines
+    assert "Binary_Code: 7 errors, 0 warnings" in lines
 
 
 @pytest.fixture
@@ -90,10 +90,10 @@ def test_stray_files_are_warnings(judge, project):
     (project / "problems" / "largest" / "notes.txt").write_text("todo")
     (project / "problems" / "largest" / "tests" / "README").write_text("todo")
     code, out, _ = _validate(judge, project, "largest")
-    assert code == 1
+    assert code == 0  # warnings alone never fail (--strict makes them)
     assert "largest/notes.txt: warning: not read by the judge" in out
     assert "largest/tests/README: warning: not a test file (test files end in .yaml): never read" in out
-    assert "largest: 0 error(s), 2 warning(s)" in out
+    assert "largest: 0 errors, 2 warnings" in out
 
 
 def test_unknown_problem_is_a_usage_error(judge):
@@ -153,3 +153,25 @@ def test_the_slug_index_is_refused_by_validate_and_new(judge, project):
     code, _, err = judge("new", "index", "--class", "B", "--method", "m", "--signature", "int a -> int",
                          "--problems", project / "fresh", "--solutions", project / "fresh-solutions")
     assert code == 2 and "'index' is reserved" in err and not (project / "fresh").exists()
+
+
+def test_warnings_alone_pass_and_strict_makes_them_fail(judge, project):
+    (project / "problems" / "largest" / "notes.txt").write_text("scratch")
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 0, out
+    assert "largest: 0 errors, 1 warning" in out
+    assert out.splitlines()[-1] == "1 of 1 problem valid"
+    code, out, _ = _validate(judge, project, "largest", "--strict")
+    assert code == 1, out
+    assert out.splitlines()[-1] == "0 of 1 problem valid (--strict: warnings fail)"
+
+
+@pytest.mark.parametrize("old_path", ["harness.testgen", "harness.problems.testgen"])
+def test_a_generator_on_an_earlier_documented_import_path_still_validates(judge, project, old_path):
+    generator = project / "problems" / "largest" / "generator.py"
+    generator.write_text(generator.read_text().replace("from tcjudge.testgen import", f"from {old_path} import"))
+    code, out, err = _validate(judge, project, "largest")
+    assert code == 0, out + err
+    assert (f"generator.py: warning: generator.py: '{old_path}' is deprecated: import tcjudge.testgen instead"
+            in out), out
+    assert code == 0

@@ -22,7 +22,7 @@ MAX_PILES, MAX_PILE_LEN = 100, 45
 sys.path[:0] = [str(HERE), str(ROOT)]
 from verify import pile_value  # noqa: E402  (only to design cancelling piles, not for answers)
 
-from tcjudge.problems.testgen import reference, write_tests  # noqa: E402
+from tcjudge.testgen import reference, write_tests  # noqa: E402
 
 
 # ---------------------------------------------------------------- building piles

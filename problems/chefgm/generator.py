@@ -11,7 +11,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from tcjudge.problems.testgen import write_program_tests  # noqa: E402
+from tcjudge.testgen import write_program_tests  # noqa: E402
 from verify import format_input  # noqa: E402  (the file layout; verify.py parses it on its own)
 
 HIGH = 2 ** 31

@@ -11,7 +11,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-from tcjudge.problems.testgen import reference, write_tests  # noqa: E402
+from tcjudge.testgen import reference, write_tests  # noqa: E402
 SEED = 470
 COLOURS = "ABCDEFGHIJKLMNOP"
 MAX_LENGTH = 50

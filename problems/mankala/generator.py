@@ -13,7 +13,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
-from tcjudge.problems.testgen import reference, write_tests  # noqa: E402
+from tcjudge.testgen import reference, write_tests  # noqa: E402
 
 SEED = 535
 MAX_PIECES = 30

@@ -9,7 +9,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-from tcjudge.problems.testgen import reference, write_tests  # noqa: E402
+from tcjudge.testgen import reference, write_tests  # noqa: E402
 SEED = 216
 MAX_PILES = 15
 MAX_STONES = 1000

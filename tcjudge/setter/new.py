@@ -142,7 +142,7 @@ import sys
 from pathlib import Path
 
 try:
-    from tcjudge.problems.testgen import reference, write_tests
+    from tcjudge.testgen import reference, write_tests
 except ModuleNotFoundError:
     sys.exit("generator.py needs the judge's package: pip install the judge's folder (see docs/writing-a-problem.md)")
 

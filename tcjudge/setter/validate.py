@@ -33,6 +33,7 @@ from ..problems.checker import CHECKER_FILE, CUSTOM, Comparison
 from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.testgen import load_solution, run_program
+from . import legacy_imports
 from ..problems.yamlio import load_mapping
 from ..verdicts import Verdict
 
@@ -276,8 +277,8 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
         if stored.is_dir():
             (Path(scratch) / "solutions" / problem.slug).symlink_to(stored.resolve(), target_is_directory=True)
         try:
-            done = subprocess.run([sys.executable, str(copy / "generator.py")], cwd=scratch, capture_output=True,
-                                  text=True, timeout=GENERATOR_TIMEOUT, env=generator_env())
+            done = subprocess.run([sys.executable, "-c", legacy_imports.BOOT, str(copy / "generator.py")], cwd=scratch,
+                                  capture_output=True, text=True, timeout=GENERATOR_TIMEOUT, env=generator_env())
         except subprocess.TimeoutExpired:
             findings.error(f"generator.py did not finish within {GENERATOR_TIMEOUT} s", path)
             return
@@ -285,6 +286,9 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
             tail = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
             findings.error(f"generator.py failed (exit status {done.returncode}): {tail}", path)
             return
+        for line in done.stderr.splitlines():
+            if "DeprecationWarning" in line:
+                findings.warn("generator.py: " + line.split("DeprecationWarning: ", 1)[-1], path)
         written = STDIN_TEST_SUFFIXES if problem.kind == "stdin" else (TEST_SUFFIX,)
         for name in sorted({p.name for p in (problem.path / "tests").iterdir() if p.suffix in written}
                            | {p.name for p in (copy / "tests").iterdir() if p.suffix in written}):

@@ -1,7 +1,7 @@
 """Writes tests/edge.yaml for Largest (no randomness): python generator.py"""
 from pathlib import Path
 
-from tcjudge.problems.testgen import reference, write_tests
+from tcjudge.testgen import reference, write_tests
 
 HERE = Path(__file__).resolve().parent
 
