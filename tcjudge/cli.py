@@ -28,6 +28,7 @@ from .reports.progress import Progress
 from .reports.tables import (changes_section, check_row, check_table, failing_output, history_text, reused_note,
                              run_json, summary_line, test_table, write_report)
 from .verdicts import Verdict
+from .formats import versioned
 from .text import count
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 0, 1, 2, 130, 141
@@ -597,7 +598,7 @@ def _make_folder(path: Path) -> None:
 
 def _write_json(path: Path, data) -> None:
     try:
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(versioned(data), indent=2) + "\n", encoding="utf-8")
     except OSError as err:
         raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
     print(f"wrote {path}")

@@ -50,6 +50,7 @@ def test_json_shape_is_stable(judge, read_json, tmp_path):
     code, _, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "wrong_answer.py", "--problem", "adder", "--json", target)
     assert code == 1
     data = read_json(target)
+    assert data["format_version"] == 1
     assert {"problem", "solution", "verdict", "tests", "passed", "total", "slowest", "limits",
             "baseline_mib", "message"} <= set(data)
     assert data["problem"] == "adder" and data["verdict"] == "WA"
@@ -119,6 +120,7 @@ def test_check_stops_at_first_failure_unless_all_tests(judge, read_json, tmp_pat
     judge(*PROBLEMS, "--solutions", TESTDATA / "stored_mismatch", "check", "-j", "1", "--json", first)
     judge(*PROBLEMS, "--solutions", TESTDATA / "stored_mismatch", "check", "--all-tests", "--json", everything)
     ran_first = [t["verdict"] for t in read_json(first)["solutions"][0]["tests"]]
+    assert read_json(first)["format_version"] == 1
     ran_all = [t["verdict"] for t in read_json(everything)["solutions"][0]["tests"]]
     assert ran_first[0] == "WA" and ran_first[1:] == [None, None, None]
     assert ran_all == ["WA"] * 4

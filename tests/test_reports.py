@@ -298,6 +298,7 @@ def test_report_page_has_a_row_per_solution_a_column_per_test_and_verdict_colour
     out = project / "out"
     run("report", "--out", out)
     data = json.loads((out / "adder.json").read_text())
+    assert data["format_version"] == 1
     parser = GridParser()
     parser.feed((out / "adder.html").read_text())
     assert len(parser.rows) == len(data["solutions"]) == 2

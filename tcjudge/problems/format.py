@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..formats import PROBLEM_FORMAT
 from ..errors import JudgeInputError
 from .checker import BUILT_IN, CHECKER_FILE, CUSTOM, Checker, load_custom_checker
 from .tctypes import TCType
@@ -194,6 +195,10 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
 
     if kattis.is_package(folder):
         return kattis.inspect_package(folder, spec, findings)
+    if spec.get("format_version", PROBLEM_FORMAT) != PROBLEM_FORMAT:
+        findings.error(f"format_version: this judge reads problem format {PROBLEM_FORMAT}, not "
+                       f"{spec['format_version']!r} (a newer judge may)", spec_path, lines.get("format_version"))
+        return None, findings
     if spec.get("type") == "stdin":
         from .stdio import inspect_stdin_problem  # a standard-input problem has its own layout
 
@@ -250,8 +255,8 @@ class _SpecReader:
     and the field reads as None (or its default) so that reading goes on."""
 
     KNOWN = {
-        "name", "source", "class", "method", "parameters", "returns", "time_limit", "memory_limit",
-        "checker", "double_tolerance", "constraints", "rules", "tests",
+        "format_version", "name", "source", "class", "method", "parameters", "returns", "time_limit",
+        "memory_limit", "checker", "double_tolerance", "constraints", "rules", "tests",
     }
 
     def __init__(self, spec: dict, lines: dict[str, int], path: Path, findings: Findings):

@@ -17,7 +17,7 @@ from pathlib import Path
 from .format import Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader, _test_files, read_items
 from .outputs import OutputValidator, TokenRules
 
-KNOWN_FIELDS = {"type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
+KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
                 "tests"}
 TEST_KEYS = ("name", "input", "output", "note")
 

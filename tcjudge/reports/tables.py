@@ -17,6 +17,7 @@ from .history import Change, History, Judged, Outcome
 from .pages import catches, is_wrong, markdown_grid, problem_page
 from ..problems.tctypes import shorten
 from ..text import markdown_cell
+from ..formats import versioned
 
 MESSAGE_WIDTH = 70
 
@@ -114,8 +115,8 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
         lines += ["", f"Tests that catch no wrong solution: {', '.join(uncaught) or 'none'}."]
     markdown = out_dir / f"{slug}.md"
     data = out_dir / f"{slug}.json"
-    payload = {"problem": slug, "name": problem.name, "generated": stamp, "machine": machine(),
-               "solutions": [r.to_json() for r in results], "changes": [c.to_json() for c in changes]}
+    payload = versioned({"problem": slug, "name": problem.name, "generated": stamp, "machine": machine(),
+               "solutions": [r.to_json() for r in results], "changes": [c.to_json() for c in changes]})
     data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")  # the data first, whatever follows
     markdown.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="backslashreplace")
     page = out_dir / f"{slug}.html"
