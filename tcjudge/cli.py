@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import languages
-from .problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog, display_path
+from . import languages, project
+from .problems.catalog import SOURCE_LIMIT, Catalog, display_path
 from .errors import JudgeInputError
 from .engine.grading import GradeResult, Pool, SolutionRun
 from .engine.isolation import doctor_report, missing_layers_warning
@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     parser = _parser()
     options = parser.parse_args(argv)
+    project.complete(options)
     options.argv = sys.argv[1:] if argv is None else list(argv)
     options.prog = Path(sys.argv[0]).name if argv is None else parser.prog  # "judge" when installed
     try:
@@ -112,9 +113,8 @@ def _parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="grade every stored solution on every test; write reports/")
     report.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
-    report.add_argument("--out", type=Path, default=_default_reports(), metavar="DIR",
-                        help="where to write the reports (default: ./reports when the current folder has "
-                             "problems/, as for --problems; else the judge's own)")
+    report.add_argument("--out", type=Path, metavar="DIR",
+                        help="where to write the reports (default: reports/ beside the problems folder)")
     report.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     _add_fresh(report)
     _add_hide(report)
@@ -183,6 +183,11 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("--signature", required=True, metavar="SIG",
                      help='parameters and return type, e.g. "int[] a, String s -> int"')
     new.set_defaults(command=cmd_new)
+
+    init = commands.add_parser("init", help="make an empty project folder: problems/, solutions/, a README")
+    init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR",
+                      help="the project folder (default: the current folder)")
+    init.set_defaults(command=cmd_init)
     return parser
 
 
@@ -193,29 +198,16 @@ def _global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     def default(value):
         return value if defaults else argparse.SUPPRESS
 
-    parser.add_argument("--problems", type=Path, default=default(_default_folder("problems")), metavar="DIR",
-                        help="the problems folder (default: ./problems if there is one, else the judge's own)")
-    parser.add_argument("--solutions", type=Path, default=default(_default_folder("solutions")), metavar="DIR",
-                        help="the stored solutions folder (default: ./solutions if there is one, else the judge's own)")
-    parser.add_argument("--history", type=Path, default=default(_default_reports() / "history.sqlite"),
+    parser.add_argument("--problems", type=Path, default=default(None), metavar="DIR",
+                        help="the problems folder (default: ./problems)")
+    parser.add_argument("--solutions", type=Path, default=default(None), metavar="DIR",
+                        help="the stored solutions folder (default: solutions/ beside the problems folder)")
+    parser.add_argument("--history", type=Path, default=default(None),
                         metavar="FILE", help="the run history: every run is recorded there, and check and report "
-                                             "reuse unchanged results from it (default: reports/history.sqlite, in "
-                                             "the reports/ that report --out uses)")
+                                             "reuse unchanged results from it (default: reports/history.sqlite "
+                                             "beside the problems folder)")
     parser.add_argument("--source-limit", type=_positive, default=default(SOURCE_LIMIT // 1024), metavar="KIB",
                         help=f"largest solution source accepted, in KiB; larger is CE (default: {SOURCE_LIMIT // 1024})")
-
-
-def _default_folder(name: str) -> Path:
-    """./NAME when the current folder has one (a setter's own project), else the judge's own."""
-    here = Path(name)
-    return here if here.is_dir() else PROJECT_ROOT / name
-
-
-def _default_reports() -> Path:
-    """./reports in a setter's project (the current folder has problems/, so --problems is ./problems
-    too), else the judge's own: reports and history go beside the problems they are about, never into
-    site-packages after `pip install .`."""
-    return Path("reports") if Path("problems").is_dir() else PROJECT_ROOT / "reports"
 
 
 def _add_hide(parser: argparse.ArgumentParser) -> None:
@@ -525,6 +517,16 @@ def cmd_new(options) -> int:
         print(f"wrote {display_path(path)}")
     print(f"next: write the statement, the examples and the reference, then run: {options.prog} validate "
           f"{options.slug}")
+    return EXIT_OK
+
+
+def cmd_init(options) -> int:
+    from .setter.init import init_project
+
+    for path in init_project(options.folder):
+        print(f"wrote {path}")
+    where = "" if options.folder == Path(".") else f"cd {options.folder} && "
+    print(f"next: {where}{options.prog} new SLUG --class NAME --method NAME --signature SIG")
     return EXIT_OK
 
 

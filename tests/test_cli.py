@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
@@ -198,10 +199,10 @@ def test_hide_expected_shows_verdicts_only(judge, read_json, tmp_path):
 
 
 def test_reports_and_history_default_to_the_project_in_the_current_folder(capsys, monkeypatch, tmp_path):
-    """In a setter's project (./problems), reports/ and the history go there, as --problems does;
-    elsewhere, into the judge's own folder."""
+    """In a project (./problems), reports/ and the history go there; with --problems elsewhere, the
+    solutions, reports and history sit beside it; never in the judge's own folder."""
+    from tcjudge import project
     from tcjudge.cli import _parser, main
-    from tcjudge.problems.catalog import PROJECT_ROOT
 
     setter = TESTDATA / "setter"
     shutil.copytree(setter / "problems", tmp_path / "problems")
@@ -210,9 +211,16 @@ def test_reports_and_history_default_to_the_project_in_the_current_folder(capsys
     assert main(["grade", "solutions/largest/accepted/reference.py"]) == 0
     assert "AC  passed 4/4" in capsys.readouterr().out
     assert (tmp_path / "reports" / "history.sqlite").is_file()
-    options = _parser().parse_args(["report"])
-    assert (options.out.resolve(), options.history.resolve()) == (tmp_path / "reports",
-                                                                  tmp_path / "reports" / "history.sqlite")
+
+    def folders(*argv):
+        options = _parser().parse_args(list(argv))
+        project.complete(options)
+        return [path.resolve() for path in (options.solutions, options.out, options.history)]
+
+    assert folders("report") == [tmp_path / "solutions", tmp_path / "reports", tmp_path / "reports" / "history.sqlite"]
     monkeypatch.chdir(tmp_path / "solutions")  # no problems/ here
-    options = _parser().parse_args(["report"])
-    assert (options.out, options.history) == (PROJECT_ROOT / "reports", PROJECT_ROOT / "reports" / "history.sqlite")
+    elsewhere = tmp_path / "elsewhere"
+    assert folders("--problems", str(elsewhere / "problems"), "report") == [
+        elsewhere / "solutions", elsewhere / "reports", elsewhere / "reports" / "history.sqlite"]
+    monkeypatch.setattr(project, "CHECKOUT", tmp_path / "site-packages")  # installed: no checkout to fall back on
+    assert project.default_problems() == Path("problems")

@@ -38,7 +38,7 @@ def test_stress_shrinks_to_the_known_minimal_counterexample(judge, read_json, tm
                          "--json", target)
     assert code == 1
     data = read_json(target)
-    assert set(data) == {"found", "args", "expected", "got", "verdict", "cases", "seconds"}
+    assert set(data) == {"format_version", "found", "args", "expected", "got", "verdict", "cases", "seconds"}
     assert data["found"] is True and data["verdict"] == "WA"
     assert (data["args"], data["expected"], data["got"]) == ({"values": [7]}, 7, 6)
     assert data["cases"] >= 1 and data["seconds"] > 0

@@ -37,7 +37,7 @@ class Catalog:
 
     def slugs(self) -> list[str]:
         if not self.problems_dir.is_dir():
-            raise JudgeInputError("no problems folder", self.problems_dir)
+            raise JudgeInputError("no problems folder here (`judge init` makes a project; or pass --problems DIR)", self.problems_dir)
         return sorted(p.name for p in self.problems_dir.iterdir() if (p / "problem.yaml").is_file())
 
     def problem(self, slug: str) -> Problem:
@@ -124,9 +124,9 @@ def defined_classes(path: Path, limit: int = SOURCE_LIMIT) -> set[str]:
 
 
 def display_path(path: Path) -> str:
-    """A path relative to the project when it is inside it, for tables and reports (a file name is
-    chosen by whoever submitted it: made safe to show)."""
+    """A path relative to the current folder (the project) when it is inside it, for tables and
+    reports (a file name is chosen by whoever submitted it: made safe to show)."""
     try:
-        return safe_text(str(path.resolve().relative_to(PROJECT_ROOT)))
+        return safe_text(str(path.resolve().relative_to(Path.cwd().resolve())))
     except ValueError:
         return safe_text(str(path))
