@@ -9,7 +9,7 @@ import yaml
 
 from tcjudge.problems.format import load_problem
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 SETTER = TESTDATA / "setter"
 FIXTURES = ("--problems", SETTER / "problems", "--solutions", SETTER / "solutions")
@@ -315,3 +315,30 @@ def test_source_limit_reaches_stress_calibrate_and_validate(judge, project):
     (solutions / "compile_error" / "big.py").write_text(_padded(solutions / "accepted" / "reference.py"))
     code, out, _ = judge("validate", "largest", *_in(project), "--random-cases", "10", "--source-limit", "1")
     assert code == 0 and "passes every test" not in out
+
+
+# -- every language stress and challenge grade ---------------------------------------------------------
+
+ROXOR = ("--problems", ROOT / "problems", "--solutions", ROOT / "solutions")
+COMPILED = [pytest.param("no_equal_targets.cpp", "odious_grundy.cpp", "g++", id="cpp"),
+            pytest.param("NoEqualTargets.java", "OdiousGrundy.java", "javac", id="java")]
+
+
+@pytest.mark.parametrize("wrong, right, tool", COMPILED)
+def test_stress_and_challenge_grade_compiled_solutions_and_references(judge, read_json, tmp_path, wrong, right, tool):
+    """Before: a C++ or Java file was read as Python ("does not load: CE: SyntaxError", exit 2)."""
+    if not shutil.which(tool):
+        pytest.skip(f"{tool} is not installed here")
+    wrong_path = ROOT / "solutions" / "roxor" / "wrong_answer" / wrong
+    reference = ROOT / "solutions" / "roxor" / "accepted" / right
+    target = tmp_path / "stress.json"
+    code, out, err = judge(*ROXOR, "stress", wrong_path, "--against", reference, "--seed", "1", "--time", "60",
+                           "--json", target)
+    assert code == 1, out + err
+    data = read_json(target)
+    assert (data["verdict"], data["args"], data["expected"], data["got"]) == ("WA", {"piles": [1, 0]}, [0, 1, 1], [])
+    code, out, err = judge(*ROXOR, "challenge", wrong_path, "--args", '{"piles": [1, 0]}')
+    assert code == 1, out + err
+    assert out.startswith("challenge succeeded: WA")
+    code, out, err = judge(*ROXOR, "challenge", reference, "--args", '{"piles": [1, 0]}')
+    assert code == 0, out + err

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import languages
 from ..engine.grading import judge_load, judge_test, returned_value
 from ..engine.worker import Worker, WorkerDied
 from ..errors import JudgeInputError
@@ -77,6 +78,7 @@ class Duel:
         self.confine = confine
         self.source_limit = source_limit  # bytes; a larger source does not load (CE)
         self.paths = {"reference": reference, "solution": solution}
+        self.programs = {role: self._program(role) for role in self.paths}  # compiled once, before any worker
         self.workers: dict[str, Worker] = {}
         self.threads = ThreadPoolExecutor(2) if jobs >= 2 else None
         try:
@@ -86,12 +88,23 @@ class Duel:
             self.close()
             raise
 
+    def _program(self, role: str) -> dict | None:
+        """The C++ or Java build of one side, through its language as grading does (None for Python)."""
+        path = self.paths[role]
+        try:
+            return languages.for_path(path).program(path, self.problem, self.source_limit)
+        except languages.CompileError as err:
+            raise JudgeInputError(f"the {role} does not load: {Verdict.CE}: {safe_text(str(err))}", path) from None
+        except (languages.ToolchainMissing, languages.BuildFault) as err:
+            raise JudgeInputError(f"the {role} cannot run here: {safe_text(str(err))}", path) from None
+
     def _start(self, role: str) -> None:
         worker = Worker(confine=self.confine)
         self.workers[role] = worker
         problem, path = self.problem, self.paths[role]
         response = worker.load((role, str(path)), path, problem.class_name, problem.method, problem.time_limit,
-                               problem.memory_limit, check=True, source_limit=self.source_limit)
+                               problem.memory_limit, check=True, source_limit=self.source_limit,
+                               program=self.programs[role])
         trouble = (Verdict.CE, response["compile_error"]) if not response["ok"] else judge_load(response["facts"], problem)
         if trouble:
             raise JudgeInputError(f"the {role} does not load: {trouble[0]}: {safe_text(trouble[1])}", path)
