@@ -342,3 +342,15 @@ def test_stress_and_challenge_grade_compiled_solutions_and_references(judge, rea
     assert out.startswith("challenge succeeded: WA")
     code, out, err = judge(*ROXOR, "challenge", reference, "--args", '{"piles": [1, 0]}')
     assert code == 0, out + err
+
+
+def test_stress_leaves_nothing_in_the_project_folder(judge, project, monkeypatch, tmp_path_factory):
+    """hypothesis keeps its files in the user's cache; before, a .hypothesis/ appeared in the project."""
+    monkeypatch.chdir(project / "problems")
+    cache = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    code, _, _ = judge("--problems", ".", "--solutions", "../solutions", "stress",
+                       "../solutions/largest/wrong_answer/caps_at_six.py", "--seed", "5", "--time", "30")
+    assert code == 1
+    assert sorted(p.name for p in (project / "problems").iterdir()) == ["largest", "pair-sum"]
+    assert (cache / "tcjudge" / "hypothesis").is_dir()

@@ -9,6 +9,8 @@ small numbers, which is what makes a counterexample minimal.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from ..problems.format import Problem
@@ -28,10 +30,19 @@ INSTALL_HINT = "stress needs hypothesis: pip install 'topcoder-judge[setter]' (o
 
 
 def require_hypothesis() -> None:
+    """hypothesis, with its files in the user's cache: never a .hypothesis/ in the user's project."""
     if st is None:
         from ..errors import JudgeInputError
 
         raise JudgeInputError(INSTALL_HINT)
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(str(hypothesis_home()))
+
+
+def hypothesis_home() -> Path:
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "tcjudge" / "hypothesis"
 
 
 def input_strategy(problem: Problem):
