@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from tcjudge.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"
 FIXTURE_PROBLEMS = TESTDATA / "problems"
+FIXTURE_SOLUTIONS = TESTDATA / "solutions"
 EXPECT_LINE = re.compile(r"^# expect: (\w+)$", re.MULTILINE)
 
 
@@ -39,3 +41,18 @@ def judge(capsys, tmp_path):
 @pytest.fixture
 def read_json():
     return lambda path: json.loads(Path(path).read_text())
+
+
+def stored_fixture(tmp_path: Path, copies: dict[str, list[str]], time_limit: float | None = None) -> tuple[Path, Path]:
+    """A problems folder with the adder fixture and a solutions folder of testdata/solutions files
+    stored under their expected-verdict folders (several copies each to make work for the workers)."""
+    problems, solutions = tmp_path / "problems", tmp_path / "solutions"
+    shutil.copytree(FIXTURE_PROBLEMS / "adder", problems / "adder")
+    if time_limit:
+        spec = problems / "adder" / "problem.yaml"
+        spec.write_text(spec.read_text().replace("time_limit: 0.5", f"time_limit: {time_limit}"))
+    for folder, names in copies.items():
+        (solutions / "adder" / folder).mkdir(parents=True)
+        for number, name in enumerate(names):
+            shutil.copy(FIXTURE_SOLUTIONS / name, solutions / "adder" / folder / f"{number}_{name}")
+    return problems, solutions

@@ -17,7 +17,7 @@ import pytest
 
 from tcjudge.engine.isolation import all_layers
 
-from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, stored_fixture
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
 from tcjudge.cluster import bundle, client  # noqa: E402  (the cluster package needs distributed)
@@ -51,21 +51,6 @@ def comparable(results: list[dict], every_test: bool = False) -> dict:
         out[result["solution"]] = (result["verdict"], result.get("expected"), result["passed"] if every_test else None,
                                    message(result["verdict"], result["message"]), kept)
     return out
-
-
-def stored_fixture(tmp_path: Path, copies: dict[str, list[str]], time_limit: float | None = None) -> tuple[Path, Path]:
-    """A problems folder with the adder fixture and a solutions folder of testdata/solutions files
-    stored under their expected-verdict folders (several copies each to make work for the workers)."""
-    problems, solutions = tmp_path / "problems", tmp_path / "solutions"
-    shutil.copytree(FIXTURE_PROBLEMS / "adder", problems / "adder")
-    if time_limit:
-        spec = problems / "adder" / "problem.yaml"
-        spec.write_text(spec.read_text().replace("time_limit: 0.5", f"time_limit: {time_limit}"))
-    for folder, names in copies.items():
-        (solutions / "adder" / folder).mkdir(parents=True)
-        for number, name in enumerate(names):
-            shutil.copy(SOLUTIONS / name, solutions / "adder" / folder / f"{number}_{name}")
-    return problems, solutions
 
 
 def wait_until(condition, what: str, cluster=None):
