@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 SOLUTIONS = TESTDATA / "solutions"
 PROBLEMS = ("--problems", FIXTURE_PROBLEMS)
@@ -224,3 +224,30 @@ def test_reports_and_history_default_to_the_project_in_the_current_folder(capsys
         elsewhere / "solutions", elsewhere / "reports", elsewhere / "reports" / "history.sqlite"]
     monkeypatch.setattr(project, "CHECKOUT", tmp_path / "site-packages")  # installed: no checkout to fall back on
     assert project.default_problems() == Path("problems")
+
+
+def test_ctrl_c_never_shows_a_test_in_flight_as_ie_or_mismatch(tmp_path):
+    """Before: 'MISMATCH ...: IE (expected AC)' for the solutions in flight, then 'judge: interrupted'."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import stored_fixture
+
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["time_limit_loop.py"] * 3}, time_limit=5)
+    process = subprocess.Popen([sys.executable, str(ROOT / "judge.py"), "--problems", str(problems), "--solutions",
+                                str(solutions), "--history", str(tmp_path / "history.sqlite"), "check", "-j", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert process.stdout.readline().startswith("Checking 3 stored solutions")
+        time.sleep(1.5)  # both workers are inside a 5 s test by now
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, err
+    assert err.strip().endswith("judge: interrupted"), err
+    assert "MISMATCH" not in out and "IE" not in out and "Traceback" not in err, out + err

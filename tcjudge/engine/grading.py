@@ -335,7 +335,9 @@ class Pool:
     def __enter__(self) -> Pool:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, *exc) -> None:
+        if kind is not None:  # interrupted or failed: the tests in flight die with their workers, unseen
+            self._cancelled.set()
         self.close()
 
     def close(self) -> None:
@@ -367,8 +369,12 @@ class Pool:
         ]
         for thread in threads:
             thread.start()
-        for thread in threads:
-            thread.join()
+        try:
+            for thread in threads:
+                thread.join()
+        except BaseException:  # Ctrl-C: the tests in flight are neither results nor the solutions' fault
+            self.cancel()
+            raise
         if self._callback_error is not None:  # e.g. BrokenPipeError: whoever reads the output has gone
             error, self._callback_error = self._callback_error, None
             raise error
@@ -378,7 +384,7 @@ class Pool:
         """Call a progress callback under the lock; its failure stops the grading (not only the
         worker thread it ran on) and is raised by grade()."""
         with self._callback_lock:
-            if self._callback_error is None:
+            if self._callback_error is None and not self._cancelled.is_set():
                 try:
                     function(*args)
                 except BaseException as err:
