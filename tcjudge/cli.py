@@ -43,8 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     project.complete(options)
     options.argv = sys.argv[1:] if argv is None else list(argv)
     options.prog = Path(sys.argv[0]).name if argv is None else parser.prog  # "judge" when installed
+    guard = _ReaderGuard(sys.stdout) if _writes_files(options) else None
     try:
-        return options.command(options)
+        if guard:
+            sys.stdout = guard
+        code = options.command(options)
+        return EXIT_CLOSED_PIPE if guard and guard.gone else code
     except JudgeInputError as err:
         print(f"judge: error: {err}", file=sys.stderr)
         return EXIT_INPUT_ERROR
@@ -55,8 +59,41 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_CLOSED_PIPE
     finally:
+        if guard:
+            sys.stdout = guard.stream
         if getattr(options, "cluster_pool", None):
             options.cluster_pool.close()
+
+
+def _writes_files(options) -> bool:
+    """report writes its pages; any command with --json or --junit its file."""
+    return options.command is cmd_report or bool(getattr(options, "json", None) or getattr(options, "junit", None))
+
+
+class _ReaderGuard:
+    """stdout for a command that writes files: when the reader goes away (`judge report | head -3`),
+    the rest of the output is dropped, the files are still written, and the command ends with 141."""
+
+    def __init__(self, stream):
+        self.stream, self.gone = stream, False
+
+    def write(self, text: str) -> int:
+        self._guarded(self.stream.write, text)
+        return len(text)
+
+    def flush(self) -> None:
+        self._guarded(self.stream.flush)
+
+    def _guarded(self, operation, *args) -> None:
+        if not self.gone:
+            try:
+                operation(*args)
+            except BrokenPipeError:
+                self.gone = True
+                _silence_stdout()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
 
 
 def _silence_stdout() -> None:

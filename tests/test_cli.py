@@ -251,3 +251,22 @@ def test_ctrl_c_never_shows_a_test_in_flight_as_ie_or_mismatch(tmp_path):
     assert process.returncode == 130, err
     assert err.strip().endswith("judge: interrupted"), err
     assert "MISMATCH" not in out and "IE" not in out and "Traceback" not in err, out + err
+
+
+def test_report_whose_reader_goes_away_still_writes_its_pages_then_exits_141(tmp_path):
+    """Before: `report | head -3` exited 2, 'cannot write the report: Broken pipe', pages unwritten."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "pages"
+    process = subprocess.Popen([sys.executable, str(ROOT / "judge.py"), *map(str, PROBLEMS), "--solutions",
+                                str(TESTDATA / "stored"), "--history", str(tmp_path / "history.sqlite"), "report",
+                                "--out", str(out), "--json", str(tmp_path / "report.json")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    process.stdout.readline()
+    process.stdout.close()  # the reader goes away after one line, as `| head -1`
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=300) == 141, err
+    assert "Traceback" not in err and "Broken pipe" not in err, err
+    assert {"adder.html", "adder.json", "adder.md", "index.html"} <= {p.name for p in out.iterdir()}
+    assert (tmp_path / "report.json").is_file()
