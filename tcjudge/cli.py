@@ -225,6 +225,14 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR",
                       help="the project folder (default: the current folder)")
     init.set_defaults(command=cmd_init)
+
+    worker = commands.add_parser("worker", help="start a Dask worker for --cluster grading: one thread per process, "
+                                                "one process per core (docs/cluster.md)")
+    worker.add_argument("address", metavar="SCHEDULER", help="the scheduler's address, e.g. tcp://10.0.0.1:8786")
+    worker.add_argument("--processes", type=_positive, metavar="N", help="worker processes (default: one per core)")
+    worker.add_argument("--scratch", type=Path, metavar="DIR",
+                        help="where its scratch folder goes (default: the system's temp folder); removed at exit")
+    worker.set_defaults(command=cmd_worker)
     return parser
 
 
@@ -565,6 +573,12 @@ def cmd_init(options) -> int:
     where = "" if options.folder == Path(".") else f"cd {options.folder} && "
     print(f"next: {where}{options.prog} new SLUG --class NAME --method NAME --signature SIG")
     return EXIT_OK
+
+
+def cmd_worker(options) -> int:
+    from .cluster.worker_command import serve_worker
+
+    return serve_worker(options.address, options.processes, options.scratch)
 
 
 # -- helpers ---------------------------------------------------------------------------------------

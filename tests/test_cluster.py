@@ -239,6 +239,22 @@ def test_tls_cluster_with_certificates_from_the_environment(tmp_path):
 
 # -- isolation, doctor, and the local path ----------------------------------------------------------
 
+def test_a_worker_without_the_judge_is_one_line_and_exit_2_before_any_grading(judge, tmp_path):
+    """Before: a 45-line traceback ending in ModuleNotFoundError."""
+    import importlib.util
+
+    origin = importlib.util.find_spec("tcjudge").origin
+    if "site-packages" in origin:
+        pytest.skip("the judge is installed in this environment: every worker could import it")
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"]})
+    with local_cluster(nworkers=1, cache=tmp_path / "cache", judge_on_workers=False) as bare:
+        code, out, err = judge("--problems", problems, "--solutions", solutions, "check", "--cluster", bare.address)
+    assert code == 2, out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "cannot run the judge (" in lines[0] and "No module named 'tcjudge'" in lines[0], err
+    assert " ok " not in out and "MISMATCH" not in out, out
+
+
 def test_doctor_cluster_shows_every_worker(cluster, judge):
     code, out, err = judge("doctor", "--cluster", cluster.address)
     assert code == 0, out + err
@@ -256,14 +272,15 @@ def info_with(off: set[str], judge_code: str | None = None) -> dict:
 
 def test_weaker_workers_are_reported_and_can_be_refused():
     strong = next(layer.name for layer in all_layers() if layer.active)
-    infos = {"tcp://10.0.0.1:1": info_with(set()), "tcp://10.0.0.2:1": info_with({strong}),
-             "tcp://10.0.0.3:1": info_with(set(), judge_code="0123456789ab")}
+    infos = {"tcp://10.0.0.1:1": info_with(set()), "tcp://10.0.0.2:1": info_with({strong})}
     pool = client.ClusterPool.__new__(client.ClusterPool)
     pool.address, pool.warnings = "tcp://scheduler:8786", set()
     pool._check_workers(infos, require_isolation=False)
     assert f"worker tcp://10.0.0.2:1: weaker isolation than this machine (off there: {strong})" in pool.warnings
-    assert any(w.startswith("worker tcp://10.0.0.3:1: runs other judge code") for w in pool.warnings)
     assert pool._usable("tcp://10.0.0.2:1")
+    other = {"tcp://10.0.0.3:1": info_with(set(), judge_code="0123456789ab")}
+    with pytest.raises(client.JudgeInputError, match="worker tcp://10.0.0.3:1 runs other judge code .*install the same"):
+        pool._check_workers(infos | other, require_isolation=False)
 
     pool.warnings = set()
     pool._check_workers(infos, require_isolation=True)
@@ -342,3 +359,27 @@ def test_bundles_are_content_addressed_and_checked(tmp_path):
         with pytest.raises(BundleError, match="bad path"):
             materialise({"key": bundle.bundle_key("accepted.py", files), "name": "accepted.py", "files": files},
                         "solutions", tmp_path)
+
+
+def test_judge_worker_starts_single_threaded_workers_and_removes_its_scratch(tmp_path):
+    from distributed import Client
+
+    scratch_parent = tmp_path / "scratch"
+    scratch_parent.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with local_cluster(nworkers=1, cache=tmp_path / "cache") as running:
+        process = subprocess.Popen([sys.executable, str(ROOT / "judge.py"), "worker", running.address, "--processes",
+                                    "2", "--scratch", str(scratch_parent)], env=env, cwd=tmp_path,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            with Client(running.address, timeout=WAIT) as dask_client:
+                dask_client.wait_for_workers(3, timeout=WAIT)
+                assert sorted(dask_client.nthreads().values()) == [1, 1, 1]
+            assert len(list(scratch_parent.iterdir())) == 1  # its scratch folder, while it runs
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(WAIT) is not None
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    assert list(scratch_parent.iterdir()) == []

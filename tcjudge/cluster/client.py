@@ -52,13 +52,31 @@ def connect(address: str):
 
 
 def _workers_info(client, address: str) -> dict[str, dict]:
-    """Every worker's description, after waiting (bounded) for at least one to be there."""
+    """Every worker's description, after waiting (bounded) for at least one to be there; one line
+    (JudgeInputError) for a scheduler or worker that cannot run the judge, before any grading."""
     try:
         client.wait_for_workers(1, timeout=NO_WORKERS_TIMEOUT)
     except TimeoutError:
         raise JudgeInputError(f"the Dask scheduler at {address} has no workers "
                               f"(waited {NO_WORKERS_TIMEOUT:g} s)") from None
-    return client.run(worker_info)
+    try:
+        client.run_on_scheduler(code_fingerprint)
+    except Exception as err:  # unpickling our function failed there: no judge, or a broken one
+        raise JudgeInputError(f"the Dask scheduler at {address} cannot load the judge ({_one_line(err)}): "
+                              "install the same topcoder-judge on the scheduler and every worker") from None
+    infos = client.run(worker_info, on_error="return")
+    broken = sorted((worker, err) for worker, err in infos.items() if isinstance(err, BaseException))
+    if broken:
+        worker, err = broken[0]
+        more = f" (and {len(broken) - 1} more worker(s))" if len(broken) > 1 else ""
+        raise JudgeInputError(f"worker {worker} cannot run the judge ({_one_line(err)}){more}: install the same "
+                              "topcoder-judge on every worker (`judge worker ADDRESS` starts one, docs/cluster.md)")
+    return infos
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return f"{type(err).__name__}: {text[:200]}"
 
 
 def weaker_layers(active_there: list[str]) -> list[str]:
@@ -102,9 +120,9 @@ class ClusterPool:
             if missing:
                 weak_hosts.add(_host(address))
                 weak_lines.add(f"worker {address}: weaker isolation than this machine (off there: {', '.join(missing)})")
-            if info["judge"] != code_fingerprint():
-                self.warnings.add(f"worker {address}: runs other judge code ({info['judge']}, "
-                                  f"here {code_fingerprint()}); install the same judge everywhere")
+            if info["judge"] != code_fingerprint():  # verdicts could differ from a local run: refuse, not warn
+                raise JudgeInputError(f"worker {address} runs other judge code ({info['judge']}, here "
+                                      f"{code_fingerprint()}): install the same topcoder-judge everywhere")
         self._allowed_hosts = None
         if not require_isolation:
             self.warnings |= weak_lines

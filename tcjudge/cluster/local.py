@@ -66,12 +66,15 @@ class TLSFiles:
 
 
 @contextmanager
-def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | None = None):
+def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | None = None,
+                  judge_on_workers: bool = True):
     """A scheduler and `nworkers` worker processes (one thread each), torn down on exit; with `tls`,
-    every connection is TLS with those certificates."""
+    every connection is TLS with those certificates. `judge_on_workers=False`: workers that cannot
+    import the judge (when it is not installed in this environment), as on a machine without it."""
     workdir = Path(tempfile.mkdtemp(prefix="judge-dask-"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
                JUDGE_CLUSTER_CACHE=str(cache or workdir / "cache"))
+    worker_env = env if judge_on_workers else {key: value for key, value in env.items() if key != "PYTHONPATH"}
     scheduler_file = workdir / "scheduler.json"
     started: list[subprocess.Popen] = []
     try:
@@ -84,7 +87,7 @@ def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | 
                                "--nworkers", str(nworkers), "--nthreads", "1", "--no-dashboard",
                                "--death-timeout", str(SELF_STOP), "--local-directory", str(workdir),
                                *(tls.arguments() if tls else [])],
-                              workdir / "workers.log", env, workdir))
+                              workdir / "workers.log", worker_env, workdir))
         cluster = LocalCluster(address, started[0], started[1], workdir)
         _wait_for_workers(cluster, nworkers, tls)
         yield cluster
