@@ -146,3 +146,28 @@ def test_init_history_and_doctor(installed, project, tmp_path):
     doctor = run("doctor", cwd=project)
     assert doctor.returncode in (0, 1) and "Traceback" not in doctor.stderr, doctor.stderr
     assert "C++" in doctor.stdout and "Java" in doctor.stdout
+
+
+@pytest.mark.parametrize("wrong, tool", [("no_equal_targets.cpp", "g++"), ("NoEqualTargets.java", "javac")])
+def test_stress_and_challenge_take_compiled_solutions(installed, project, wrong, tool):
+    if not shutil.which(tool):
+        pytest.skip(f"{tool} is not installed here")
+    run, _, _ = installed
+    solution = f"solutions/roxor/wrong_answer/{wrong}"
+    done = run("stress", solution, "--seed", "1", "--time", "60", cwd=project)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "counterexample (WA" in done.stdout and "args: {piles: [1, 0]}" in done.stdout
+    done = run("challenge", solution, "--args", '{"piles": [1, 0]}', cwd=project)
+    assert done.returncode == 1 and done.stdout.startswith("challenge succeeded: WA"), done.stdout + done.stderr
+    assert not (project / ".hypothesis").exists()
+
+
+def test_a_cluster_worker_without_the_judge_is_one_line(installed, project, tmp_path):
+    pytest.importorskip("distributed")
+    from tcjudge.cluster.local import local_cluster
+
+    run, _, _ = installed
+    with local_cluster(nworkers=1, cache=tmp_path / "cache", judge_on_workers=False) as bare:
+        done = run("check", "roxor", "--cluster", bare.address, cwd=project)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "cannot run the judge" in done.stderr, done.stderr
