@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import languages, project
+from . import __version__, languages, project
 from .problems.catalog import SOURCE_LIMIT, Catalog, display_path
 from .errors import JudgeInputError
 from .engine.grading import GradeResult, Pool, SolutionRun
@@ -109,6 +109,7 @@ def _silence_stdout() -> None:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge.py", description="Grade TopCoder-style solutions (Python, C++, Java).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _global_options(parser, defaults=True)
     subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     everywhere = argparse.ArgumentParser(add_help=False)
