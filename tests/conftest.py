@@ -56,3 +56,15 @@ def stored_fixture(tmp_path: Path, copies: dict[str, list[str]], time_limit: flo
         for number, name in enumerate(names):
             shutil.copy(FIXTURE_SOLUTIONS / name, solutions / "adder" / folder / f"{number}_{name}")
     return problems, solutions
+
+
+def judge_importable_elsewhere(tmp_path: Path) -> bool:
+    """Whether this environment's interpreter imports the judge without the checkout on its path (the
+    package installed into it): then no worker started from it can lack the judge."""
+    import os
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-c", "import tcjudge"], cwd=tmp_path, env=env,
+                          capture_output=True).returncode == 0

@@ -17,7 +17,7 @@ import pytest
 
 from tcjudge.engine.isolation import all_layers
 
-from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, stored_fixture
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, judge_importable_elsewhere, stored_fixture
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
 from tcjudge.cluster import bundle, client  # noqa: E402  (the cluster package needs distributed)
@@ -241,10 +241,7 @@ def test_tls_cluster_with_certificates_from_the_environment(tmp_path):
 
 def test_a_worker_without_the_judge_is_one_line_and_exit_2_before_any_grading(judge, tmp_path):
     """Before: a 45-line traceback ending in ModuleNotFoundError."""
-    import importlib.util
-
-    origin = importlib.util.find_spec("tcjudge").origin
-    if "site-packages" in origin:
+    if judge_importable_elsewhere(tmp_path):
         pytest.skip("the judge is installed in this environment: every worker could import it")
     problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"]})
     with local_cluster(nworkers=1, cache=tmp_path / "cache", judge_on_workers=False) as bare:
