@@ -16,7 +16,7 @@ from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
 from .pages import catches, is_wrong, markdown_grid, problem_page
 from ..problems.tctypes import shorten
-from ..text import markdown_cell
+from ..text import markdown_cell, safe_text
 from ..formats import versioned
 
 MESSAGE_WIDTH = 70
@@ -48,7 +48,7 @@ def summary_line(result: GradeResult) -> str:
         failure = result.first_failure
         line += f"\nfirst failure: {failure.name}: {failure.message}"
         if failure.input:
-            line += f"\n  input: {failure.input}"
+            line += f"\n  input: {safe_text(failure.input)}"  # one line: a stdin input's new lines as \x0a
     return line
 
 

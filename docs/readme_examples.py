@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Re-run the README's examples and fail when their output has drifted.
+
+An example is a fenced block whose lines start with `$ python judge.py ...`, each followed by what
+it printed. Every command of a block runs from the checkout, in order, with a run history of the
+block's own. Figures that differ from run to run are compared as placeholders: decimals, durations,
+dates and column widths; counts (how many solutions, tests, rows) are compared as they are. A line
+`...` in the README stands for any number of lines. A block right after `<!-- examples: slow -->`
+runs only with --all; after `<!-- examples: skip -->` (it needs a step by hand), never.
+
+    python docs/readme_examples.py          # the quick examples (what the test suite runs)
+    python docs/readme_examples.py --all    # every example, the slow ones included
+
+Exit status 0 when every example still prints what the README shows, 1 otherwise (with a diff).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+MARKER = re.compile(r"<!-- examples: (slow|skip) -->")
+VARYING = [  # (pattern, placeholder): figures that differ between two honest runs
+    (re.compile(r"slowest \S+ \("), "slowest <test> ("),
+    (re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d"), "<date>"),
+    (re.compile(r"\b\d+m\d+s\b"), "<duration>"),
+    (re.compile(r"\d+(?:\.\d+)+"), "<n>"),
+    (re.compile(r"\b\d+ ms\b"), "<n> ms"),
+    (re.compile(r"-{2,}"), "--"),
+    (re.compile(r"\s+"), " "),
+]
+COMMAND_TIMEOUT = 900
+
+
+@dataclass
+class Example:
+    line: int  # of the command in the README
+    command: str
+    shown: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Block:
+    line: int
+    kind: str  # "quick", "slow" or "skip"
+    examples: list[Example] = field(default_factory=list)
+
+
+def blocks(text: str) -> list[Block]:
+    """The README's example blocks, in order."""
+    found, current, fenced, kind = [], None, False, "quick"
+    for number, line in enumerate(text.splitlines(), 1):
+        marker = MARKER.search(line)
+        if marker and not fenced:
+            kind = marker.group(1)
+        elif line.startswith("```"):
+            if fenced and current is not None and current.examples:
+                found.append(current)
+            if not fenced and line.strip() == "```":
+                current = Block(number, kind)
+            else:
+                current = None
+            fenced, kind = not fenced, "quick" if fenced else kind
+        elif current is not None:
+            if line.startswith("$ "):
+                current.examples.append(Example(number, line[2:]))
+            elif current.examples:
+                current.examples[-1].shown.append(line)
+    return found
+
+
+def argv_of(command: str) -> list[str] | None:
+    """`python judge.py ARGS` (optionally after `time`, with a trailing comment) as an argv."""
+    words = shlex.split(command, comments=True)
+    if words[:1] == ["time"]:
+        words = words[1:]
+    if words[:2] != ["python", "judge.py"]:
+        return None
+    return [sys.executable, str(ROOT / "judge.py"), *words[2:]]
+
+
+def normalised(line: str) -> str:
+    for pattern, placeholder in VARYING:
+        line = pattern.sub(placeholder, line)
+    return line.strip()
+
+
+def matches(shown: list[str], printed: list[str]) -> bool:
+    """Whether the printed lines are the shown ones, `...` standing for any lines (timing lines of
+    `time` left out)."""
+    shown = [normalised(line) for line in shown if not line.startswith(("real ", "user ", "sys "))]
+    while shown and not shown[-1]:  # a blank line between two examples of a block
+        shown.pop()
+    pattern = "".join(r"(?:[^\n]*\n)*?" if line == "..." else re.escape(line) + r"\n" for line in shown)
+    return re.fullmatch(pattern, "".join(normalised(line) + "\n" for line in printed)) is not None
+
+
+def run_block(block: Block) -> list[str]:
+    """Run a block's commands with a history of its own; the drift report (empty when none)."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="readme-examples-") as scratch:
+        for example in block.examples:
+            argv = argv_of(example.command)
+            if argv is None:
+                problems.append(f"README.md:{example.line}: not a judge command: {example.command}")
+                continue
+            argv[2:2] = ["--history", str(Path(scratch) / "history.sqlite")]
+            done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+            printed = (done.stdout + done.stderr).splitlines()
+            if not matches(example.shown, printed):
+                diff = difflib.unified_diff([normalised(line) for line in example.shown],
+                                            [normalised(line) for line in printed], "README.md", "now",
+                                            lineterm="", n=1)
+                problems.append(f"README.md:{example.line}: `{example.command}` prints something else now:\n"
+                                + "\n".join(diff))
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="the slow examples too")
+    options = parser.parse_args(argv)
+    chosen = [b for b in blocks(README.read_text(encoding="utf-8"))
+              if b.kind == "quick" or (options.all and b.kind == "slow")]
+    problems = [problem for block in chosen for problem in run_block(block)]
+    for problem in problems:
+        print(problem)
+    examples = sum(len(block.examples) for block in chosen)
+    print(f"{examples - len(problems)} of {examples} README examples print what the README shows")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
