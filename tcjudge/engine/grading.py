@@ -429,9 +429,13 @@ class Pool:
                 self._discard(worker)
                 worker = None  # a retry, or the next job, starts a new one
                 lost.append(str(err))
-                if len(lost) < 2 and not self._cancelled.is_set():  # (cancel() kills the workers itself)
+                if self._cancelled.is_set():  # cancel() killed it: not a result, and never shown
+                    result = TestResult(test.name, Verdict.IE, message="the grading was cancelled")
+                elif len(lost) < 2:
                     continue
-                result = TestResult(test.name, Verdict.IE, message=f"the worker died twice: {lost[0]}; again: {lost[1]}")
+                else:
+                    result = TestResult(test.name, Verdict.IE,
+                                        message=f"the worker died twice: {lost[0]}; again: {lost[1]}")
             except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
                 result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
             break

@@ -119,7 +119,7 @@ class Worker:
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
             self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
+        except (OSError, ValueError):  # a dead zygote, or a pipe the pool closed (cancelled) under us
             raise self._died("stopped accepting requests") from None
         response = self._receive(self._answer_timeout)
         if "internal_error" in response:
@@ -129,13 +129,19 @@ class Worker:
     def _receive(self, timeout: float) -> dict:
         """One response line; each chunk is searched once, so a long line costs linear time."""
         deadline = time.monotonic() + timeout
-        fd = self.process.stdout.fileno()
+        try:
+            fd = self.process.stdout.fileno()
+        except ValueError:  # closed by the pool (cancelled) while this thread was about to read
+            raise self._died("was closed") from None
         end = self._buffer.find(b"\n")
         while end < 0:
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-                raise self._died(f"did not answer within {timeout:.0f} s")
-            chunk = os.read(fd, 1 << 20)
+            try:
+                if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                    raise self._died(f"did not answer within {timeout:.0f} s")
+                chunk = os.read(fd, 1 << 20)
+            except OSError:  # its pipe was closed by the pool (cancelled) while this thread waited
+                raise self._died("was closed") from None
             if not chunk:
                 raise self._died("exited")
             newline = chunk.find(b"\n")
@@ -149,8 +155,11 @@ class Worker:
     def _died(self, what: str) -> WorkerDied:
         self.process.kill()
         self.process.wait()
-        self._stderr.seek(0)
-        tail = self._stderr.read().decode("utf-8", "replace").strip().splitlines()[-1:]
+        try:
+            self._stderr.seek(0)
+            tail = self._stderr.read().decode("utf-8", "replace").strip().splitlines()[-1:]
+        except ValueError:  # closed by the pool already (cancelled): nothing more to say
+            tail = []
         detail = f": {tail[0]}" if tail else ""
         return WorkerDied(f"the worker process {what} (exit status {self.process.returncode}){detail}")
 
