@@ -38,6 +38,7 @@ VARYING = [  # (pattern, placeholder): figures that differ between two honest ru
     (re.compile(r"-{2,}"), "--"),
     (re.compile(r"\s+"), " "),
 ]
+PROGRESS = re.compile(r"^judge: \d+/\d+ tests")  # the plain progress line of a long run, every 10 s
 COMMAND_TIMEOUT = 900
 
 
@@ -115,7 +116,7 @@ def run_block(block: Block) -> list[str]:
                 continue
             argv[2:2] = ["--history", str(Path(scratch) / "history.sqlite")]
             done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
-            printed = (done.stdout + done.stderr).splitlines()
+            printed = [line for line in (done.stdout + done.stderr).splitlines() if not PROGRESS.match(line)]
             if not matches(example.shown, printed):
                 diff = difflib.unified_diff([normalised(line) for line in example.shown],
                                             [normalised(line) for line in printed], "README.md", "now",

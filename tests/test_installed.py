@@ -173,3 +173,28 @@ def test_a_cluster_worker_without_the_judge_is_one_line(installed, project, tmp_
         done = run("check", "roxor", "--cluster", bare.address, cwd=project)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.count("\n") == 1 and "cannot run the judge" in done.stderr, done.stderr
+
+
+def test_grade_calibrate_and_new_from_the_project(installed, project):
+    run, _, _ = installed
+    done = run("grade", "solutions/roxor/accepted/reference.py", "--examples", "--json", "grade.json", cwd=project)
+    assert done.returncode == 0 and "AC  passed" in done.stdout, done.stdout + done.stderr
+    assert (project / "grade.json").is_file()
+    done = run("calibrate", "roxor", cwd=project)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    done = run("new", "sum-two", "--class", "SumTwo", "--method", "solve", "--signature", "int a, int b -> int",
+               cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (project / "problems" / "sum-two" / "problem.yaml").is_file()
+    assert "from tcjudge.testgen import" in (project / "problems" / "sum-two" / "generator.py").read_text()
+
+
+def test_check_on_a_cluster_from_the_installed_judge(installed, project, tmp_path):
+    pytest.importorskip("distributed")
+    from tcjudge.cluster.local import local_cluster
+
+    run, _, _ = installed
+    with local_cluster(nworkers=2, cache=tmp_path / "cache") as cluster:
+        done = run("check", "add", "addtwo", "--fresh", "--cluster", cluster.address, cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "add.py: AC (expected AC)" in done.stdout
