@@ -344,13 +344,18 @@ def test_stress_and_challenge_grade_compiled_solutions_and_references(judge, rea
     assert code == 0, out + err
 
 
-def test_stress_leaves_nothing_in_the_project_folder(judge, project, monkeypatch, tmp_path_factory):
-    """hypothesis keeps its files in the user's cache; before, a .hypothesis/ appeared in the project."""
-    monkeypatch.chdir(project / "problems")
+def test_stress_leaves_nothing_in_the_project_folder(project, tmp_path_factory):
+    """hypothesis keeps its files in the user's cache; before, a .hypothesis/ appeared in the project.
+    In a process of its own: hypothesis writes its files once per process."""
+    import os
+    import subprocess
+    import sys
+
     cache = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    code, _, _ = judge("--problems", ".", "--solutions", "../solutions", "stress",
-                       "../solutions/largest/wrong_answer/caps_at_six.py", "--seed", "5", "--time", "30")
-    assert code == 1
-    assert sorted(p.name for p in (project / "problems").iterdir()) == ["largest", "pair-sum"]
+    done = subprocess.run([sys.executable, str(ROOT / "judge.py"), "--history", str(cache / "history.sqlite"), "stress",
+                           "solutions/largest/wrong_answer/caps_at_six.py", "--seed", "5", "--time", "30"],
+                          cwd=project, env=dict(os.environ, XDG_CACHE_HOME=str(cache)), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert sorted(p.name for p in project.iterdir()) == ["problems", "solutions"]
     assert (cache / "tcjudge" / "hypothesis").is_dir()
