@@ -1,0 +1,56 @@
+"""`judge check`: every stored solution must get its expected verdict."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from ..engine.grading import GradeResult
+from ..problems.catalog import Catalog, display_path
+from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
+from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_fresh, add_hide,
+                     add_jobs, judge_runs, save_json, save_junit, stored_runs,
+                     worker_count)
+
+HELP = "every stored solution must get its expected verdict"
+ORDER = 2  # its place in --help
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
+    parser.add_argument("--all-tests", action="store_true",
+                       help="run every test (default: stop each solution at its first failing test)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--junit", type=Path, metavar="FILE",
+                       help="also write JUnit XML (one testsuite per solution)")
+    add_fresh(parser)
+    add_hide(parser)
+    add_jobs(parser)
+    add_cluster(parser)
+
+
+def run(options) -> int:
+    catalog = Catalog(options.problems, options.solutions)
+    runs = stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
+                        verdicts_only=options.hide_expected)
+    print(f"Checking {len(runs)} stored solutions of {len({run.problem.slug for run in runs})} problems "
+          f"with {worker_count(options)} worker(s)")
+    started = time.monotonic()
+
+    def line(result: GradeResult) -> str:
+        mark = "ok" if result.verdict is result.expected else "MISMATCH"
+        return f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected})"
+
+    judged = judge_runs(options, "check", runs, options.fresh or options.hide_expected, line)  # (stored results show all)
+    results = judged.results
+    print(check_table([check_row(result) for result in results]))
+    matched = sum(result.verdict is result.expected for result in results)
+    print(f"{matched} of {len(results)} solutions got their expected verdict "
+          f"({time.monotonic() - started:.1f} s{reused_note(judged)})")
+    print(changes_section(judged.outcome))
+    if options.json:
+        save_json(options.json, run_json(judged))
+    if options.junit:
+        save_junit(options.junit, results, stored=True)
+    return EXIT_OK if matched == len(results) else EXIT_FAILED

@@ -1,0 +1,73 @@
+"""`judge grade`: grade one solution file, test by test."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from .. import languages
+from ..engine.grading import SolutionRun
+from ..errors import JudgeInputError
+from ..problems.catalog import Catalog, display_path
+from ..reports.tables import failing_output, summary_line, test_table
+from ..verdicts import Verdict
+from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_hide, add_jobs,
+                     judge_runs, save_json, save_junit, worker_count)
+
+HELP = "grade one solution file, test by test"
+ORDER = 1  # its place in --help
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class")
+    parser.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
+    parser.add_argument("--examples", action="store_true", help="run only the statement's examples")
+    parser.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
+    parser.add_argument("--first-failure", action="store_true", help="stop at the first failing test")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+    parser.add_argument("--junit", type=Path, metavar="FILE", help="also write the result as JUnit XML")
+    parser.add_argument("--show-output", action="store_true",
+                       help="show what each failing test printed (stdout and stderr, capped)")
+    add_hide(parser)
+    add_jobs(parser)
+    add_cluster(parser)
+
+
+def run(options) -> int:
+    catalog = Catalog(options.problems, options.solutions)
+    solution = options.solution
+    if not solution.is_file():
+        raise JudgeInputError("no such file", solution)
+    language = languages.for_path(solution)
+    if language.toolchain() is None:
+        raise JudgeInputError(language.missing_message(), solution)
+    problem = catalog.problem(options.problem) if options.problem else catalog.problem_for(
+        solution, options.source_limit * 1024)
+    tests = problem.examples if options.examples else problem.tests
+    if options.test:
+        unknown = sorted(set(options.test) - {t.name for t in problem.tests})
+        if unknown:
+            raise JudgeInputError(f"problem {problem.slug} has no test named {unknown[0]!r}")
+        tests = [t for t in tests if t.name in options.test]
+    if not tests:  # passing nothing proves nothing: never AC on zero tests
+        which = "no examples" if options.examples else "no tests"
+        chosen = f" among {', '.join(repr(name) for name in options.test)}" if options.test else ""
+        raise JudgeInputError(f"problem {problem.slug} has {which}{chosen}: nothing to grade", problem.path)
+    print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
+          f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
+    jobs = worker_count(options)
+    started = time.monotonic()
+    judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
+                                                             verdicts_only=options.hide_expected)], fresh=True)
+    [result] = judged.results
+    print(test_table(result))
+    print(summary_line(result))
+    if options.show_output:
+        print(failing_output(result))
+    print(f"judged in {time.monotonic() - started:.2f} s with {jobs} worker(s)")
+    if options.json:
+        save_json(options.json, result.to_json())
+    if options.junit:
+        save_junit(options.junit, judged.results, stored=False)
+    return EXIT_OK if result.verdict is Verdict.AC else EXIT_FAILED

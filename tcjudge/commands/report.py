@@ -1,0 +1,57 @@
+"""`judge report`: grade every stored solution on every test; write reports/."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from ..engine.grading import GradeResult
+from ..errors import JudgeInputError
+from ..problems.catalog import Catalog, display_path
+from ..reports.pages import write_index
+from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, write_report
+from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_fresh, add_hide,
+                     add_jobs, judge_runs, make_folder, save_json, stored_runs)
+
+HELP = "grade every stored solution on every test; write reports/"
+ORDER = 3  # its place in --help
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="where to write the reports (default: reports/ beside the problems folder)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    add_fresh(parser)
+    add_hide(parser)
+    add_jobs(parser)
+    add_cluster(parser)
+
+
+def run(options) -> int:
+    catalog = Catalog(options.problems, options.solutions)
+    runs = stored_runs(catalog, options.slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
+    make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
+    started = time.monotonic()
+    judged = judge_runs(options, "report", runs, options.fresh or options.hide_expected)
+    by_problem: dict[str, list[GradeResult]] = {}
+    for result in judged.results:
+        by_problem.setdefault(result.problem.slug, []).append(result)
+    try:
+        for slug, group in by_problem.items():
+            print(f"\n{group[0].problem.name} ({slug})")
+            print(check_table([check_row(result) for result in group]))
+            changes = [c for c in judged.outcome.changes if c.problem == slug]
+            for path in write_report(options.out, slug, group, changes, options.hide_expected):
+                print(f"wrote {display_path(path)}")
+        print(f"wrote {display_path(write_index(options.out))}")
+    except OSError as err:
+        raise JudgeInputError(f"cannot write the report: {err.strerror}", err.filename or options.out) from None
+    matched = sum(result.verdict is result.expected for result in judged.results)
+    print(f"\n{len(judged.results)} solutions graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
+          f"{matched} got their expected verdict")
+    print(changes_section(judged.outcome))
+    if options.json:
+        save_json(options.json, run_json(judged))
+    return EXIT_OK if matched == len(judged.results) else EXIT_FAILED

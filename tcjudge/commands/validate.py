@@ -1,0 +1,45 @@
+"""`judge validate`: every fault of a problem folder at once, then the proofs of its test data."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import JudgeInputError
+from ..problems.catalog import Catalog
+from ..text import count
+from .common import EXIT_FAILED, EXIT_OK, add_jobs, positive
+
+HELP = "every fault of a problem folder at once, then the proofs of its test data"
+ORDER = 6  # its place in --help
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("slugs", nargs="*", metavar="SLUG", help="only these problems (default: all)")
+    parser.add_argument("--random-cases", type=positive, default=300, metavar="N",
+                          help="random inputs on which the reference and verify.py must agree (default: 300)")
+    parser.add_argument("--strict", action="store_true",
+                          help="warnings fail too (exit 1), as problemtools' -werror")
+    add_jobs(parser)
+
+
+def run(options) -> int:
+    from ..setter.validate import validate_problem
+
+    catalog = Catalog(options.problems, options.solutions)
+    slugs = options.slugs or catalog.slugs()
+    known = set(catalog.slugs())
+    for slug in slugs:
+        if slug not in known and not (catalog.problems_dir / slug).is_dir():
+            raise JudgeInputError(f"unknown problem {slug!r} (known: {', '.join(sorted(known)) or 'none'})")
+    failed = 0
+    for slug in slugs:
+        findings = validate_problem(catalog, slug, options.jobs, options.random_cases, options.source_limit * 1024)
+        for severity, found in (("error", findings.errors), ("warning", findings.warnings)):
+            for item in found:
+                where = f"{item.path}:{item.line}" if item.line else str(item.path or catalog.problems_dir / slug)
+                print(f"{where}: {severity}: {item.message}")
+        counts = f"{count(len(findings.errors), 'error')}, {count(len(findings.warnings), 'warning')}"
+        print(f"{slug}: {'ok' if not findings else counts}", flush=True)
+        failed += bool(findings.errors or (options.strict and findings.warnings))
+    print(f"{len(slugs) - failed} of {count(len(slugs), 'problem')} valid" + (" (--strict: warnings fail)" if options.strict else ""))
+    return EXIT_FAILED if failed else EXIT_OK
