@@ -115,7 +115,7 @@ def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing
     harness = tmp_path / "harness"
     shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(history, "HARNESS", harness)
-    monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py"))
+    monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py", harness / "commands"))
 
     def key_after(edit: Path) -> str:
         edit.write_text(edit.read_text() + "\n")
@@ -127,6 +127,7 @@ def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing
         before = history.engine_version()
         assert key_after(harness / "reports" / "templates" / "base.html") == before
         assert key_after(harness / "cli.py") == before
+        assert key_after(harness / "commands" / "check.py") == before
         after_header = key_after(harness / "languages" / "runtime" / "tcjudge.hpp")
         assert after_header != before
         assert key_after(harness / "languages" / "runtime" / "tcjudge" / "Main.java") != after_header

@@ -31,8 +31,9 @@ from ..problems.format import Problem
 from ..verdicts import Verdict
 
 HARNESS = Path(__file__).resolve().parents[1]
-# Source that cannot change a verdict: what is printed and written (reports), and option parsing.
-NOT_ENGINE = (HARNESS / "reports", HARNESS / "cli.py")
+# Source that cannot change a verdict: what is printed and written (reports), and the command line
+# (option parsing in cli.py and the commands' modules).
+NOT_ENGINE = (HARNESS / "reports", HARNESS / "cli.py", HARNESS / "commands")
 SLOWER_RATIO, SLOWER_MS = 1.25, 20.0  # "slowest CPU grew beyond noise": more than 25% and 20 ms
 
 SCHEMA = """
