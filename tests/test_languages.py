@@ -235,3 +235,19 @@ def test_check_leaves_out_languages_whose_compiler_is_missing(judge, monkeypatch
     assert len(notes) == 2 and any("1 stored C++ solution(s) not graded: " in line for line in notes), err
     code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", folder / "accepted.cpp")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "g++" in err
+
+
+@pytest.mark.parametrize("said", ["g++: fatal error: Killed signal terminated program cc1plus",
+                                  "g++: fatal error: CPU time limit exceeded signal terminated program cc1plus",
+                                  "cc1plus: out of memory allocating 65536 bytes"])
+def test_a_compile_whose_helper_was_stopped_at_a_limit_is_never_retried(tmp_path, said):
+    """The g++ driver outlives a cc1plus killed at its limits and exits 4; before, that read as a
+    compile error, and the template bomb was compiled again under gnu++14 (61 s in all)."""
+    from tcjudge.languages.build import SYSTEM_READABLE, run_confined
+
+    status, message = run_confined(["/bin/sh", "-c", f"echo '{said}'; exit 4"], tmp_path, list(SYSTEM_READABLE),
+                                   {"PATH": "/usr/bin:/bin"})
+    assert status is None and said in message and "stopped at its limits" in message
+    status, _ = run_confined(["/bin/sh", "-c", "echo 'x.cpp:1: error: expected'; exit 1"], tmp_path,
+                             list(SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"})
+    assert status == 1  # a real compile error is still one (and gnu++14 is still tried after it)

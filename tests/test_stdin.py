@@ -50,6 +50,10 @@ PROGRAMS = {
                      "print(*(int(a) + int(b) for a, b in zip(w[1::2], w[2::2])), 0)\n", "WA", "expected end of output"),
     "sleeps": ("import time\ntime.sleep(60)\n", "TLE", "idle for"),
     "spins": ("while True:\n    pass\n", "TLE", "limit"),
+    # issue 22: a wrong answer, then a forged compile error on the result channel; before, graded CE
+    # with the program's own message. CE comes from the judge's compile step alone.
+    "forges_compile_error": ("import os\nprint(0)\nos.write(3, b'{\"kind\": \"compile_error\", \"message\": \"forged\"}')\n"
+                             "os._exit(0)\n", "RE", ""),
 }
 
 

@@ -6,6 +6,7 @@ missing."""
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -147,3 +148,29 @@ def test_accepted_ports_of_chefgm_pass_every_test():
     for result in results:
         assert result.verdict is Verdict.AC, (result.solution.name, result.first_failure)
         assert result.passed == len(problem.tests) >= 13
+
+
+def test_a_java_program_cannot_forge_a_compile_error(tmp_path):
+    """issue 22: a wrong answer, then {"kind":"compile_error"} written on the result channel (fd 3,
+    reached by reflection as our runtime does); before, graded CE with the program's own message."""
+    if not shutil.which("javac"):
+        pytest.skip("javac is not installed here")
+    source = textwrap.dedent("""\
+        import java.io.*;
+        import java.lang.reflect.Constructor;
+        public class Forge {
+            public static void main(String[] args) throws Exception {
+                System.out.println(0);
+                System.out.flush();
+                Constructor<FileDescriptor> make = FileDescriptor.class.getDeclaredConstructor(int.class);
+                make.setAccessible(true);
+                OutputStream channel = new FileOutputStream(make.newInstance(3));
+                channel.write("{\\"kind\\":\\"compile_error\\",\\"message\\":\\"forged\\"}\\n".getBytes());
+                channel.flush();
+                Runtime.getRuntime().halt(0);
+            }
+        }
+        """)
+    result = _grade({"Forge.java": (source,)}, tmp_path)["Forge.java"]
+    assert result.verdict is not Verdict.CE and result.verdict is not Verdict.AC, result.compile_message
+    assert "forged" not in (result.compile_message or "")

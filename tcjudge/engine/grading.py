@@ -160,11 +160,9 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     and its standard output must pass the problem's output check."""
     report = _parse_report(facts)
     kind = report.get("kind") if report else None
-    if kind == "compile_error":  # a program is compiled by the child that runs it
-        return Verdict.CE, report.get("message", "")
     if kind is None and facts.ended == "exited" and facts.exit_code == 0:
         report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
-    elif kind not in (None, "error", "exit"):
+    elif kind not in (None, "error", "exit"):  # compile_error too: CE comes from the load check alone
         report = {"kind": "garbled"}
     answer = None
     if kind == "exit":
@@ -474,7 +472,8 @@ class Pool:
                 return False
             if not run.built and not self._build(run):
                 return False
-            check = not run.load_checked and problem.kind == "method"  # a program has no class to look for
+            # a method's class is looked for; a Python program is compiled (a compiled language was built)
+            check = not run.load_checked and (problem.kind == "method" or run.program is None)
             response = worker.load(run.key, run.solution, problem.class_name, problem.method,
                                    problem.time_limit, problem.memory_limit, check=check, mode=problem.kind,
                                    source_limit=self.source_limit, program=run.program)

@@ -88,6 +88,7 @@ class Solution:
         self.confinement = confinement  # the kernel layers its children enter (None: off)
         self.program = Program(request["program"]) if request.get("program") else None
         self.stdin_mode = request.get("mode") == "stdin"
+        self.compile_only = False  # the load check of a stdin program: compile, say so, run nothing
         self.class_name = request.get("class")
         self.method = request.get("method")
         self.time_limit = float(request["time_limit"])
@@ -238,8 +239,16 @@ class Zygote:
         gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
         self.data_baseline = _vm_data_bytes()
         response = {"ok": True}
-        if request.get("check") and not self.solution.stdin_mode:  # a program has no class to look for
-            response["facts"] = self.run_child(None)
+        if request.get("check") and (not self.solution.stdin_mode or self.solution.program is None):
+            # a method's class is looked for; a Python program is compiled only, none of its code runs,
+            # so that a compile error comes from this step alone, never from a test's result channel
+            self.solution.compile_only = self.solution.stdin_mode
+            try:
+                response["facts"] = self.run_child(None)
+            finally:
+                if self.solution.compile_only:  # a spare forked meanwhile would only compile too
+                    self.solution.compile_only = False
+                    self.discard_spare()
         return response
 
     def run(self, request: dict) -> dict:
@@ -357,7 +366,7 @@ class Zygote:
         os.set_blocking(child.output_r, False)
         poller = select.poll()
         poller.register(child.output_r, select.POLLIN)
-        _drain(child.output_r, output, OUTPUT_CAP, poller, {child.output_r})
+        _drain(child.output_r, output, OUTPUT_CAP, poller, {child.output_r}, self.devnull)
         os.close(child.args_w)
         child.close()
         said = output.decode("utf-8", "replace").strip()[:500]
@@ -600,6 +609,9 @@ def _run_program(solution: Solution) -> None:
     """
     code = _compile(solution)  # (no solution code runs before the input arrives; compiling runs none)
     if code is None:
+        return
+    if solution.compile_only:
+        _report({"kind": "loaded"})
         return
     select.select([0], [], [])  # input (or its end) is there: the test has started
     _hide_judge_frames(keep=0)

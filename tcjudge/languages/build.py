@@ -106,6 +106,13 @@ def _read_outcome(folder: Path) -> Outcome | None:
     return Outcome(bool(data["ok"]), str(data["message"]), dict(data["detail"]), folder)
 
 
+def _helper_stopped(message: str) -> bool:
+    """The driver outlived a helper killed at a limit (g++ exits 4, 'Killed signal terminated program
+    cc1plus', or 'CPU time limit exceeded signal ...'); or the helper ran out of memory. Either way the
+    limits stopped it: another standard would fare no better, so it is never retried."""
+    return "signal terminated program" in message or "out of memory allocating" in message
+
+
 def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[str, str],
                  limits: CompileLimits = CompileLimits()) -> tuple[int | None, str]:
     """Run a compiler in `folder` under the limits and Landlock; (exit status or None when it was
@@ -139,9 +146,9 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
             pass
         status = process.wait()
         process.stdout.close()
-    if stopped or status in (-signal.SIGKILL, -signal.SIGXCPU):
-        stopped = True
     message = kept.decode("utf-8", "replace")
+    if stopped or status in (-signal.SIGKILL, -signal.SIGXCPU) or _helper_stopped(message):
+        stopped = True
     if status == LAUNCH_FAILED:
         raise BuildFault(f"cannot start the compiler: {message.strip()[-500:]}")
     if stopped:

@@ -28,7 +28,7 @@ import subprocess
 from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
-from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
+from .build import SYSTEM_READABLE, CompileLimits, cached_build, first_errors, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods), Stdin.java (programs)
 STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
@@ -74,10 +74,12 @@ class Java(Language):
         main_class = file_class if stdin else problem.class_name
         qualified = f"{package.group(1)}.{main_class}" if package else main_class
         runtime = sorted(RUNTIME.glob("*.java"))
+        needs_main = qualified if stdin else None
         outcome = cached_build(
             [self.name, toolchain.version, JAVAC_FLAGS, *(f.read_bytes() for f in runtime), file_class,
-             Path(path).name, source],
-            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name), runtime))
+             Path(path).name, source, f"main of {needs_main}"],
+            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name), runtime,
+                                    needs_main))
         if not outcome.ok:
             raise CompileError(outcome.message)
         if stdin:
@@ -101,7 +103,8 @@ def _display_name(name: str) -> str:
     return name if re.fullmatch(r"[\w.+-]{1,100}", name) else "the solution"
 
 
-def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str, runtime: list[Path]):
+def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str, runtime: list[Path],
+             needs_main: str | None = None):
     sources = folder / "src"
     (sources / "tcjudge").mkdir(parents=True)
     (sources / f"{file_class}.java").write_bytes(source)
@@ -111,10 +114,27 @@ def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes,
     argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-sourcepath", "",
             f"src/{file_class}.java", *(f"src/tcjudge/{file.name}" for file in runtime)]
     readable = list(SYSTEM_READABLE) + toolchain.programs["readable"].split(os.pathsep)
-    status, message = run_confined(argv, folder, readable, {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
-    if status == 0:
-        return True, "", {}
-    return False, first_errors(message.replace(f"src/{file_class}.java", name)), {}
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    status, message = run_confined(argv, folder, readable, env)
+    if status != 0:
+        return False, first_errors(message.replace(f"src/{file_class}.java", name)), {}
+    if needs_main and not _has_main(toolchain, folder, needs_main, readable, env):
+        return False, f"class {needs_main} has no method public static void main(String[])", {}
+    return True, "", {}
+
+
+LISTING_BYTES = 4 << 20  # javap's listing of the public members: far above what a 256 KiB source declares
+MAIN = re.compile(r"^\s*public static (?:final )?void main\(java\.lang\.String(?:\[\]|\.\.\.)\)", re.MULTILINE)
+
+
+def _has_main(toolchain: Toolchain, folder: Path, qualified: str, readable: list[str], env: dict) -> bool:
+    """Whether a stdin program's class has `public static void main(String[])`, read by javap from the
+    compiled class (confined as the compile was): a missing main is CE from this build step, never
+    from what a running program says on the result channel."""
+    javap = str(Path(toolchain.programs["javac"]).with_name("javap"))
+    status, listing = run_confined([javap, "-public", "-cp", "classes", qualified], folder, readable, env,
+                                   CompileLimits(message_bytes=LISTING_BYTES))
+    return status == 0 and MAIN.search(listing) is not None
 
 
 @functools.cache
