@@ -113,7 +113,7 @@ def test_check_fails_on_mismatch(judge, tmp_path):
     target = tmp_path / "check.json"
     code, out, _ = judge(*PROBLEMS, "--solutions", TESTDATA / "stored_mismatch", "check", "--json", target)
     assert code == 1
-    assert "MISMATCH" in out and "0 of 1 solutions got their expected verdict" in out
+    assert "MISMATCH" in out and "0 of 1 solution got their expected verdict" in out
 
 
 def test_check_stops_at_first_failure_unless_all_tests(judge, read_json, tmp_path):
@@ -270,3 +270,11 @@ def test_report_whose_reader_goes_away_still_writes_its_pages_then_exits_141(tmp
     assert "Traceback" not in err and "Broken pipe" not in err, err
     assert {"adder.html", "adder.json", "adder.md", "index.html"} <= {p.name for p in out.iterdir()}
     assert (tmp_path / "report.json").is_file()
+
+
+def test_history_of_an_unknown_problem_or_file_is_an_input_error(judge):
+    """Before: exit 0 with a sentence, while check and report exit 2 for an unknown problem."""
+    code, out, err = judge("history", "nosuch")
+    assert code == 2 and "no recorded run of a problem 'nosuch'" in err, out + err
+    code, out, err = judge("history", "solutions/nosuch.py")
+    assert code == 2 and "no recorded run of solutions/nosuch.py" in err, out + err

@@ -230,7 +230,7 @@ def test_check_leaves_out_languages_whose_compiler_is_missing(judge, monkeypatch
     monkeypatch.setattr(JAVA, "toolchain", lambda: None)
     code, out, err = judge("--problems", FIXTURE_PROBLEMS, "--solutions", tmp_path / "solutions", "check")
     assert code == 0, out + err
-    assert "1 of 1 solutions got their expected verdict" in out
+    assert "1 of 1 solution got their expected verdict" in out
     notes = [line for line in err.splitlines() if "not graded" in line]
     assert len(notes) == 2 and any("1 stored C++ solution(s) not graded: " in line for line in notes), err
     code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", folder / "accepted.cpp")

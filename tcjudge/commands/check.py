@@ -9,6 +9,7 @@ from pathlib import Path
 from ..engine.grading import GradeResult
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
+from ..text import count
 from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_fresh, add_hide,
                      add_jobs, judge_runs, save_json, save_junit, stored_runs,
                      worker_count)
@@ -34,7 +35,7 @@ def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions)
     runs = stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
                         verdicts_only=options.hide_expected)
-    print(f"Checking {len(runs)} stored solutions of {len({run.problem.slug for run in runs})} problems "
+    print(f"Checking {count(len(runs), 'stored solution')} of {count(len({run.problem.slug for run in runs}), 'problem')} "
           f"with {worker_count(options)} worker(s)")
     started = time.monotonic()
 
@@ -46,7 +47,7 @@ def run(options) -> int:
     results = judged.results
     print(check_table([check_row(result) for result in results]))
     matched = sum(result.verdict is result.expected for result in results)
-    print(f"{matched} of {len(results)} solutions got their expected verdict "
+    print(f"{matched} of {count(len(results), 'solution')} got their expected verdict "
           f"({time.monotonic() - started:.1f} s{reused_note(judged)})")
     print(changes_section(judged.outcome))
     if options.json:

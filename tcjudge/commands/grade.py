@@ -12,6 +12,7 @@ from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import failing_output, summary_line, test_table
 from ..verdicts import Verdict
+from ..text import count
 from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_hide, add_jobs,
                      judge_runs, save_json, save_junit, worker_count)
 
@@ -54,7 +55,7 @@ def run(options) -> int:
         which = "no examples" if options.examples else "no tests"
         chosen = f" among {', '.join(repr(name) for name in options.test)}" if options.test else ""
         raise JudgeInputError(f"problem {problem.slug} has {which}{chosen}: nothing to grade", problem.path)
-    print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {len(tests)} tests, "
+    print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {count(len(tests), 'test')}, "
           f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
     jobs = worker_count(options)
     started = time.monotonic()

@@ -11,6 +11,7 @@ from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, write_report
+from ..text import count
 from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_fresh, add_hide,
                      add_jobs, judge_runs, make_folder, save_json, stored_runs)
 
@@ -49,7 +50,7 @@ def run(options) -> int:
     except OSError as err:
         raise JudgeInputError(f"cannot write the report: {err.strerror}", err.filename or options.out) from None
     matched = sum(result.verdict is result.expected for result in judged.results)
-    print(f"\n{len(judged.results)} solutions graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
+    print(f"\n{count(len(judged.results), 'solution')} graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
           f"{matched} got their expected verdict")
     print(changes_section(judged.outcome))
     if options.json:

@@ -46,7 +46,7 @@ def run(options) -> int:
     def tick(cases: int, failure) -> None:  # a line every 10 s, so a long run is never silent
         if time.monotonic() - last_line[0] >= 10:
             last_line[0] = time.monotonic()
-            print(f"judge: {cases} cases" + (", shrinking a counterexample" if failure else ""), file=sys.stderr,
+            print(f"judge: {cases} cases so far" + (", shrinking a counterexample" if failure else ""), file=sys.stderr,
                   flush=True)
 
     with Duel(problem, options.solution, against, options.jobs, source_limit=options.source_limit * 1024) as duel:

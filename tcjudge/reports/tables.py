@@ -16,7 +16,8 @@ from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
 from .pages import catches, is_wrong, markdown_grid, problem_page
 from ..problems.tctypes import shorten
-from ..text import markdown_cell, safe_text
+from ..text import count, markdown_cell, safe_text
+from ..errors import JudgeInputError
 from ..formats import versioned
 
 MESSAGE_WIDTH = 70
@@ -31,7 +32,7 @@ def test_table(result: GradeResult, fmt: str = "simple") -> str:
     headers = ["test", "verdict", "CPU ms", "wall ms", "memory MiB", "message"]
     table = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True) if rows else ""
     unrun = len(result.tests) - len(ran)
-    note = f"({unrun} of {len(result.tests)} tests not run)" if unrun else ""
+    note = f"({unrun} of {count(len(result.tests), 'test')} not run)" if unrun else ""
     return "\n".join(part for part in (table, note) if part)
 
 
@@ -80,7 +81,7 @@ def first_failing(result: GradeResult) -> str:
     return f"{failing.name} {failing.verdict}" if failing else "-"
 
 
-CHECK_HEADERS = ["solution", "expected", "got", "first failing test", ""]
+CHECK_HEADERS = ["solution", "expected", "got", "first failing test", "match"]
 
 
 def check_table(rows: list[list[str]], fmt: str = "simple") -> str:
@@ -98,7 +99,7 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     lines = [f"# Verdict report: {problem.name}", "",
              f"{problem.source}. `{problem.signature}`; limits {problem.time_limit:g} s CPU, "
-             f"{problem.memory_limit} MiB; {len(problem.tests)} tests. Generated {stamp} on {machine()}.", "",
+             f"{problem.memory_limit} MiB; {count(len(problem.tests), 'test')}. Generated {stamp} on {machine()}.", "",
              "## Solutions", "", check_table([check_row(r) for r in results], "github"), ""]
     failing = [(r, r.first_failure) for r in results if r.first_failure]
     if failing:
@@ -110,7 +111,7 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
         lines += [f"- {markdown_cell(change.solution)}: {change.what}" for change in changes]
         lines.append("")
     lines += ["## Grid", ""] + markdown_grid(results)
-    uncaught = [t.name for t, count in zip(problem.tests, catches(results)) if not count]
+    uncaught = [t.name for t, caught in zip(problem.tests, catches(results)) if not caught]
     if any(is_wrong(r) for r in results):
         lines += ["", f"Tests that catch no wrong solution: {', '.join(uncaught) or 'none'}."]
     markdown = out_dir / f"{slug}.md"
@@ -134,12 +135,12 @@ def machine() -> str:
 def reused_note(judged: Judged) -> str:
     if not judged.reused:
         return ""
-    return f"; {judged.reused} of {len(judged.results)} results reused from the history, --fresh grades them again"
+    return f"; {judged.reused} of {count(len(judged.results), 'result')} reused from the history, --fresh grades them again"
 
 
 def changes_section(outcome: Outcome) -> str:
     """The verdict changes and CPU slow-downs since each solution's previous recorded run."""
-    first = f" ({outcome.first_seen} solutions had no earlier run)" if outcome.first_seen else ""
+    first = f" ({count(outcome.first_seen, 'solution')} had no earlier run)" if outcome.first_seen else ""
     if not outcome.changes:
         return f"changes since the last run: none{first}"
     lines = [f"changes since the last run{first}:"]
@@ -163,12 +164,12 @@ def history_text(history: History, target: str | None, limit: int) -> str:
     if path.suffix or path.exists() or str(path.resolve()) in history.known_solutions():
         rows = history.timeline(str(path.resolve()), None, limit)
         if not rows:
-            return f"no recorded run of {target} in {display_path(history.path)}"
+            raise JudgeInputError(f"no recorded run of {target}", history.path)
         return tabulate([_result_row(row) for row in rows], ["run", "when", "command", "verdict", "expected", "passed",
-                        "slowest", "content", ""], disable_numparse=True)
+                        "slowest", "content", "reuse"], disable_numparse=True)
     rows = history.timeline(None, target, 10_000)
     if not rows:
-        return f"no recorded run of a problem {target!r} in {display_path(history.path)}"
+        raise JudgeInputError(f"no recorded run of a problem {target!r}", history.path)
     return _verdict_matrix(rows, limit)
 
 
