@@ -278,3 +278,12 @@ def test_history_of_an_unknown_problem_or_file_is_an_input_error(judge):
     assert code == 2 and "no recorded run of a problem 'nosuch'" in err, out + err
     code, out, err = judge("history", "solutions/nosuch.py")
     assert code == 2 and "no recorded run of solutions/nosuch.py" in err, out + err
+
+
+def test_a_misspelt_class_or_slug_gets_a_did_you_mean(judge, tmp_path):
+    misspelt = tmp_path / "adr.py"
+    misspelt.write_text("class Addr:\n    def add(self, values, factor):\n        return 0\n")
+    code, _, err = judge(*PROBLEMS, "grade", misspelt)
+    assert code == 2 and "(Addr): did you mean Adder (problem adder)? Else use --problem" in err, err
+    code, _, err = judge(*PROBLEMS, "grade", misspelt, "--problem", "addr")
+    assert code == 2 and "unknown problem 'addr' (did you mean 'adder'?)" in err, err

@@ -3,6 +3,7 @@ problem a solution file is for."""
 
 from __future__ import annotations
 
+import difflib
 import os
 import stat
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from ..errors import JudgeInputError
 from ..languages import EXTENSIONS, for_path
 from ..text import safe_text
 from . import kattis
-from .format import Problem, load_problem
+from .format import Problem, did_you_mean, load_problem
 from .yamlio import load_mapping
 from ..verdicts import FOLDER_VERDICTS, Verdict
 
@@ -43,21 +44,22 @@ class Catalog:
     def problem(self, slug: str) -> Problem:
         if slug not in self._loaded:
             if slug not in self.slugs():
-                known = ", ".join(self.slugs()) or "none"
-                raise JudgeInputError(f"unknown problem {slug!r} (known: {known})")
+                raise JudgeInputError(f"unknown problem {slug!r}" + did_you_mean(slug, self.slugs()))
             self._loaded[slug] = load_problem(self.problems_dir / slug)
         return self._loaded[slug]
 
     def problem_for(self, solution: Path, source_limit: int = SOURCE_LIMIT) -> Problem:
         """The problem whose class the file defines (read without running it)."""
         names = defined_classes(solution, source_limit)
-        matches, unreadable, programs = [], [], []
+        matches, unreadable, programs, wanted_by = [], [], [], {}
         for slug in self.slugs():
             try:
                 wanted = self._class_name(slug)
             except JudgeInputError as err:  # only an error if no other problem matches
                 unreadable.append(err)
                 continue
+            if isinstance(wanted, str):
+                wanted_by[wanted] = slug
             if wanted in names:
                 matches.append(slug)
             elif wanted is None:  # a standard-input problem (ours or a Kattis package)
@@ -72,7 +74,10 @@ class Catalog:
             raise unreadable[0]
         if not matches:
             found = ", ".join(sorted(names))
-            raise JudgeInputError(f"no problem has a class named like this file's ({found}); use --problem", solution)
+            close = sorted({hit for name in names for hit in difflib.get_close_matches(name, wanted_by, 1)})
+            hint = (": did you mean " + " or ".join(f"{hit} (problem {wanted_by[hit]})" for hit in close)
+                    + "? Else use --problem" if close else "; use --problem")
+            raise JudgeInputError(f"no problem has a class named like this file's ({found}){hint}", solution)
         raise JudgeInputError(f"the file matches several problems ({', '.join(matches)}); use --problem", solution)
 
     def _class_name(self, slug: str) -> object:
