@@ -190,8 +190,11 @@ class Confinement:
             raise ConfinementError("enter() must run in a forked child, not in the process that called prepare()")
         if self._closed:
             raise ConfinementError("enter() after close(): the Landlock ruleset is gone")
-        step = "no_new_privs"
+        step = "capabilities"
         try:
+            if os.geteuid() == 0:  # (an unprivileged process holds no capability to drop)
+                _drop_capabilities(self._prctl, self._syscall3)
+            step = "no_new_privs"
             if self._nnp and self._prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 _sys.check(-1, "prctl(PR_SET_NO_NEW_PRIVS)")
             if self._landlock:
@@ -293,3 +296,22 @@ def prepare(
         prog = (program, arr, fprog)
     layers.append(_seccomp_layer(arch, swhy, profile))
     return Confinement(layers, ruleset_fd, flags, prog, tuple(granted))
+
+
+def _drop_capabilities(prctl, syscall3) -> None:
+    """A root child keeps no capability: none in its bounding set (so no exec can grant one), none
+    ambient, none effective, permitted or inheritable. A root solution then cannot setuid, map page 0
+    (mmap_min_addr), or do anything else that needs a capability; its uid stays 0 for file access,
+    which Landlock already bounds."""
+    for cap in range(_sys.CAP_LAST_POSSIBLE + 1):
+        if prctl(_sys.PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and _sys.ctypes.get_errno() == _sys.errno.EINVAL:
+            break  # past the kernel's last capability
+    prctl(_sys.PR_CAP_AMBIENT, _sys.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL before Linux 4.3: none to clear
+    header = (_sys.ctypes.c_uint32 * 2)(_sys.CAPABILITY_VERSION_3, 0)
+    data = (_sys.ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable} words, all zero
+    arch, _ = _sys.native_arch()
+    number = _sys.NR_CAPSET.get(arch or "")
+    if number is None:
+        raise OSError(_sys.errno.ENOSYS, "capset: unknown architecture")
+    result = syscall3(number, _sys.ctypes.addressof(header), _sys.ctypes.addressof(data), 0)
+    _sys.check(result, "capset")
