@@ -10,9 +10,8 @@ from ..engine.grading import GradeResult
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
 from ..text import count
-from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_fresh, add_hide,
-                     add_jobs, judge_runs, save_json, save_junit, stored_runs,
-                     worker_count)
+from .common import (EXIT_FAILED, EXIT_OK, add_grading_options, judge_runs,
+                     save_json, save_junit, stored_runs, worker_count)
 
 HELP = "every stored solution must get its expected verdict"
 ORDER = 2  # its place in --help
@@ -25,10 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--junit", type=Path, metavar="FILE",
                        help="also write JUnit XML (one testsuite per solution)")
-    add_fresh(parser)
-    add_hide(parser)
-    add_jobs(parser)
-    add_cluster(parser)
+    add_grading_options(parser)
 
 
 def run(options) -> int:

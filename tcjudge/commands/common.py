@@ -23,6 +23,16 @@ from ..reports.progress import Progress
 EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 0, 1, 2, 130, 141
 
 
+def add_grading_options(parser: argparse.ArgumentParser, fresh: bool = True) -> None:
+    """What every command that grades stored or given solutions takes: --fresh (for the stored
+    ones), --hide-expected, -j and --cluster."""
+    if fresh:
+        add_fresh(parser)
+    add_hide(parser)
+    add_jobs(parser)
+    add_cluster(parser)
+
+
 def add_hide(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hide-expected", action="store_true",
                         help="verdicts only, for contests: failing tests show neither the expected value nor the "

@@ -13,8 +13,7 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.tables import failing_output, summary_line, test_table
 from ..verdicts import Verdict
 from ..text import count
-from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_hide, add_jobs,
-                     judge_runs, save_json, save_junit, worker_count)
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, judge_runs, save_json, save_junit, worker_count
 
 HELP = "grade one solution file, test by test"
 ORDER = 1  # its place in --help
@@ -30,9 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", type=Path, metavar="FILE", help="also write the result as JUnit XML")
     parser.add_argument("--show-output", action="store_true",
                        help="show what each failing test printed (stdout and stderr, capped)")
-    add_hide(parser)
-    add_jobs(parser)
-    add_cluster(parser)
+    add_grading_options(parser, fresh=False)
 
 
 def run(options) -> int:

@@ -12,8 +12,7 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, write_report
 from ..text import count
-from .common import (EXIT_FAILED, EXIT_OK, add_cluster, add_fresh, add_hide,
-                     add_jobs, judge_runs, make_folder, save_json, stored_runs)
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, judge_runs, make_folder, save_json, stored_runs
 
 HELP = "grade every stored solution on every test; write reports/"
 ORDER = 3  # its place in --help
@@ -24,10 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="where to write the reports (default: reports/ beside the problems folder)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
-    add_fresh(parser)
-    add_hide(parser)
-    add_jobs(parser)
-    add_cluster(parser)
+    add_grading_options(parser)
 
 
 def run(options) -> int:
