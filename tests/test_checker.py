@@ -126,3 +126,22 @@ def test_a_failing_custom_checker_is_the_judges_fault():
     assert result.judge_fault and result.message == "the problem's checker failed: KeyError: 'n'"
     odd = Checker(TCType.parse("int"), ("custom",), custom=lambda a, e, g: 42)((), 1, 1)
     assert odd.judge_fault and "returned int, not None or a message" in odd.message
+
+
+def test_comparing_an_output_costs_memory_of_the_output_not_of_its_tokens():
+    """issue 22: 64 MiB of two-letter tokens made token lists of 2.6 GiB in the judge; the tokens are
+    walked one at a time now (peak measured by tracemalloc, not by a clock)."""
+    import tracemalloc
+
+    from tcjudge.problems.outputs import compare_output
+
+    output = b"ab " * (1 << 18)  # 768 KiB, 262,144 tokens: their lists alone would take ~25 MiB
+    answer = output[:-3] + b"zz "
+    tracemalloc.start()
+    try:
+        comparison = compare_output(answer, output)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not comparison.ok and comparison.message.startswith("token 262144 (answer line 1): expected 'zz'")
+    assert peak < 1 << 20, f"{peak / 2**20:.1f} MiB"
