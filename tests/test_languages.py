@@ -10,6 +10,7 @@ Tests needing a compiler are skipped, with the reason, where it is not installed
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from tcjudge.problems.format import TestCase as Case  # (not collected by pytest
 from tcjudge.problems.tctypes import SCALARS, TCType
 from tcjudge.verdicts import Verdict
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 FIXTURES = TESTDATA / "languages"
 EXPECT = re.compile(r"^// expect: (\w+)", re.MULTILINE)
@@ -251,3 +252,27 @@ def test_a_compile_whose_helper_was_stopped_at_a_limit_is_never_retried(tmp_path
     status, _ = run_confined(["/bin/sh", "-c", "echo 'x.cpp:1: error: expected'; exit 1"], tmp_path,
                              list(SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"})
     assert status == 1  # a real compile error is still one (and gnu++14 is still tried after it)
+
+
+@pytest.mark.parametrize("tamper", ["planted", "writable"])
+def test_a_cached_build_is_used_only_while_it_is_what_the_judge_built(tmp_path, monkeypatch, tamper):
+    """issue 22: a build cache is trusted only when owned by this user, writable by no one else, and
+    its files hash as recorded. Before, a correct binary planted under a wrong file's key gave AC."""
+    if not shutil.which("g++"):
+        pytest.skip("g++ is not installed here")
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
+    problem = load_problem(ROOT / "problems" / "roxor")
+    wrong = ROOT / "solutions" / "roxor" / "wrong_answer" / "no_equal_targets.cpp"
+    right = ROOT / "solutions" / "roxor" / "accepted" / "odious_grundy.cpp"
+    wrong_build = Path(CPP.program(wrong, problem, 1 << 18)["argv"][0])
+    right_build = Path(CPP.program(right, problem, 1 << 18)["argv"][0])
+    if tamper == "planted":
+        wrong_build.chmod(0o755)
+        shutil.copyfile(right_build, wrong_build)  # the right binary under the wrong file's key
+    else:
+        wrong_build.chmod(0o777)  # anyone could have put anything there
+    runs = [SolutionRun(problem, wrong, problem.tests[:3], stop_on_failure=True)]
+    with Pool(1) as pool:
+        result = pool.grade(runs)[0]
+    assert result.verdict is Verdict.WA, result.verdict
+    assert wrong_build.stat().st_mode & 0o022 == 0

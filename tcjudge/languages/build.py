@@ -20,6 +20,7 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -72,7 +73,11 @@ def cache_root() -> Path:
 
 def cached_build(key_parts: list, build) -> Outcome:
     """The outcome of `build(folder)` -> (ok, message, detail) for this key, built at most once: a
-    fresh folder is built and then renamed into place, so a half-written build is never used."""
+    fresh folder is built and then renamed into place, so a half-written build is never used.
+
+    A cached build is used only while it is what the judge built: every entry owned by this user
+    and writable by no one else, and every file's SHA-256 as recorded when it was built. Else (a
+    cache another user can write, a planted or changed binary) it is built again."""
     digest = hashlib.sha256()
     for part in key_parts:
         data = part if isinstance(part, bytes) else str(part).encode()
@@ -80,22 +85,63 @@ def cached_build(key_parts: list, build) -> Outcome:
     key = digest.hexdigest()
     shelf = cache_root() / "builds" / key[:2]
     final = shelf / key
-    recorded = _read_outcome(final)
+    recorded = _trusted_outcome(final)
     if recorded:
         return recorded
-    shelf.mkdir(parents=True, exist_ok=True)
+    shelf.mkdir(mode=0o700, parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
     try:
         ok, message, detail = build(fresh)
-        (fresh / "outcome.json").write_text(json.dumps({"ok": ok, "message": message, "detail": detail}))
-        try:
-            os.rename(fresh, final)
-        except OSError:  # another worker finished the same build first: use theirs
-            shutil.rmtree(fresh, ignore_errors=True)
+        for path in fresh.rglob("*"):  # writable by no one else, whatever the umask
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode & ~0o022)
+        files = {str(path.relative_to(fresh)): _sha256(path) for path in sorted(fresh.rglob("*")) if path.is_file()}
+        (fresh / "outcome.json").write_text(json.dumps({"ok": ok, "message": message, "detail": detail,
+                                                        "files": files}))
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
-    return _read_outcome(final) or Outcome(ok, message, detail, final)
+    if os.path.lexists(final):
+        trusted = _trusted_outcome(final)
+        if trusted:  # another worker finished the same build meanwhile: theirs
+            shutil.rmtree(fresh, ignore_errors=True)
+            return trusted
+        shutil.rmtree(final, ignore_errors=True)  # an entry not to be trusted: replaced by this build
+    try:
+        os.rename(fresh, final)
+    except OSError:  # another worker finished the same build first, or the entry is not ours to replace
+        return _trusted_outcome(final) or _read_outcome(fresh)
+    return _trusted_outcome(final) or _read_outcome(fresh if fresh.exists() else final)
+
+
+def _trusted_outcome(folder: Path) -> Outcome | None:
+    """The recorded outcome of a build folder, while nothing in it changed or can be changed by others."""
+    outcome = _read_outcome(folder)
+    if outcome is None:
+        return None
+    try:
+        recorded = json.loads((folder / "outcome.json").read_text())["files"]
+        entries = [folder, *folder.rglob("*")]
+        present = {str(path.relative_to(folder)) for path in entries[1:] if path.is_file()} - {"outcome.json"}
+        if set(recorded) != present or not all(_private(path) for path in entries):
+            return None
+        return outcome if all(_sha256(folder / name) == value for name, value in recorded.items()) else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _private(path: Path) -> bool:
+    """Owned by this user, writable by no one else, and not a link."""
+    info = os.lstat(path)
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022 and not stat.S_ISLNK(info.st_mode)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _read_outcome(folder: Path) -> Outcome | None:
