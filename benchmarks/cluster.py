@@ -30,7 +30,7 @@ from tabulate import tabulate  # noqa: E402
 
 from tcjudge.cluster.client import ClusterPool  # noqa: E402
 from tcjudge.cluster.local import local_cluster  # noqa: E402
-from tcjudge.engine.grading import Pool, SolutionRun  # noqa: E402
+from tcjudge.engine.pool import Pool, SolutionRun  # noqa: E402
 from tcjudge.problems.catalog import Catalog  # noqa: E402
 from tcjudge.verdicts import Verdict  # noqa: E402
 

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tcjudge.engine.grading import Pool, SolutionRun  # noqa: E402
+from tcjudge.engine.pool import Pool, SolutionRun  # noqa: E402
 from tcjudge.problems.catalog import Catalog  # noqa: E402
 from tcjudge.reports.history import History  # noqa: E402
 

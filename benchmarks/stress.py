@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from tabulate import tabulate  # noqa: E402
 
-from tcjudge.engine.grading import Pool, SolutionRun  # noqa: E402
+from tcjudge.engine.pool import Pool, SolutionRun  # noqa: E402
 from tcjudge.problems.format import TestCase, load_problem  # noqa: E402
 from tcjudge.setter.stress import Duel, stress  # noqa: E402
 

@@ -12,7 +12,7 @@ optionally:
   # engine-bug: ...          a known engine bug gives it another verdict: xfail(strict=True)
   # isolate: why             graded on its own, after the rest (it crashes part of the judge)
 
-A forked "judge" process grades the whole corpus in one tcjudge.engine.grading.Pool (jobs=2,
+A forked "judge" process grades the whole corpus in one tcjudge.engine.pool.Pool (jobs=2,
 stop_on_failure) with the real engine: once as the current user and, when that is root, once more
 as uid/gid 65534 with a zygote interpreter that user can run. The judge carries a secret variable
 in its environment and is a child subreaper, so every process a test child could leave behind
@@ -55,7 +55,7 @@ import psutil
 import pytest
 
 from tcjudge.engine import sandbox
-from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.problems.format import Problem, load_problem
 from tcjudge.engine.worker import Worker
 

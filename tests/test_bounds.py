@@ -11,7 +11,7 @@ import time
 import psutil
 import pytest
 
-from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.worker import Worker
 from tcjudge.engine.sandbox import cgroup
 from tcjudge.problems.format import load_problem

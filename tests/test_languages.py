@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.sandbox import _landlock
 from tcjudge.languages import CPP, JAVA, PYTHON, CompileError, for_path
 from tcjudge.languages.base import code_only

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from tcjudge.cli import main
-from tcjudge.engine import grading
-from tcjudge.engine.grading import GradeResult, SolutionRun
+from tcjudge.engine import results
+from tcjudge.engine.pool import SolutionRun
+from tcjudge.engine.results import GradeResult
 from tcjudge.problems.catalog import Catalog
 from tcjudge import languages
 from tcjudge.reports import history
@@ -159,7 +160,7 @@ def _stored_run(project) -> SolutionRun:
 
 
 def _result(run: SolutionRun, verdicts: list[Verdict], cpu_ms: float = 1.0) -> GradeResult:
-    tests = [grading.TestResult(t.name, v, cpu_ms) for t, v in zip(run.tests, verdicts)]
+    tests = [results.TestResult(t.name, v, cpu_ms) for t, v in zip(run.tests, verdicts)]
     return GradeResult(run.problem, run.solution, tests, expected=run.expected)
 
 

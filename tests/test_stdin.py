@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.problems.format import load_problem
 from tcjudge.problems.outputs import TokenRules, compare_output
 from tcjudge.verdicts import Verdict

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.languages import CPP, JAVA
 from tcjudge.problems.format import load_problem
 from tcjudge.verdicts import Verdict

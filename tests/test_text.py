@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tcjudge.engine import grading
+from tcjudge.engine import results
 from tcjudge.text import MESSAGE_LIMIT, is_safe, markdown_cell, safe_text
 
 from .conftest import TESTDATA
@@ -43,10 +43,10 @@ def test_markdown_cell_keeps_the_cell_and_no_tag():
 
 
 def test_results_are_safe_by_construction():
-    test = grading.TestResult("t", None, message="\x1b[2Kfake\ud800")
+    test = results.TestResult("t", None, message="\x1b[2Kfake\ud800")
     assert test.message == "\\x1b[2Kfake\ufffd"
     json.dumps(test.to_json(), ensure_ascii=False).encode("utf-8")
-    grade = grading.GradeResult(problem=None, solution=FORGED, tests=[], compile_message="E\x1b]0;title\x07")
+    grade = results.GradeResult(problem=None, solution=FORGED, tests=[], compile_message="E\x1b]0;title\x07")
     assert grade.compile_message == "E\\x1b]0;title\\x07"
 
 

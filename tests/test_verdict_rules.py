@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load import cpu_burners
-from tcjudge.engine.grading import GradeResult, Pool, SolutionRun, judge_test
-from tcjudge.engine.grading import TestResult as Ran  # (not a test class)
+from tcjudge.engine.judging import judge_test
+from tcjudge.engine.pool import Pool, SolutionRun
+from tcjudge.engine.results import GradeResult
+from tcjudge.engine.results import TestResult as Ran  # (not a test class)
 from tcjudge.engine.worker import Worker
 from tcjudge.problems.format import load_problem
 from tcjudge.reports.tables import check_row

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tcjudge.engine.grading import GradeResult, Pool, SolutionRun
+from tcjudge.engine.pool import Pool, SolutionRun
+
+from tcjudge.engine.results import GradeResult
 from tcjudge.engine.worker import Worker
 from tcjudge.problems.format import load_problem
 from tcjudge.verdicts import Verdict

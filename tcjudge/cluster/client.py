@@ -21,7 +21,9 @@ try:
 except ImportError:
     raise JudgeInputError("--cluster needs dask.distributed: pip install 'topcoder-judge[cluster]'") from None
 
-from ..engine.grading import DoneCallback, GradeResult, SolutionRun, TestCallback, TestResult
+from ..engine.pool import DoneCallback, SolutionRun, TestCallback
+
+from ..engine.results import GradeResult, TestResult
 from ..engine.isolation import all_layers, layer_table
 from ..problems.catalog import SOURCE_LIMIT
 from ..verdicts import Verdict
@@ -94,7 +96,7 @@ def _host(address: str) -> str:
 
 
 class ClusterPool:
-    """Grades SolutionRuns on the workers of a Dask scheduler; used like engine.grading.Pool."""
+    """Grades SolutionRuns on the workers of a Dask scheduler; used like engine.pool.Pool."""
 
     def __init__(self, address: str, require_isolation: bool = False, source_limit: int = SOURCE_LIMIT):
         self.address, self.source_limit = address, source_limit

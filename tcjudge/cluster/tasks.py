@@ -21,7 +21,9 @@ import distributed
 from distributed import get_worker
 from distributed.worker import thread_state
 
-from ..engine.grading import Pool, SolutionRun, TestResult
+from ..engine.pool import Pool, SolutionRun
+
+from ..engine.results import TestResult
 from ..engine.isolation import all_layers
 from ..problems.format import Problem, load_problem
 from ..verdicts import Verdict

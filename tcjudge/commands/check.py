@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from ..engine.grading import GradeResult
+from ..engine.results import GradeResult
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
 from ..text import count

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from .. import languages
-from ..engine.grading import GradeResult, Pool, SolutionRun
+from ..engine.pool import Pool, SolutionRun
+from ..engine.results import GradeResult
 from ..engine.isolation import missing_layers_warning
 from ..errors import JudgeInputError
 from ..formats import versioned

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from .. import languages
-from ..engine.grading import SolutionRun
+from ..engine.pool import SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import failing_output, summary_line, test_table

@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from ..engine.grading import GradeResult
+from ..engine.results import GradeResult
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..reports.pages import write_index

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Callable
 
 from .. import languages
-from ..engine.grading import GradeResult, SolutionRun, TestResult
+from ..engine.pool import SolutionRun
+from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
 from ..problems.catalog import SOURCE_LIMIT, display_path
 from ..problems.format import Problem

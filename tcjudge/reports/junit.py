@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..engine.grading import GradeResult, TestResult
+from ..engine.results import GradeResult, TestResult
 from ..problems.catalog import display_path
 from ..text import safe_lines, safe_text
 from ..verdicts import Verdict

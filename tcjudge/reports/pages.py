@@ -16,7 +16,9 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from ..engine.grading import GradeResult, data_text, input_text
+from ..engine.judging import data_text, input_text
+
+from ..engine.results import GradeResult
 from ..problems.catalog import display_path
 from ..problems.format import Problem
 from ..problems.tctypes import shorten

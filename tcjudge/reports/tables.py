@@ -11,7 +11,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..problems.catalog import display_path
-from ..engine.grading import OUTPUT_KEPT, GradeResult
+from ..engine.results import OUTPUT_KEPT, GradeResult
 from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
 from .pages import catches, is_wrong, markdown_grid, problem_page

@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.grading import GradeResult, Pool, SolutionRun
+from ..engine.pool import Pool, SolutionRun
+
+from ..engine.results import GradeResult
 from ..errors import JudgeInputError
 from ..problems.catalog import SOURCE_LIMIT, Catalog, display_path
 from ..problems.format import Problem

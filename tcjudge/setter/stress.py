@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import languages
-from ..engine.grading import judge_load, judge_test, returned_value
+from ..engine.judging import judge_load, judge_test, returned_value
 from ..engine.worker import Worker, WorkerDied
 from ..errors import JudgeInputError
 from ..problems.catalog import SOURCE_LIMIT

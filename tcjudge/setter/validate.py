@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from ..engine.grading import Pool, SolutionRun
+from ..engine.pool import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog
 from ..problems import kattis

@@ -1,4 +1,4 @@
-"""Grading: turn each test's run into a verdict, and schedule tests of many solutions on a pool of workers.
+"""The pool: schedule tests of many solutions on workers, one thread per worker.
 
 Tests of one solution are handed out in order, so with `stop_on_failure` the first failing test is the
 same whatever the number of workers: every test before it has been dispatched and will complete.
@@ -6,247 +6,21 @@ same whatever the number of workers: every test before it has been dispatched an
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-from ..problems.catalog import SOURCE_LIMIT
-from ..problems.outputs import ValidatorFailed, check_output
-from ..problems.format import Data, Problem, TestCase
-from ..problems.tctypes import shorten
 from .. import languages
-from ..text import safe_lines, safe_text
+from ..problems.catalog import SOURCE_LIMIT
+from ..problems.format import Problem, TestCase
+from ..verdicts import Verdict
+from .judging import input_text, judge_load, judge_test, returned_text
+from .results import GradeResult, TestResult, verdict_only
 from .worker import Worker, WorkerDied, remove_stale_cgroups
-from .zygote import ANSWER_CAP
-from ..verdicts import Limits, RunFacts, Verdict, decide
-
-
-COMPILE_LINES = 40  # lines of a compiler's messages kept
-
-
-@dataclass
-class TestResult:
-    name: str
-    verdict: Verdict | None  # None: not run (an earlier test failed, or the solution did not compile)
-    cpu_ms: float = 0.0
-    wall_ms: float = 0.0
-    memory_mib: float = 0.0
-    message: str = ""
-    returned: str = ""  # the returned value, shortened (empty when nothing was returned)
-    input: str = ""  # a failing test's arguments, shortened: what a WA message needs beside the difference
-    output: str = ""  # what a failing test printed (stdout and stderr), capped at OUTPUT_KEPT characters
-
-    def __post_init__(self):  # solution-controlled: made safe once, here
-        self.message = safe_text(self.message)
-        self.returned, self.input = safe_lines(self.returned), safe_lines(self.input)
-        self.output = safe_lines(self.output, OUTPUT_KEPT)
-
-    def to_json(self) -> dict:
-        return {
-            "name": self.name,
-            "verdict": str(self.verdict) if self.verdict else None,
-            "cpu_ms": round(self.cpu_ms, 1),
-            "wall_ms": round(self.wall_ms, 1),
-            "memory_mib": round(self.memory_mib, 1),
-            "message": self.message,
-            "returned": self.returned,
-            "input": self.input,
-            "output": self.output,
-        }
-
-
-@dataclass
-class GradeResult:
-    problem: Problem
-    solution: Path
-    tests: list[TestResult]
-    compile_message: str = ""
-    baseline_mib: float = 0.0
-    expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
-
-    def __post_init__(self):
-        # solution-controlled (a compiler quotes the source): made safe once, here, line by line
-        self.compile_message = safe_lines("\n".join(self.compile_message.split("\n")[:COMPILE_LINES]))
-
-    @property
-    def verdict(self) -> Verdict:
-        """IE when any test is IE (the judge failed somewhere: no other verdict can be trusted, and
-        none may hide it); CE when it did not load; else the verdict of the first failing test in
-        order; else AC (docs/verdicts.md)."""
-        if any(test.verdict is Verdict.IE for test in self.tests):
-            return Verdict.IE
-        if self.compile_message:
-            return Verdict.CE
-        for test in self.tests:
-            if test.verdict not in (Verdict.AC, None):
-                return test.verdict
-        if any(test.verdict is None for test in self.tests):
-            return Verdict.IE  # tests left unrun with no failure to explain it
-        return Verdict.AC
-
-    @property
-    def first_failure(self) -> TestResult | None:
-        return next((t for t in self.tests if t.verdict not in (Verdict.AC, None)), None)
-
-    @property
-    def passed(self) -> int:
-        return sum(test.verdict is Verdict.AC for test in self.tests)
-
-    @property
-    def slowest(self) -> TestResult | None:
-        ran = [test for test in self.tests if test.verdict is not None]
-        return max(ran, key=lambda t: t.cpu_ms) if ran else None
-
-    def to_json(self) -> dict:
-        slowest = self.slowest
-        return {
-            "problem": self.problem.slug,
-            "solution": str(self.solution),
-            "verdict": str(self.verdict),
-            "message": self.compile_message or (self.first_failure.message if self.first_failure else ""),
-            "passed": self.passed,
-            "total": len(self.tests),
-            "slowest": {"name": slowest.name, "cpu_ms": round(slowest.cpu_ms, 1)} if slowest else None,
-            "limits": {"time_s": self.problem.time_limit, "memory_mib": self.problem.memory_limit},
-            "baseline_mib": round(self.baseline_mib, 1),
-            "tests": [test.to_json() for test in self.tests],
-        } | ({"expected": str(self.expected)} if self.expected else {})
-
-
-OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)
-RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports show it beside the expected one)
-INPUT_SHOWN = 200
-OUTPUT_KEPT = 2048
-
-
-HIDDEN = {Verdict.WA: "wrong answer", Verdict.RE: "runtime error"}
-
-
-def verdict_only(result: TestResult) -> TestResult:
-    """A result fit for contestants: the verdict and the judge's own figures and messages; nothing
-    that shows the expected value or the input, directly (a WA's difference, the test's arguments)
-    or through the solution (what it printed, returned or put in an exception message)."""
-    message = HIDDEN.get(result.verdict, result.message)
-    return TestResult(result.name, result.verdict, result.cpu_ms, result.wall_ms, result.memory_mib, message)
-
-
-def limits_of(problem: Problem) -> Limits:
-    return Limits(problem.time_limit, problem.memory_limit)
-
-
-def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
-    """The verdict of one test, from the facts of its run and the expected value (which only we
-    hold), by the one precedence of verdicts.decide."""
-    if problem.kind == "stdin":
-        return judge_program(test, facts, problem)
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
-    answer = None
-    if kind == "return":
-        outcome = problem.check(test.args, test.expected, report.get("value"))
-        answer = (Verdict.IE if outcome.judge_fault else Verdict.AC if outcome.ok else Verdict.WA), outcome.message
-    elif kind not in (None, "error"):
-        report = {"kind": "garbled"}  # "loaded" or "missing" are not answers to a test
-    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
-
-
-def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
-    """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
-    and its standard output must pass the problem's output check."""
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
-    if kind is None and facts.ended == "exited" and facts.exit_code == 0:
-        report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
-    elif kind not in (None, "error", "exit"):  # compile_error too: CE comes from the load check alone
-        report = {"kind": "garbled"}
-    answer = None
-    if kind == "exit":
-        answer = _check_answer(test, facts, problem)
-    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
-
-
-def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
-    """A stdin program's standard output against the test's answer: AC, WA or (the output
-    validator failed) IE."""
-    if facts.answer_truncated:
-        return Verdict.WA, f"output limit exceeded: more than {OUTPUT_LIMIT_MIB} MiB on standard output"
-    try:
-        outcome = check_output(problem.output_check, test.input.read(), test.answer.read(), facts.answer or b"")
-    except ValidatorFailed as err:
-        return Verdict.IE, str(err)
-    return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
-
-
-def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str]:
-    """What a run returned when there is no expected value to compare with (a reference solution on a
-    new input): (AC, value, "") for a value of the return type, else the run's verdict and why."""
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
-    if kind not in (None, "error", "return"):
-        report = {"kind": "garbled"}
-    outcome = decide(facts, limits_of(problem), report)
-    if outcome:
-        return outcome[0], None, outcome[1]
-    mismatch = problem.returns.mismatch(report.get("value"))
-    if mismatch:
-        return Verdict.WA, None, f"wrong type: {mismatch}"
-    return Verdict.AC, report.get("value"), ""
-
-
-def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
-    """None when the solution loads (module runs, class and method exist); else why not (CE, TLE, MLE, IE)."""
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
-    if kind == "return":
-        report = {"kind": "garbled"}
-    outcome = decide(facts, limits_of(problem), report)
-    if kind == "compile_error":
-        return Verdict.CE, report.get("message", "")
-    if outcome is None:  # it ran to the end: loaded, or the class or method is missing
-        return None if kind == "loaded" else (Verdict.CE, report.get("message", ""))
-    verdict, message = outcome
-    return (Verdict.CE if verdict is Verdict.RE else verdict), f"while loading the solution: {message}"
-
-
-def returned_text(facts: RunFacts) -> str:
-    """The value a test returned (a stdin program: its output), shortened for reports; empty when
-    it returned none."""
-    if facts.answer is not None:
-        return shorten(facts.answer[:RETURNED_SHOWN * 4].decode("utf-8", "replace"), RETURNED_SHOWN)
-    report = _parse_report(facts)
-    if not report or report.get("kind") != "return":
-        return ""
-    try:
-        return shorten(repr(report.get("value")), RETURNED_SHOWN)
-    except RecursionError:
-        return "(too deeply nested to show)"
-
-
-def data_text(data: Data, limit: int) -> str:
-    """The start of a stdin test's input or answer, as text."""
-    return shorten(data.read()[:limit * 4].decode("utf-8", "replace"), limit)
-
-
-def input_text(test: TestCase) -> str:
-    """A test's arguments (or a stdin test's input), shortened, as reports show them."""
-    if test.input is not None:
-        return data_text(test.input, INPUT_SHOWN)
-    return shorten(", ".join(repr(list(a) if isinstance(a, tuple) else a) for a in test.args), INPUT_SHOWN)
-
-
-def _parse_report(facts: RunFacts) -> dict | None:
-    if not facts.report or facts.report_truncated:
-        return None
-    try:
-        report = json.loads(facts.report)
-    except (ValueError, RecursionError):  # not JSON, or nested past what the parser will follow
-        return {"kind": "garbled"}
-    return report if isinstance(report, dict) else {"kind": "garbled"}
 
 
 @dataclass

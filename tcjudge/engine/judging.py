@@ -1,0 +1,135 @@
+"""Judging: from the facts of one run (verdicts.RunFacts, as the zygote reports them) to a verdict.
+
+One reader per kind of run (a method's test, a stdin program's test, a reference's value, a load
+check); each treats an unexpected report as garbled, and the one precedence of verdicts.decide
+settles the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..problems.outputs import ValidatorFailed, check_output
+from ..problems.format import Data, Problem, TestCase
+from ..problems.tctypes import shorten
+from ..verdicts import Limits, RunFacts, Verdict, decide
+from .zygote import ANSWER_CAP
+
+OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)
+RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports show it beside the expected one)
+INPUT_SHOWN = 200  # characters of a failing test's arguments kept
+
+
+def limits_of(problem: Problem) -> Limits:
+    return Limits(problem.time_limit, problem.memory_limit)
+
+
+def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+    """The verdict of one test, from the facts of its run and the expected value (which only we
+    hold), by the one precedence of verdicts.decide."""
+    if problem.kind == "stdin":
+        return judge_program(test, facts, problem)
+    report = _parse_report(facts)
+    kind = report.get("kind") if report else None
+    answer = None
+    if kind == "return":
+        outcome = problem.check(test.args, test.expected, report.get("value"))
+        answer = (Verdict.IE if outcome.judge_fault else Verdict.AC if outcome.ok else Verdict.WA), outcome.message
+    elif kind not in (None, "error"):
+        report = {"kind": "garbled"}  # "loaded" or "missing" are not answers to a test
+    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+
+
+def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+    """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
+    and its standard output must pass the problem's output check."""
+    report = _parse_report(facts)
+    kind = report.get("kind") if report else None
+    if kind is None and facts.ended == "exited" and facts.exit_code == 0:
+        report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
+    elif kind not in (None, "error", "exit"):  # compile_error too: CE comes from the load check alone
+        report = {"kind": "garbled"}
+    answer = None
+    if kind == "exit":
+        answer = _check_answer(test, facts, problem)
+    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+
+
+def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+    """A stdin program's standard output against the test's answer: AC, WA or (the output
+    validator failed) IE."""
+    if facts.answer_truncated:
+        return Verdict.WA, f"output limit exceeded: more than {OUTPUT_LIMIT_MIB} MiB on standard output"
+    try:
+        outcome = check_output(problem.output_check, test.input.read(), test.answer.read(), facts.answer or b"")
+    except ValidatorFailed as err:
+        return Verdict.IE, str(err)
+    return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
+
+
+def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str]:
+    """What a run returned when there is no expected value to compare with (a reference solution on a
+    new input): (AC, value, "") for a value of the return type, else the run's verdict and why."""
+    report = _parse_report(facts)
+    kind = report.get("kind") if report else None
+    if kind not in (None, "error", "return"):
+        report = {"kind": "garbled"}
+    outcome = decide(facts, limits_of(problem), report)
+    if outcome:
+        return outcome[0], None, outcome[1]
+    mismatch = problem.returns.mismatch(report.get("value"))
+    if mismatch:
+        return Verdict.WA, None, f"wrong type: {mismatch}"
+    return Verdict.AC, report.get("value"), ""
+
+
+def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
+    """None when the solution loads (module runs, class and method exist); else why not (CE, TLE, MLE, IE)."""
+    report = _parse_report(facts)
+    kind = report.get("kind") if report else None
+    if kind == "return":
+        report = {"kind": "garbled"}
+    outcome = decide(facts, limits_of(problem), report)
+    if kind == "compile_error":
+        return Verdict.CE, report.get("message", "")
+    if outcome is None:  # it ran to the end: loaded, or the class or method is missing
+        return None if kind == "loaded" else (Verdict.CE, report.get("message", ""))
+    verdict, message = outcome
+    return (Verdict.CE if verdict is Verdict.RE else verdict), f"while loading the solution: {message}"
+
+
+def returned_text(facts: RunFacts) -> str:
+    """The value a test returned (a stdin program: its output), shortened for reports; empty when
+    it returned none."""
+    if facts.answer is not None:
+        return shorten(facts.answer[:RETURNED_SHOWN * 4].decode("utf-8", "replace"), RETURNED_SHOWN)
+    report = _parse_report(facts)
+    if not report or report.get("kind") != "return":
+        return ""
+    try:
+        return shorten(repr(report.get("value")), RETURNED_SHOWN)
+    except RecursionError:
+        return "(too deeply nested to show)"
+
+
+def data_text(data: Data, limit: int) -> str:
+    """The start of a stdin test's input or answer, as text."""
+    return shorten(data.read()[:limit * 4].decode("utf-8", "replace"), limit)
+
+
+def input_text(test: TestCase) -> str:
+    """A test's arguments (or a stdin test's input), shortened, as reports show them."""
+    if test.input is not None:
+        return data_text(test.input, INPUT_SHOWN)
+    return shorten(", ".join(repr(list(a) if isinstance(a, tuple) else a) for a in test.args), INPUT_SHOWN)
+
+
+def _parse_report(facts: RunFacts) -> dict | None:
+    if not facts.report or facts.report_truncated:
+        return None
+    try:
+        report = json.loads(facts.report)
+    except (ValueError, RecursionError):  # not JSON, or nested past what the parser will follow
+        return {"kind": "garbled"}
+    return report if isinstance(report, dict) else {"kind": "garbled"}

@@ -1,0 +1,118 @@
+"""The results of grading: one test's (TestResult) and one solution's (GradeResult), and the
+contest-mode view of a test that shows nothing of the expected value or the input.
+
+Everything a solution controls is made safe once, when a result is made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..problems.format import Problem
+from ..text import safe_lines, safe_text
+from ..verdicts import Verdict
+
+COMPILE_LINES = 40  # lines of a compiler's messages kept
+OUTPUT_KEPT = 2048  # characters of a failing test's printed output kept
+
+
+@dataclass
+class TestResult:
+    name: str
+    verdict: Verdict | None  # None: not run (an earlier test failed, or the solution did not compile)
+    cpu_ms: float = 0.0
+    wall_ms: float = 0.0
+    memory_mib: float = 0.0
+    message: str = ""
+    returned: str = ""  # the returned value, shortened (empty when nothing was returned)
+    input: str = ""  # a failing test's arguments, shortened: what a WA message needs beside the difference
+    output: str = ""  # what a failing test printed (stdout and stderr), capped at OUTPUT_KEPT characters
+
+    def __post_init__(self):  # solution-controlled: made safe once, here
+        self.message = safe_text(self.message)
+        self.returned, self.input = safe_lines(self.returned), safe_lines(self.input)
+        self.output = safe_lines(self.output, OUTPUT_KEPT)
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "verdict": str(self.verdict) if self.verdict else None,
+            "cpu_ms": round(self.cpu_ms, 1),
+            "wall_ms": round(self.wall_ms, 1),
+            "memory_mib": round(self.memory_mib, 1),
+            "message": self.message,
+            "returned": self.returned,
+            "input": self.input,
+            "output": self.output,
+        }
+
+
+@dataclass
+class GradeResult:
+    problem: Problem
+    solution: Path
+    tests: list[TestResult]
+    compile_message: str = ""
+    baseline_mib: float = 0.0
+    expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
+
+    def __post_init__(self):
+        # solution-controlled (a compiler quotes the source): made safe once, here, line by line
+        self.compile_message = safe_lines("\n".join(self.compile_message.split("\n")[:COMPILE_LINES]))
+
+    @property
+    def verdict(self) -> Verdict:
+        """IE when any test is IE (the judge failed somewhere: no other verdict can be trusted, and
+        none may hide it); CE when it did not load; else the verdict of the first failing test in
+        order; else AC (docs/verdicts.md)."""
+        if any(test.verdict is Verdict.IE for test in self.tests):
+            return Verdict.IE
+        if self.compile_message:
+            return Verdict.CE
+        for test in self.tests:
+            if test.verdict not in (Verdict.AC, None):
+                return test.verdict
+        if any(test.verdict is None for test in self.tests):
+            return Verdict.IE  # tests left unrun with no failure to explain it
+        return Verdict.AC
+
+    @property
+    def first_failure(self) -> TestResult | None:
+        return next((t for t in self.tests if t.verdict not in (Verdict.AC, None)), None)
+
+    @property
+    def passed(self) -> int:
+        return sum(test.verdict is Verdict.AC for test in self.tests)
+
+    @property
+    def slowest(self) -> TestResult | None:
+        ran = [test for test in self.tests if test.verdict is not None]
+        return max(ran, key=lambda t: t.cpu_ms) if ran else None
+
+    def to_json(self) -> dict:
+        slowest = self.slowest
+        return {
+            "problem": self.problem.slug,
+            "solution": str(self.solution),
+            "verdict": str(self.verdict),
+            "message": self.compile_message or (self.first_failure.message if self.first_failure else ""),
+            "passed": self.passed,
+            "total": len(self.tests),
+            "slowest": {"name": slowest.name, "cpu_ms": round(slowest.cpu_ms, 1)} if slowest else None,
+            "limits": {"time_s": self.problem.time_limit, "memory_mib": self.problem.memory_limit},
+            "baseline_mib": round(self.baseline_mib, 1),
+            "tests": [test.to_json() for test in self.tests],
+        } | ({"expected": str(self.expected)} if self.expected else {})
+
+
+HIDDEN = {Verdict.WA: "wrong answer", Verdict.RE: "runtime error"}
+
+
+def verdict_only(result: TestResult) -> TestResult:
+    """A result fit for contestants: the verdict and the judge's own figures and messages; nothing
+    that shows the expected value or the input, directly (a WA's difference, the test's arguments)
+    or through the solution (what it printed, returned or put in an exception message)."""
+    message = HIDDEN.get(result.verdict, result.message)
+    return TestResult(result.name, result.verdict, result.cpu_ms, result.wall_ms, result.memory_mib, message)
+
