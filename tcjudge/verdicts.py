@@ -8,6 +8,8 @@ import errno
 import signal
 from dataclasses import dataclass
 
+from .protocol import Limits
+
 
 class Verdict(str, enum.Enum):
     AC = "AC"
@@ -63,32 +65,6 @@ class RunFacts:
     @property
     def memory_mib(self) -> float:
         return self.peak_rss_kib / 1024
-
-
-@dataclass(frozen=True)
-class Limits:
-    """A problem's limits and the two wall-clock bounds derived from them (docs/verdicts.md)."""
-
-    time: float  # CPU seconds
-    memory_mib: int
-
-    @property
-    def idle(self) -> float:
-        """Seconds a test may spend neither running nor waiting for a CPU (sleeping, blocked,
-        stopped): it only exists to stop solutions that wait for nothing."""
-        return 2 * self.time + 1
-
-    @property
-    def overload(self) -> float:
-        """Seconds a test may wait for a CPU before the judge gives up on the machine (IE): far
-        beyond what a solution's own threads can make it wait before its CPU limit stops it."""
-        return max(30.0, 10 * self.time)
-
-    @property
-    def wall_bound(self) -> float:
-        """The longest a test can take by these rules (CPU twice: once used, once undercounted
-        idle time of threads running side by side)."""
-        return 2 * self.time + self.idle + self.overload
 
 
 # One precedence for every run (docs/verdicts.md): the first verdict in this list whose facts are

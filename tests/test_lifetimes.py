@@ -16,7 +16,7 @@ import time
 import psutil
 
 from tcjudge.engine.worker import Worker
-from tcjudge.engine.zygote import die_with_parent
+from tcjudge.engine.processes import die_with_parent
 
 from .conftest import TESTDATA
 

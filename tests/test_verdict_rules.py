@@ -19,7 +19,8 @@ from tcjudge.engine.results import TestResult as Ran  # (not a test class)
 from tcjudge.engine.worker import Worker
 from tcjudge.problems.format import load_problem
 from tcjudge.reports.tables import check_row
-from tcjudge.verdicts import Limits, RunFacts, Verdict, decide
+from tcjudge.protocol import Limits
+from tcjudge.verdicts import RunFacts, Verdict, decide
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 

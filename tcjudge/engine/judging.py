@@ -13,7 +13,8 @@ from typing import Any
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
-from ..verdicts import Limits, RunFacts, Verdict, decide
+from ..protocol import Limits
+from ..verdicts import RunFacts, Verdict, decide
 from .zygote import ANSWER_CAP
 
 OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)

@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 from ..problems.catalog import SOURCE_LIMIT
-from ..verdicts import Limits, RunFacts
+from ..protocol import Limits
+from ..verdicts import RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from tcjudge.engine.zygote import serve; "

@@ -3,7 +3,7 @@
 // The process it runs in was forked by the zygote, limited, confined and then exec'd: fd 3 is the
 // result channel, fd 4 carries one test's arguments (JSON, closed when complete), fds 1 and 2 are
 // the captured output. It reads the arguments, calls the method on a fresh instance and writes one
-// JSON line on fd 3, the same protocol as the Python child (tcjudge/engine/zygote.py). Only the
+// JSON line on fd 3, the same protocol as the Python child (tcjudge/protocol.py, tcjudge/engine/child.py). Only the
 // TopCoder types are read and written: int, long, double, String, boolean, and arrays of them.
 // Everything lives in namespace tcjudge; after the contestant's code the generated part only names
 // tcjudge:: and the problem's class and method, so their macros cannot change it.

@@ -1,0 +1,304 @@
+"""The confined side: what a forked test child runs, from the fork to its end.
+
+Every line here runs in the child, never in the zygote: it cuts its ties to the zygote, joins its
+cgroup, sets its limits, enters the kernel layers, and then either execs a compiled program or
+loads and runs a Python solution (a method called on a fresh instance, or a stdin program run as
+`python3 program.py` would run it). From the moment the solution's code runs, nothing this process
+says is trusted: the zygote reads the kernel's figures and the result channel from outside
+(engine/zygote.py, engine/watch.py), and the judge parses what it said (engine/judging.py).
+
+Imports nothing of the judge but tcjudge.protocol and engine/processes.py (standard library only).
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import resource
+import select
+import signal
+import sys
+import traceback
+import types
+from dataclasses import dataclass
+from typing import Callable, NoReturn
+
+from ..protocol import ARGS_FD, RESULT_FD, UNSUPPORTED
+from .processes import die_with_parent, libc
+
+
+@dataclass
+class Channels:
+    """The child's ends of its pipes, as forked (a stdin program's answer pipe: None for a method)."""
+
+    args_r: int
+    result_w: int
+    output_w: int
+    setup_w: int
+    answer_w: int | None
+
+
+def start(solution, channels: Channels, parent: int, devnull: int, join_cgroup: Callable[[], None] | None,
+          data_baseline: int, nproc: int | None) -> NoReturn:
+    """In the forked child: cut every tie to the zygote (`parent`), confine, then run `solution`
+    (an engine/zygote.Solution) and end.
+
+    Every descriptor but 0-4 is closed before the solution runs, the set-up channel included.
+    A stdin program gets the argument pipe as descriptor 0 and the answer pipe as descriptor 1."""
+    args_r, result_w, output_w, setup_w, answer_w = (channels.args_r, channels.result_w, channels.output_w,
+                                                     channels.setup_w, channels.answer_w)
+    try:
+        die_with_parent(parent)
+        if join_cgroup is not None:
+            join_cgroup()  # first: everything from here on is charged to the test
+        os.setpgid(0, 0)
+        os.dup2(args_r if solution.stdin_mode else devnull, 0)
+        os.dup2(answer_w if solution.stdin_mode else output_w, 1)
+        os.dup2(output_w, 2)
+        os.dup2(result_w, RESULT_FD)
+        os.dup2(devnull if solution.stdin_mode else args_r, ARGS_FD)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        _limit(solution, data_baseline, nproc)
+        if solution.confinement is not None:
+            solution.confinement.enter()  # it may use descriptors of its own, closed just below
+        if solution.program is not None:  # exec closes the set-up channel (close-on-exec) on success
+            os.closerange(ARGS_FD + 1, setup_w)
+            os.closerange(setup_w + 1, 1 << 16)
+            _exec_program(solution.program)
+        os.closerange(ARGS_FD + 1, 1 << 16)
+    except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
+        os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
+        os._exit(70)
+    (_run_program if solution.stdin_mode else _run_solution)(solution)
+    # Stay alive, stopped, until the zygote has read this process's CPU time and peak memory
+    # and killed it (an exiting process loses its memory figures before it can be reaped).
+    os.kill(os.getpid(), signal.SIGSTOP)
+    os._exit(0)
+
+
+def _limit(solution, data_baseline: int, nproc: int | None) -> None:
+    cpu = solution.cpu_backstop()  # a backstop only: the zygote stops it at the limit
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    data = solution.data_limit(data_baseline)
+    resource.setrlimit(resource.RLIMIT_DATA, (data, data))
+    _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
+    stack = solution.memory_bytes if stack_hard == resource.RLIM_INFINITY else min(solution.memory_bytes, stack_hard)
+    resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    if nproc is not None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    cpu = libc.sched_getcpu()  # one CPU, the one it runs on: threads add CPU time, not cores
+    if cpu >= 0:
+        os.sched_setaffinity(0, {cpu})
+
+
+def _exec_program(program) -> NoReturn:
+    """Arrange the descriptors and become the compiled program (an engine/zygote.Program)."""
+    for fd in (RESULT_FD, ARGS_FD):  # a dup2 onto itself kept close-on-exec
+        os.set_inheritable(fd, True)
+    if not program.result_channel:  # nothing for it to say beyond its output and exit status
+        os.close(RESULT_FD)
+        os.close(ARGS_FD)
+    elif program.stdio:
+        os.dup2(ARGS_FD, 0)
+        os.dup2(RESULT_FD, 1)
+        os.close(ARGS_FD)
+        os.close(RESULT_FD)
+    os.execve(program.argv[0], program.argv, program.env)
+
+
+def _run_solution(solution) -> None:
+    """Load the module fresh, find the class and method, wait for the arguments, call, report."""
+    code = _compile(solution)
+    if code is None:
+        return
+    phase = "load"
+    _hide_judge_frames(keep=1)
+    try:
+        module = _solution_module(solution)
+        exec(code, module.__dict__)
+        cls = module.__dict__.get(solution.class_name)
+        if not isinstance(cls, type):
+            _report({"kind": "missing", "message": f"the file defines no class {solution.class_name}"})
+            return
+        if not callable(getattr(cls, solution.method, None)):
+            _report({"kind": "missing", "message": f"class {solution.class_name} has no method {solution.method}"})
+            return
+        args = _read_arguments()
+        if args is None:
+            _report({"kind": "loaded"})
+            return
+        phase = "call"
+        method = getattr(cls(), solution.method)
+        value = method(*args)
+        phase = "result"
+        _flush_output()
+        _report({"kind": "return", "value": _plain(value, 0)})
+    except BaseException as err:  # anything the solution raises, SystemExit included, is its verdict
+        _flush_output()
+        _report(_describe_error(err, phase, solution.path))
+
+
+def _solution_module(solution) -> types.ModuleType:
+    """An importable module named "solution", as the arena imports the class: registered in
+    sys.modules so dataclasses, pickle and copy resolve the solution's classes (under
+    `python3 solution.py` they do); not "__main__", so a local test block does not run."""
+    module = types.ModuleType("solution")
+    module.__file__ = solution.path
+    sys.modules["solution"] = module
+    sys.argv[:] = [solution.path]
+    return module
+
+
+def _compile(solution) -> types.CodeType | None:
+    """Compile the source here, in the confined and limited child (None: the failure is reported)."""
+    try:
+        return compile(solution.source, solution.path, "exec", dont_inherit=True)
+    except SyntaxError as err:  # SyntaxWarnings went to the captured output, like any print
+        where = f" (line {err.lineno})" if err.lineno else ""
+        _report({"kind": "compile_error", "message": f"{type(err).__name__}: {err.msg}{where}"[:1000]})
+    except BaseException as err:  # too deep, too big, a decoder that fails: the solution's own fault
+        _flush_output()
+        _report(_describe_error(err, "compile", solution.path))
+    return None
+
+
+def _run_program(solution) -> None:
+    """Run a stdin program as `python3 program.py` would, once its input starts to arrive.
+
+    It ends as the interpreter ends a script: other threads are waited for, atexit functions run,
+    standard output is flushed. Then {"kind": "exit"} is reported; an exception, a non-zero
+    `sys.exit` or a failure to write the output is reported as an error, as for a method.
+    """
+    code = _compile(solution)  # (no solution code runs before the input arrives; compiling runs none)
+    if code is None:
+        return
+    if solution.compile_only:
+        _report({"kind": "loaded"})
+        return
+    select.select([0], [], [])  # input (or its end) is there: the test has started
+    _hide_judge_frames(keep=0)
+    module = types.ModuleType("__main__")
+    module.__file__ = solution.path
+    sys.modules["__main__"] = module
+    sys.argv[:] = [solution.path]
+    failure = None
+    try:
+        exec(code, module.__dict__)
+    except SystemExit as err:
+        failure = None if err.code in (None, 0) else err
+    except BaseException as err:  # anything else the program raises is its verdict
+        failure = err
+    try:
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            threading._shutdown()  # the interpreter waits for non-daemon threads before exiting
+        atexit._run_exitfuncs()
+        _flush_output(strict=True)
+    except BaseException as err:
+        failure = failure or err
+    if failure is not None:
+        _flush_output()
+        _report(_describe_error(failure, "call", solution.path))
+    else:
+        _report({"kind": "exit"})
+
+
+def _hide_judge_frames(keep: int) -> None:
+    """Give the solution the recursion depth `python3 solution.py` gives it, on every test.
+
+    The child was forked somewhere down the zygote's stack (the first test's child and the spares
+    are forked from different places), and those frames count against the recursion limit.
+    Raising the limit by their number, and showing the solution the limit without them, makes
+    the code the caller runs next count as at depth `keep` + 1: a method as if module code
+    called it (keep 1: the caller stands for the module frame), a program as a module (keep 0).
+    The same depth on every test, whatever `sys.setrecursionlimit` the solution sets.
+    """
+    hidden, frame = -keep, sys._getframe(1)
+    while frame is not None:
+        hidden += 1
+        frame = frame.f_back
+    set_limit, get_limit = sys.setrecursionlimit, sys.getrecursionlimit
+
+    def setrecursionlimit(limit, /):
+        set_limit(limit + hidden if type(limit) is int and limit >= 1 else limit)
+
+    def getrecursionlimit():
+        return get_limit() - hidden
+
+    setrecursionlimit.__doc__, getrecursionlimit.__doc__ = set_limit.__doc__, get_limit.__doc__
+    set_limit(get_limit() + hidden)
+    sys.setrecursionlimit, sys.getrecursionlimit = setrecursionlimit, getrecursionlimit
+
+
+def _read_arguments() -> tuple | None:
+    """One test's arguments from the argument pipe (JSON, closed by the zygote when complete)."""
+    chunks = []
+    while chunk := os.read(ARGS_FD, 1 << 16):
+        chunks.append(chunk)
+    os.close(ARGS_FD)
+    args = json.loads(b"".join(chunks))
+    return None if args is None else _as_tuples(args)
+
+
+def _as_tuples(value):
+    """Arguments as TopCoder hands them to Python: every array (JSON list) becomes a tuple."""
+    return tuple(_as_tuples(item) for item in value) if isinstance(value, list) else value
+
+
+def _plain(value, depth: int):
+    """The returned value as JSON-ready data; objects that are not TopCoder values are only named."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (list, tuple)) and depth < 2:
+        return [_plain(item, depth + 1) for item in value]
+    kind = type(value)
+    module = kind.__dict__.get("__module__")  # the solution may have set it to anything
+    module = str.__str__(module)[:200] if isinstance(module, str) else "?"
+    return {UNSUPPORTED: f"{module}.{str.__str__(kind.__qualname__)[:200]}".removeprefix("builtins.")}
+
+
+def _describe_error(err: BaseException, phase: str, path: str) -> dict:
+    line = None
+    for frame, lineno in traceback.walk_tb(err.__traceback__):
+        if frame.f_code.co_filename == path:
+            line = lineno
+    if isinstance(err, SyntaxError) and err.filename == path:
+        line = err.lineno
+    try:
+        message = str(err)[:300]
+    except BaseException:
+        message = "(the exception could not be shown)"
+    errno = getattr(err, "errno", None)
+    return {"kind": "error", "phase": phase, "type": type(err).__name__, "message": message, "line": line,
+            "errno": errno if type(errno) is int else None}
+
+
+def _report(message: dict) -> None:
+    """One line on the result channel (JSON never contains a raw newline): its end ends the test."""
+    data = json.dumps(message, allow_nan=True).encode() + b"\n"
+    view = memoryview(data)
+    while view:
+        written = os.write(RESULT_FD, view)
+        view = view[written:]
+
+
+def _flush_output(strict: bool = False) -> None:
+    """Flush what the solution printed; `strict`: a failure to write standard output is its error
+    (a stdin program whose answer cannot be written has not answered)."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if not stream.closed:  # as at the interpreter's exit: a stream the program closed is skipped
+                stream.flush()
+        except BaseException:
+            if strict and (stream is sys.stdout or stream is sys.__stdout__):
+                raise

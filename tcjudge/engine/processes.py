@@ -1,0 +1,28 @@
+"""Process plumbing that both the zygote and its forked children use (standard library only)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when `parent` dies, and end it now if `parent` is already gone: a
+    parent killed between our fork and the prctl would otherwise leave us running under pid 1."""
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL a test's process group and its leader (gone or not ours: nothing to do)."""
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except (ProcessLookupError, PermissionError):
+            pass

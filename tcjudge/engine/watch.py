@@ -1,0 +1,230 @@
+"""The zygote's eyes on a running child, from outside it: CPU clock, idle and waiting time from the
+kernel's scheduler statistics, peak memory, and the pipes drained without ever blocking.
+
+Runs in the zygote (trusted); reads /proc and the child's pipes, never anything the child hands it
+as a claim about itself.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import time
+
+from ..protocol import READY_LINE
+from .processes import kill_group
+
+DISCARD_CHUNK = 1 << 30  # bytes spliced to /dev/null per call: as much as the pipe holds
+FIRST_LOOK = 0.05  # seconds into a test before its idle and waiting time are counted (short tests never are)
+CPUCLOCK_SCHED = 2
+
+
+def process_cpu_clock(pid: int) -> int:
+    """The clock id of another process's CPU time (Linux's MAKE_PROCESS_CPUCLOCK)."""
+    return ((~pid) << 3) | CPUCLOCK_SCHED
+
+
+def drain(fd: int, into: bytearray, cap: int, poller, open_pipes: set, devnull: int) -> bool:
+    """Read what is available; keep up to `cap` bytes. True when bytes past the cap were dropped.
+
+    Past the cap, bytes go from the pipe to /dev/null inside the kernel (splice): never copied, so
+    a solution that floods its output waits for nothing but its own CPU (docs/verdicts.md)."""
+    dropped = False
+    while True:
+        room = cap - len(into)
+        try:
+            if room > 0:
+                chunk = os.read(fd, 65536)
+                moved = len(chunk)
+            else:
+                moved = os.splice(fd, devnull, DISCARD_CHUNK, flags=os.SPLICE_F_NONBLOCK)
+                chunk = None
+        except BlockingIOError:
+            return dropped
+        if not moved:
+            poller.unregister(fd)
+            open_pipes.discard(fd)
+            return dropped
+        if chunk is not None:
+            into += chunk[:room]
+            dropped |= moved > room
+        else:
+            dropped = True
+        if os.get_blocking(fd):  # while the child runs: one call per wake-up, then back to poll
+            return dropped
+
+
+class Activity:
+    """How long a child has been idle (no thread running or waiting for a CPU) and how long it has
+    waited for a CPU, from the kernel: its CPU clock and each thread's run-queue wait
+    (/proc/<pid>/task/*/schedstat).
+
+    Figures are read first FIRST_LOOK into the test (the time before counts as neither idle nor
+    waiting), then brought up to date only when a budget might be spent (update): a short test
+    costs no reading at all. Between updates an interval counts as idle for what its wall
+    time exceeds the CPU used, the longest wait of any thread, and whatever the zygote itself
+    spent running or waiting for a CPU (the child may have been blocked on a pipe the zygote was
+    slow to empty: that is never the solution's idle time). A wait is credited when the waiting
+    thread gets its CPU, so it may show in the interval after the one it happened in; that
+    interval's surplus is handed back to the previous one.
+    """
+
+    def __init__(self, pid: int, clock: int, started: float):
+        self.pid, self.clock = pid, clock
+        self.idle = 0.0  # seconds
+        self.waited = 0.0  # seconds
+        self._first_look = started + FIRST_LOOK
+        self._at: float | None = None  # when the figures were last brought up to date; None: not yet
+        self._cpu, self._delays, self._own = 0.0, {}, 0
+        self._last_idle = 0.0
+
+    def remaining(self, idle_limit: float, overload_wait: float) -> tuple[float, float]:
+        """Lower bounds of what is left of the idle and waiting budgets: since the last update
+        either can have grown by at most the wall time that passed. Nothing is counted before the
+        first look (FIRST_LOOK after the start), so a short test never reads /proc."""
+        now = time.monotonic()
+        if self._at is None:
+            if now < self._first_look:
+                return idle_limit, overload_wait
+            self._at, self._cpu = now, _cpu_seconds(self.clock, 0.0)
+            self._delays, self._own = _thread_delays(self.pid), _own_schedule()
+        since = now - self._at
+        return idle_limit - self.idle - since, overload_wait - self.waited - since
+
+    def until_first_look(self) -> float:
+        """Seconds until the first look is due (infinite once it has been taken)."""
+        return math.inf if self._at is not None else max(0.0, self._first_look - time.monotonic())
+
+    def update(self) -> None:
+        if self._at is None:
+            return
+        now, cpu, delays, own = time.monotonic(), _cpu_seconds(self.clock, self._cpu), _thread_delays(self.pid), _own_schedule()
+        waited = max((delay - self._delays.get(tid, 0) for tid, delay in delays.items()), default=0) / 1e9
+        idle = (now - self._at) - (cpu - self._cpu) - max(0.0, waited) - (own - self._own) / 1e9
+        if idle >= 0:
+            self.idle += idle
+            self._last_idle = idle
+        else:  # a wait credited late: it was counted as idle in the previous interval
+            self.idle -= min(-idle, self._last_idle)
+            self._last_idle = 0.0
+        self.waited += max(0.0, waited)
+        self._at, self._cpu, self._delays, self._own = now, cpu, delays, own
+
+    def runnable(self) -> bool:
+        """Whether a thread is running or waiting for a CPU right now (its wait not yet credited)."""
+        for tid in _threads(self.pid):
+            try:
+                with open(f"/proc/{self.pid}/task/{tid}/stat", "rb") as handle:
+                    if handle.read().rpartition(b")")[2].split()[0] == b"R":
+                        return True
+            except (OSError, IndexError):
+                pass
+        return False
+
+
+def _cpu_seconds(clock: int, default: float) -> float:
+    try:
+        return time.clock_gettime(clock)
+    except OSError:  # the process is gone
+        return default
+
+
+def _threads(pid: int) -> list[str]:
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+
+
+def _thread_delays(pid: int) -> dict[str, int]:
+    """Each thread's nanoseconds spent waiting on a run queue (schedstat's second field)."""
+    delays = {}
+    for tid in _threads(pid):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as handle:
+                delays[tid] = int(handle.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return delays
+
+
+def _own_schedule() -> int:
+    """Nanoseconds the zygote has spent on a CPU or waiting for one."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as handle:
+            ran, waited = handle.read().split()[:2]
+        return int(ran) + int(waited)
+    except (OSError, ValueError):
+        return 0
+
+
+def live_usage(clock: int, pid: int) -> tuple[float, int] | None:
+    """(CPU seconds, peak resident KiB) of a live process, from its CPU clock and VmHWM (what
+    wait4 would report); None once it is exiting and the kernel no longer shows its memory."""
+    try:
+        cpu = time.clock_gettime(clock)
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return cpu, int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+class Child:
+    """A forked child that has loaded the solution and waits on its argument pipe for one test.
+
+    `setup_r` carries the harness's own set-up errors; the child closes its end before any solution
+    code runs, so a solution cannot pass itself off as the judge's fault.
+    """
+
+    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r")
+
+    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int, answer_r: int | None):
+        self.pid, self.args_w, self.result_r, self.output_r, self.setup_r = pid, args_w, result_r, output_r, setup_r
+        self.answer_r = answer_r  # a stdin program's standard output; None for a method
+
+    def setup_error(self) -> str | None:
+        """What the child said went wrong before the solution ran (read once it has ended)."""
+        os.set_blocking(self.setup_r, False)
+        try:
+            message = os.read(self.setup_r, 4096)
+        except BlockingIOError:
+            message = b""
+        return message.decode("utf-8", "replace") or None
+
+    def close(self) -> None:
+        for fd in (self.result_r, self.output_r, self.setup_r, self.answer_r):
+            if fd is not None:
+                os.close(fd)
+
+    def discard(self) -> None:
+        kill_group(self.pid)
+        os.waitpid(self.pid, 0)
+        os.close(self.args_w)
+        self.close()
+
+
+def await_ready(child: Child, timeout: float) -> tuple[float, str | None]:
+    """For a runtime that says when it is up (the JVM): wait for its ready line. Returns the CPU
+    time it used until then, which is not charged to the solution (its class is not initialized
+    before), or why it never became ready."""
+    clock = process_cpu_clock(child.pid)
+    deadline = time.monotonic() + timeout
+    line = b""
+    while len(line) < len(READY_LINE):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([child.result_r], [], [], remaining)[0]:
+            return 0.0, f"the runtime did not start within {timeout:g} s"
+        chunk = os.read(child.result_r, len(READY_LINE) - len(line))
+        if not chunk:
+            return 0.0, "the runtime ended before it was ready"
+        line += chunk
+    if line != READY_LINE:
+        return 0.0, f"the runtime did not say it was ready (it said {line!r})"
+    try:
+        return time.clock_gettime(clock), None
+    except OSError:
+        return 0.0, "the runtime ended before it was ready"

@@ -1,0 +1,87 @@
+"""The one definition of what the judge and its zygotes say to each other, and of the child's channels.
+
+Imported by both sides of the trust boundary (the judge's worker handle, the zygote and the code
+that runs in a confined child), so it imports nothing but the standard library.
+
+The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Then one JSON line each way:
+
+  {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "idle_limit", "overload_wait",
+   "check": bool, "mode": "method" | "stdin", "source_limit", "program"?}
+      -> {"ok": true} (with check, also "facts" of a child that only compiles and loads the solution)
+      or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
+  {"op": "run", "args": [...]}            (a method's test)
+  {"op": "run", "input": base64}          (a stdin program's test)
+      -> the facts of one test (verdicts.RunFacts.from_message reads them)
+  any request -> {"internal_error": text} when the zygote itself failed (the judge's fault: IE)
+
+"program" (a compiled language, built by tcjudge.languages): {"argv", "env", "readable", "profile",
+"stdio", "ready", "result_channel", "data_extra_mib", "cpu_extra"}; see engine/zygote.Program.
+
+A child's channels: the result channel on RESULT_FD (one JSON line: {"kind": "return" | "error" |
+"exit" | "loaded" | "missing" | "compile_error", ...}), a method's arguments on ARGS_FD (JSON, closed
+when complete), what it prints on 1 and 2 (a stdin program: its input on 0 and its answer on 1).
+A runtime that says when it is up (the JVM) first writes READY_LINE on the result channel.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+
+RESULT_FD = 3
+ARGS_FD = 4
+READY_LINE = b"ready\n"
+
+OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is discarded by the kernel
+ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
+REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
+
+# How the process that runs a solution marks a returned object that is not plain data (a set, a
+# dict, a numpy number, an object of the solution's own class): {UNSUPPORTED: "its type name"}.
+UNSUPPORTED = "$unsupported"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A problem's limits and the two wall-clock bounds derived from them (docs/verdicts.md)."""
+
+    time: float  # CPU seconds
+    memory_mib: int
+
+    @property
+    def idle(self) -> float:
+        """Seconds a test may spend neither running nor waiting for a CPU (sleeping, blocked,
+        stopped): it only exists to stop solutions that wait for nothing."""
+        return 2 * self.time + 1
+
+    @property
+    def overload(self) -> float:
+        """Seconds a test may wait for a CPU before the judge gives up on the machine (IE): far
+        beyond what a solution's own threads can make it wait before its CPU limit stops it."""
+        return max(30.0, 10 * self.time)
+
+    @property
+    def wall_bound(self) -> float:
+        """The longest a test can take by these rules (CPU twice: once used, once undercounted
+        idle time of threads running side by side)."""
+        return 2 * self.time + self.idle + self.overload
+
+
+class SourceError(Exception):
+    """The file cannot be a solution at all (not a regular file, over the size limit): CE."""
+
+
+def read_source(path: str | os.PathLike, limit: int) -> bytes:
+    """At most `limit` bytes of a regular file (no device, fifo or link to one); SourceError if not,
+    OSError if it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SourceError("the solution is not a regular file")
+        data = os.read(fd, limit + 1)
+        if len(data) > limit:
+            raise SourceError(f"the source is over the {limit // 1024} KiB limit")
+        return data
+    finally:
+        os.close(fd)
