@@ -1,9 +1,9 @@
 # expect: WA
 # threat: (1) monkeypatch the judge: put the checkout back on sys.path and import tcjudge.problems.checker
-#   and tcjudge.engine.grading to make compare() always succeed; patch the zygote's module (already in
+#   and tcjudge.engine.judging to make compare() always succeed; patch the child's module (already in
 #   sys.modules after fork) so that its _plain() and _report() claim success.
 # why: the project is unreadable under Landlock, so the judge's modules that the zygote never
-#   loaded cannot be imported; the zygote's own module can be patched, but only in this process:
+#   loaded cannot be imported; the child's own module can be patched, but only in this process:
 #   the comparison happens in the judge, which sees the plain value 0. WA.
 import os
 import sys
@@ -22,9 +22,9 @@ class Vault:
             raise RuntimeError("LEAK: imported tcjudge.problems.checker from the checkout")
         except (ImportError, OSError):  # PermissionError: Landlock
             pass
-        zygote = sys.modules.get("tcjudge.engine.zygote")
-        if zygote is not None:
-            zygote._plain = lambda value, depth: {"verdict": "AC", "value": value}
-            zygote.REPORT_CAP = 0
-            zygote.OUTPUT_CAP = 0
+        child = sys.modules.get("tcjudge.engine.child")
+        if child is not None:
+            child._plain = lambda value, depth: {"verdict": "AC", "value": value}
+            child.REPORT_CAP = 0
+            child.OUTPUT_CAP = 0
         return 0
