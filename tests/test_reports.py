@@ -25,7 +25,8 @@ from tcjudge.engine.results import GradeResult
 from tcjudge.problems.catalog import Catalog
 from tcjudge import languages
 from tcjudge.reports import history
-from tcjudge.reports.history import History, change_between, grade_and_record
+from tcjudge.reports.history import History, change_between
+from tcjudge.runs import grade_and_record
 from tcjudge.reports.junit import write_junit
 from tcjudge.reports.pages import problem_page
 from tcjudge.reports.tables import write_report

@@ -10,8 +10,8 @@ from ..engine.results import GradeResult
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
 from ..text import count
-from .common import (EXIT_FAILED, EXIT_OK, add_grading_options, judge_runs,
-                     save_json, save_junit, stored_runs, worker_count)
+from ..runs import judge_runs, stored_runs, worker_count
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
 HELP = "every stored solution must get its expected verdict"
 ORDER = 2  # its place in --help

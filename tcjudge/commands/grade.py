@@ -13,7 +13,8 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.tables import failing_output, summary_line, test_table
 from ..verdicts import Verdict
 from ..text import count
-from .common import EXIT_FAILED, EXIT_OK, add_grading_options, judge_runs, save_json, save_junit, worker_count
+from ..runs import judge_runs, worker_count
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
 HELP = "grade one solution file, test by test"
 ORDER = 1  # its place in --help

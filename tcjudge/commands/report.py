@@ -12,7 +12,8 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, write_report
 from ..text import count
-from .common import EXIT_FAILED, EXIT_OK, add_grading_options, judge_runs, make_folder, save_json, stored_runs
+from ..runs import judge_runs, stored_runs
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, make_folder, save_json
 
 HELP = "grade every stored solution on every test; write reports/"
 ORDER = 3  # its place in --help

@@ -21,7 +21,6 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
 
 from .. import languages
 from ..engine.pool import SolutionRun
@@ -314,46 +313,8 @@ def _trimmed_at_first_failure(tests: list[TestResult]) -> list[TestResult]:
     return tests[: failed + 1] + [TestResult(t.name, None) for t in tests[failed + 1:]]
 
 
-def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:
-    """Split `runs` into those a recorded result can stand for (index -> (tests id, result)) and the
-    indexes that must be graded."""
-    reused, to_grade = {}, []
-    for index, run in enumerate(runs):
-        found = None if fresh else history.reusable(run)
-        if found:
-            reused[index] = found
-        else:
-            to_grade.append(index)
-    return reused, to_grade
-
-
 @dataclass
 class Judged:
     results: list[GradeResult]
     reused: int
     outcome: Outcome
-
-
-def grade_and_record(history: History, command: str, argv: list[str], runs: list[SolutionRun], fresh: bool,
-                     grade: Callable[[list[SolutionRun]], list[GradeResult]],
-                     on_reused: Callable[[GradeResult], None] | None = None) -> Judged:
-    """Reuse what the history can stand for (unless `fresh`), grade the rest with `grade`, record the
-    run. An interrupted run is recorded as such, and nothing of it is ever reused."""
-    started = time.time()
-    reused, to_grade = reuse_or_run(history, runs, fresh)
-    for _, result in reused.values():
-        if on_reused:
-            on_reused(result)
-    try:
-        graded = grade([runs[index] for index in to_grade])
-    except KeyboardInterrupt:
-        history.record(command, argv, started, [], [], {}, status="interrupted")
-        raise
-    results: list[GradeResult] = [None] * len(runs)  # type: ignore[list-item]
-    for index, (_, result) in reused.items():
-        results[index] = result
-    for index, result in zip(to_grade, graded):
-        results[index] = result
-    outcome = history.record(command, argv, started, runs, results,
-                             {index: tests_id for index, (tests_id, _) in reused.items()})
-    return Judged(results, len(reused), outcome)

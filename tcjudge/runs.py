@@ -1,0 +1,136 @@
+"""A grading run, from choosing what to grade to the recorded result: the one owner of a run.
+
+It chooses the runs (the stored solutions of the chosen problems, or what a command hands it), asks
+the history (a store) which results can be reused, grades the rest on a pool (a local engine.pool.Pool
+or, with --cluster, a cluster.client.ClusterPool: the same interface) with progress, records the
+run in the history, and hands the results back for the reports to read.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable
+
+from . import languages
+from .engine.isolation import missing_layers_warning
+from .engine.pool import Pool, SolutionRun
+from .engine.results import GradeResult
+from .errors import JudgeInputError
+from .problems.catalog import Catalog, display_path
+from .reports.history import History, Judged
+from .reports.progress import Progress
+
+
+def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
+                 verdicts_only: bool = False) -> list[SolutionRun]:
+    """A run for every stored solution of the chosen problems (all problems are loaded first)."""
+    runs = []
+    unavailable: dict[languages.Language, int] = {}  # a language whose compiler is missing here -> solutions left out
+    for slug in slugs or catalog.slugs():
+        problem = catalog.problem(slug)
+        for stored in catalog.stored_solutions(slug):
+            language = languages.for_path(stored.path)
+            if language.toolchain() is None:
+                unavailable[language] = unavailable.get(language, 0) + 1
+                continue
+            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected,
+                                    verdicts_only=verdicts_only))
+    for path in catalog.skipped:
+        print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",
+              file=sys.stderr)
+    for language, count in unavailable.items():  # the machine's limit, not a mismatch: said once per language
+        print(f"judge: note: {count} stored {language.title} solution(s) not graded: {language.missing_message()}",
+              file=sys.stderr)
+    if not runs:
+        raise JudgeInputError("no stored solutions to check", catalog.solutions_dir)
+    return runs
+
+
+def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:
+    """Split `runs` into those a recorded result can stand for (index -> (tests id, result)) and the
+    indexes that must be graded."""
+    reused, to_grade = {}, []
+    for index, run in enumerate(runs):
+        found = None if fresh else history.reusable(run)
+        if found:
+            reused[index] = found
+        else:
+            to_grade.append(index)
+    return reused, to_grade
+
+
+def grade_and_record(history: History, command: str, argv: list[str], runs: list[SolutionRun], fresh: bool,
+                     grade: Callable[[list[SolutionRun]], list[GradeResult]],
+                     on_reused: Callable[[GradeResult], None] | None = None) -> Judged:
+    """Reuse what the history can stand for (unless `fresh`), grade the rest with `grade`, record the
+    run. An interrupted run is recorded as such, and nothing of it is ever reused."""
+    started = time.time()
+    reused, to_grade = reuse_or_run(history, runs, fresh)
+    for _, result in reused.values():
+        if on_reused:
+            on_reused(result)
+    try:
+        graded = grade([runs[index] for index in to_grade])
+    except KeyboardInterrupt:
+        history.record(command, argv, started, [], [], {}, status="interrupted")
+        raise
+    results: list[GradeResult] = [None] * len(runs)  # type: ignore[list-item]
+    for index, (_, result) in reused.items():
+        results[index] = result
+    for index, result in zip(to_grade, graded):
+        results[index] = result
+    outcome = history.record(command, argv, started, runs, results,
+                             {index: tests_id for index, (tests_id, _) in reused.items()})
+    return Judged(results, len(reused), outcome)
+
+
+def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line=None) -> Judged:
+    """Grade runs (reusing unchanged results unless `fresh`) with progress, and record them in the history.
+    `line(result)` is printed as each solution finishes."""
+
+    def grade(to_grade: list[SolutionRun]) -> list[GradeResult]:
+        if not to_grade:
+            return []
+        with Progress(sum(len(run.tests) for run in to_grade), len(to_grade)) as progress:
+            return grade_runs(options, to_grade, progress, line)
+
+    def reused(result: GradeResult) -> None:
+        if line:
+            print(f"{line(result)} (reused)", flush=True)
+
+    history = History(options.history, options.source_limit * 1024)
+    try:
+        return grade_and_record(history, command, options.argv, runs, fresh, grade, reused)
+    finally:
+        history.close()
+
+
+def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None) -> list[GradeResult]:
+    """Grade runs on a pool of `options.jobs` workers (or the cluster's), and say when isolation is partial."""
+    warning = None if options.cluster else missing_layers_warning()  # on a cluster, the workers' counts
+    if warning:
+        print(warning, file=sys.stderr)
+    with pool_for(options) as pool:
+        results = pool.grade(runs, on_test=lambda run, index, test: progress.test_done(display_path(run.solution)),
+                             on_done=lambda result: progress.solution_done(line(result) if line else None))
+    for problem in sorted(pool.warnings):
+        print(f"judge: warning: {problem}", file=sys.stderr)
+    return results
+
+
+def pool_for(options):
+    """A local Pool of -j workers, or the Dask cluster of --cluster / JUDGE_CLUSTER (connected once
+    per command; only then is dask imported)."""
+    if not options.cluster:
+        return Pool(options.jobs, source_limit=options.source_limit * 1024)
+    if getattr(options, "cluster_pool", None) is None:
+        from .cluster.client import ClusterPool
+        options.cluster_pool = ClusterPool(options.cluster, options.cluster_require_isolation,
+                                           source_limit=options.source_limit * 1024)
+    return options.cluster_pool
+
+
+def worker_count(options) -> int:
+    """How many tests run at once, for the headers."""
+    return pool_for(options).jobs if options.cluster else options.jobs
