@@ -3,7 +3,8 @@ import math
 import pytest
 
 from tcjudge.problems.checker import compare, doubles_match
-from tcjudge.problems.tctypes import UNSUPPORTED, TCType
+from tcjudge.problems.tctypes import TCType
+from tcjudge.protocol import UNSUPPORTED
 
 
 def check(type_text, expected, got, tolerance=1e-9):

@@ -13,9 +13,8 @@ from typing import Any
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
-from ..protocol import Limits
+from ..protocol import ANSWER_CAP, Limits
 from ..verdicts import RunFacts, Verdict, decide
-from .zygote import ANSWER_CAP
 
 OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)
 RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports show it beside the expected one)

@@ -43,7 +43,7 @@ import signal
 import sys
 import time
 
-from ..protocol import ANSWER_CAP, ARGS_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, SourceError, read_source
+from ..protocol import ANSWER_CAP, ARGS_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, Limits, SourceError, read_source
 from . import child as child_side
 from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, libc
 from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock
@@ -70,9 +70,10 @@ class Solution:
         self.time_limit = float(request["time_limit"])
         self.memory_bytes = int(request["memory_mib"]) * 1024 * 1024
         # Seconds a test may spend neither running nor waiting for a CPU, and waiting for a CPU
-        # (verdicts.Limits); the defaults are the same rules for requests that leave them out.
-        self.idle_limit = float(request.get("idle_limit", 2 * self.time_limit + 1))
-        self.overload_wait = float(request.get("overload_wait", max(30.0, 10 * self.time_limit)))
+        # (protocol.Limits, whose rules also stand for a request that leaves them out).
+        rules = Limits(self.time_limit, int(request["memory_mib"]))
+        self.idle_limit = float(request.get("idle_limit", rules.idle))
+        self.overload_wait = float(request.get("overload_wait", rules.overload))
         self.source = read_source(self.path, int(request["source_limit"]))
 
     def data_limit(self, baseline: int) -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+from .. import protocol
 
 SCAN_LIMIT = 1 << 20  # characters of a source scanned for class names: far above any TopCoder solution
 
@@ -55,17 +55,13 @@ class Language:
 
 
 def read_source(path: Path, limit: int) -> bytes:
-    """At most `limit` bytes of a regular file; CompileError for anything else (as the zygote does)."""
+    """At most `limit` bytes of a regular file; CompileError for anything else (the zygote's rule)."""
     try:
-        with open(path, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise CompileError("the solution is not a regular file")
-            data = handle.read(limit + 1)
+        return protocol.read_source(path, limit)
+    except protocol.SourceError as err:
+        raise CompileError(str(err)) from None
     except OSError as err:
         raise CompileError(f"cannot read the file: {err.strerror}") from None
-    if len(data) > limit:
-        raise CompileError(f"the source is over the {limit // 1024} KiB limit")
-    return data
 
 
 def code_only(source: str, line_comment: str = "//", block: tuple[str, str] = ("/*", "*/")) -> str:

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol import UNSUPPORTED
+
 INT_RANGE = (-(2**31), 2**31 - 1)
 LONG_RANGE = (-(2**63), 2**63 - 1)
 SCALARS = ("int", "long", "double", "String", "boolean")
@@ -98,11 +100,6 @@ def describe(value: Any) -> str:
     if isinstance(value, dict) and set(value) == {UNSUPPORTED}:
         return f"an object of type {value[UNSUPPORTED]}"
     return type(value).__name__
-
-
-# How the process that runs a solution marks a returned object that is not plain data (a set, a
-# dict, a numpy number, an object of the solution's own class): {UNSUPPORTED: "its type name"}.
-UNSUPPORTED = "$unsupported"
 
 
 def shorten(text: str, limit: int = 60) -> str:
