@@ -21,6 +21,12 @@ RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports sh
 INPUT_SHOWN = 200  # characters of a failing test's arguments kept
 
 
+# The report kinds each run can end with (tcjudge.protocol); any other is garbled.
+ANSWERS = frozenset({"return", "error"})  # a method's test, a reference's value
+PROGRAM_ENDS = frozenset({"exit", "error"})  # a stdin program's test
+LOAD_ENDS = frozenset({"loaded", "missing", "compile_error", "error"})  # the load check
+
+
 def limits_of(problem: Problem) -> Limits:
     return Limits(problem.time_limit, problem.memory_limit)
 
@@ -30,26 +36,20 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     hold), by the one precedence of verdicts.decide."""
     if problem.kind == "stdin":
         return judge_program(test, facts, problem)
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
+    report, kind = _report_of(facts, ANSWERS)  # "loaded" or "missing" are not answers to a test
     answer = None
     if kind == "return":
         outcome = problem.check(test.args, test.expected, report.get("value"))
         answer = (Verdict.IE if outcome.judge_fault else Verdict.AC if outcome.ok else Verdict.WA), outcome.message
-    elif kind not in (None, "error"):
-        report = {"kind": "garbled"}  # "loaded" or "missing" are not answers to a test
     return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
 
 
 def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
     """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
     and its standard output must pass the problem's output check."""
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
+    report, kind = _report_of(facts, PROGRAM_ENDS)  # compile_error too: CE comes from the load check alone
     if kind is None and facts.ended == "exited" and facts.exit_code == 0:
         report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
-    elif kind not in (None, "error", "exit"):  # compile_error too: CE comes from the load check alone
-        report = {"kind": "garbled"}
     answer = None
     if kind == "exit":
         answer = _check_answer(test, facts, problem)
@@ -71,10 +71,7 @@ def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
 def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str]:
     """What a run returned when there is no expected value to compare with (a reference solution on a
     new input): (AC, value, "") for a value of the return type, else the run's verdict and why."""
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
-    if kind not in (None, "error", "return"):
-        report = {"kind": "garbled"}
+    report, _ = _report_of(facts, ANSWERS)
     outcome = decide(facts, limits_of(problem), report)
     if outcome:
         return outcome[0], None, outcome[1]
@@ -86,10 +83,7 @@ def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str
 
 def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
     """None when the solution loads (module runs, class and method exist); else why not (CE, TLE, MLE, IE)."""
-    report = _parse_report(facts)
-    kind = report.get("kind") if report else None
-    if kind == "return":
-        report = {"kind": "garbled"}
+    report, kind = _report_of(facts, LOAD_ENDS)
     outcome = decide(facts, limits_of(problem), report)
     if kind == "compile_error":
         return Verdict.CE, report.get("message", "")
@@ -123,6 +117,16 @@ def input_text(test: TestCase) -> str:
     if test.input is not None:
         return data_text(test.input, INPUT_SHOWN)
     return shorten(", ".join(repr(list(a) if isinstance(a, tuple) else a) for a in test.args), INPUT_SHOWN)
+
+
+def _report_of(facts: RunFacts, expected: frozenset[str]) -> tuple[dict | None, str | None]:
+    """The result channel's report and its kind, where a kind this run cannot end with is garbled
+    (the solution wrote it, not the child's runner): the one place such a report is turned away."""
+    report = _parse_report(facts)
+    kind = report.get("kind") if report else None
+    if kind is not None and kind not in expected:
+        return {"kind": "garbled"}, "garbled"
+    return report, kind
 
 
 def _parse_report(facts: RunFacts) -> dict | None:
