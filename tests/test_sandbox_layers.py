@@ -803,8 +803,9 @@ def test_degrades_on_unknown_arch(monkeypatch):
 # --- the BPF program, interpreted (covers aarch64, which this machine cannot run) ---------------
 
 
-def bpf_run(prog: _seccomp.Program, arch: int, nr: int, args=(0,) * 6, pid: int = 4242) -> int:
-    """A classic-BPF interpreter for the opcodes our assembler emits."""
+def bpf_run(prog: _seccomp.Program, arch: int, nr: int, args=(0,) * 6, pid: int = 4242,
+            token: int = 0x5A5A_1234_5678) -> int:
+    """A classic-BPF interpreter for the opcodes our assembler emits (`token`: the exec token)."""
     import struct
 
     args = (list(args) + [0] * 6)[:6]
@@ -813,6 +814,9 @@ def bpf_run(prog: _seccomp.Program, arch: int, nr: int, args=(0,) * 6, pid: int 
     for i in prog.pid_slots:
         code, jt, jf, _ = ins[i]
         ins[i] = (code, jt, jf, pid)
+    for i, shift in prog.exec_slots:
+        code, jt, jf, _ = ins[i]
+        ins[i] = (code, jt, jf, (token >> shift) & 0xFFFFFFFF)
     pc, acc, steps = 0, 0, 0
     while True:
         steps += 1
@@ -949,6 +953,11 @@ def test_bpf_memory_and_signalling_rules_per_profile(arch):
     assert bpf_run(jvm, A, nr["mmap"], (0, 4096, R | W | X, PRIVATE | ANON)) == ALLOW  # the JIT
     assert bpf_run(jvm, A, nr["mprotect"], (0, 4096, R | X)) == ALLOW
     assert bpf_run(strict, A, nr["execve"]) == E(errno.EACCES)
-    for prog in (native, jvm):  # one process still: exec yes, fork no
-        assert bpf_run(prog, A, nr["execve"]) == ALLOW and bpf_run(prog, A, nr["execveat"]) == ALLOW
+    token = 0x5A5A_1234_5678
+    assert bpf_run(strict, A, nr["execve"], (token,)) == E(errno.EACCES)
+    for prog in (native, jvm):  # one process still: the judge's one exec (through its token), no fork
+        assert bpf_run(prog, A, nr["execve"], (token,), token=token) == ALLOW
+        for other in (0, token + 8, token ^ (1 << 40), token & 0xFFFFFFFF):  # any other path pointer
+            assert bpf_run(prog, A, nr["execve"], (other,), token=token) == E(errno.EACCES)
+        assert bpf_run(prog, A, nr["execveat"], (3, token), token=token) == E(errno.EACCES)
         assert bpf_run(prog, A, nr["clone"], (signal.SIGCHLD,)) == E(errno.EPERM)

@@ -13,6 +13,7 @@ Imports nothing of the judge but tcjudge.protocol and engine/processes.py (stand
 from __future__ import annotations
 
 import atexit
+import ctypes
 import json
 import os
 import resource
@@ -60,12 +61,13 @@ def start(solution, channels: Channels, parent: int, devnull: int, join_cgroup: 
         os.dup2(devnull if solution.stdin_mode else args_r, ARGS_FD)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         _limit(solution, data_baseline, nproc)
-        if solution.confinement is not None:
-            solution.confinement.enter()  # it may use descriptors of its own, closed just below
-        if solution.program is not None:  # exec closes the set-up channel (close-on-exec) on success
+        program, token = solution.program, None
+        if solution.confinement is not None:  # it may use descriptors of its own, closed just below
+            token = solution.confinement.enter(os.fsencode(program.argv[0]) if program is not None else None)
+        if program is not None:  # exec closes the set-up channel (close-on-exec) on success
             os.closerange(ARGS_FD + 1, setup_w)
             os.closerange(setup_w + 1, 1 << 16)
-            _exec_program(solution.program)
+            _exec_program(program, token)
         os.closerange(ARGS_FD + 1, 1 << 16)
     except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
         os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
@@ -95,8 +97,11 @@ def _limit(solution, data_baseline: int, nproc: int | None) -> None:
         os.sched_setaffinity(0, {cpu})
 
 
-def _exec_program(program) -> NoReturn:
-    """Arrange the descriptors and become the compiled program (an engine/zygote.Program)."""
+def _exec_program(program, token: int | None) -> NoReturn:
+    """Arrange the descriptors and become the compiled program (an engine/zygote.Program).
+
+    `token`: the address of the program's path that the confinement's filter lets execve take
+    (sandbox.exec_token), the only exec the program will ever have; None where no filter decides."""
     for fd in (RESULT_FD, ARGS_FD):  # a dup2 onto itself kept close-on-exec
         os.set_inheritable(fd, True)
     if not program.result_channel:  # nothing for it to say beyond its output and exit status
@@ -107,7 +112,19 @@ def _exec_program(program) -> NoReturn:
         os.dup2(RESULT_FD, 1)
         os.close(ARGS_FD)
         os.close(RESULT_FD)
-    os.execve(program.argv[0], program.argv, program.env)
+    if token is None:
+        os.execve(program.argv[0], program.argv, program.env)
+    argv = _c_strings(program.argv)
+    env = _c_strings(f"{name}={value}" for name, value in program.env.items())
+    libc.execve(ctypes.c_void_p(token), argv, env)
+    error = ctypes.get_errno()
+    raise OSError(error, f"execve {program.argv[0]}: {os.strerror(error)}")
+
+
+def _c_strings(items) -> ctypes.Array:
+    """A NULL-terminated char *[] for execve."""
+    encoded = [os.fsencode(item) for item in items]
+    return (ctypes.c_char_p * (len(encoded) + 1))(*encoded, None)
 
 
 def _run_solution(solution) -> None:

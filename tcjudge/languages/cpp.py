@@ -9,8 +9,8 @@ work), the returned value is sent back as JSON and type-checked by the judge as 
 
 A standard-input program (problem kind "stdin") is the file alone, its own main() included, as
 CodeChef or Kattis compile it: it reads the test's input on descriptor 0 and its standard output
-is the answer, and it ends with its exit status. Of ours, only runtime/deny_exec.cpp is linked in
-(as into every C++ program: after the one execve that started it, it may exec nothing).
+is the answer, and it ends with its exit status. Nothing of ours is linked in: that it may exec
+nothing after the one execve that started it is the sandbox's doing, from outside (sandbox.exec_token).
 
 Archive rule: gnu++17 first; if that fails, gnu++14. Code written for the compilers of its
 contest can clash with names C++17 added to std (a TopCoder submission defining its own `size`
@@ -30,7 +30,6 @@ from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
-DENY_EXEC = RUNTIME.with_name("deny_exec.cpp")  # its own translation unit, linked into every program
 STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
 FLAGS = ("-O2", "-static", "-w", "-fmax-errors=5", "-pipe")  # static: half the CPU of a dynamic exec per test
 CLASS_DEFINITION = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}]*)?\{")
@@ -68,7 +67,7 @@ class Cpp(Language):
         entry = entry_point(problem) if problem.kind != "stdin" else None
         name = _file_name(Path(path).name)
         outcome = cached_build(
-            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), DENY_EXEC.read_bytes(), entry, name,
+            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, name,
              source],
             lambda folder: _compile(toolchain, folder, name, source, entry))
         if not outcome.ok:
@@ -116,8 +115,6 @@ def _file_name(name: str) -> str:
 def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry: str | None):
     """Compile the file with our entry point (`entry`), or alone when it is a stdin program (None)."""
     (folder / name).write_bytes(source)
-    (folder / "runtime").mkdir()
-    shutil.copyfile(DENY_EXEC, folder / "runtime" / DENY_EXEC.name)
     if entry is None:
         unit = name
     else:
@@ -128,8 +125,7 @@ def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
     first_failure = None
     for standard in STANDARDS:
-        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", unit, f"runtime/{DENY_EXEC.name}",
-                "-o", "solution"]
+        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", unit, "-o", "solution"]
         status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env)
         if status == 0:
             return True, "", {"standard": standard}

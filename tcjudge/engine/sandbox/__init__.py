@@ -16,6 +16,7 @@ See docs/security.md for what each layer stops and what is not covered.
 
 from __future__ import annotations
 
+import errno
 import os
 import struct
 import sys
@@ -175,16 +176,21 @@ class Confinement:
             # byte offsets of the k fields that hold the confined process's own pid
             self._filter_mem = memoryview(arr).cast("B")
             self._pid_offsets = tuple(8 * i + 4 for i in prog.pid_slots)
+            self._exec_slots = tuple((8 * i + 4, shift) for i, shift in prog.exec_slots)
 
     @property
     def keep_fds(self) -> tuple[int, ...]:
         """fds that must stay open in the child until enter() (which closes them)."""
         return (self._ruleset_fd,) if self._ruleset_fd >= 0 else ()
 
-    def enter(self) -> None:
+    def enter(self, exec_path: bytes | None = None) -> int | None:
         """Confine the calling process for good, in the forked child before any thread is started
         (fork copies only the calling thread; Landlock and seccomp are applied to this thread and
-        inherited by threads and processes it creates afterwards)."""
+        inherited by threads and processes it creates afterwards).
+
+        Under an exec profile, `exec_path` is the program the child is about to become: returns
+        the address of the one copy of it that execve accepts (see exec_token); pass exactly that
+        pointer to execve. None when no filter decides (seccomp off, or not an exec profile)."""
         pid = os.getpid()
         if pid == self._owner_pid:
             raise ConfinementError("enter() must run in a forked child, not in the process that called prepare()")
@@ -202,15 +208,21 @@ class Confinement:
                 r = self._syscall3(_sys.NR_LANDLOCK_RESTRICT_SELF, self._ruleset_fd, self._restrict_flags, 0)
                 _sys.check(r, "landlock_restrict_self")
                 os.close(self._ruleset_fd)
+            token = None
             if self._prog is not None:
                 step = "seccomp"
                 mem = self._filter_mem
                 for off in self._pid_offsets:
                     _pack_u32(mem, off, pid)
+                if self._exec_slots and exec_path is not None:
+                    token = exec_token(exec_path)
+                    for off, shift in self._exec_slots:
+                        _pack_u32(mem, off, (token >> shift) & 0xFFFFFFFF)
                 r = self._prctl(_sys.PR_SET_SECCOMP, _seccomp.SECCOMP_MODE_FILTER, self._fprog_addr, 0, 0)
                 _sys.check(r, "prctl(PR_SET_SECCOMP)")
         except OSError as e:
             raise ConfinementError(f"confinement failed at {step}: {e}; the process is partly confined") from e
+        return token
 
     def close(self) -> None:
         """Release the ruleset fd in the zygote when no more children will be forked."""
@@ -296,6 +308,47 @@ def prepare(
         prog = (program, arr, fprog)
     layers.append(_seccomp_layer(arch, swhy, profile))
     return Confinement(layers, ruleset_fd, flags, prog, tuple(granted))
+
+
+PAGE = 4096
+USER_PAGES = 0x7FFF_FFFF_F000  # page-aligned addresses of a 47-bit user address space
+PROT_READ, PROT_WRITE = 1, 2
+MAP_PRIVATE, MAP_ANONYMOUS, MAP_FIXED_NOREPLACE = 0x02, 0x20, 0x100000
+TOKEN_TRIES = 16
+
+
+def exec_token(path: bytes) -> int:
+    """A NUL-terminated copy of `path` at a random address of this process, which the exec
+    profiles' filter takes as the only path pointer execve may be given.
+
+    It is placed in the forked child, before the filter is entered, on a page of its own at a
+    random address (about 2**35 choices) and a random 8-byte offset in it (2**9): the program exec'd
+    through it starts in a new address space where nothing tells that address, so neither its code
+    nor anything linked into it or run before its main can exec again (a guess is right about once
+    in 2**44 tries). Where no random page can be had (a smaller address space), the kernel's
+    randomised choice stands."""
+    if len(path) + 1 > PAGE:
+        raise OSError(errno.ENAMETOOLONG, "the program's path is longer than a page")
+    lc = _sys.libc()
+    page = None
+    for _ in range(TOKEN_TRIES):
+        hint = int.from_bytes(os.urandom(8), "little") & USER_PAGES
+        if hint < 1 << 32:  # clear of the low addresses (mmap_min_addr, a non-PIE program's image)
+            continue
+        got = lc.mmap(hint, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+        if got == hint:
+            page = got
+            break
+        if got not in (None, 2**64 - 1):  # a kernel before 4.17 takes the flag as a hint only
+            lc.munmap(got, PAGE)
+    if page is None:
+        page = lc.mmap(None, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if page in (None, 2**64 - 1):
+            raise OSError(_sys.ctypes.get_errno(), "mmap of the exec token failed")
+    page = int(page)
+    address = page + 8 * (int.from_bytes(os.urandom(4), "little") % ((PAGE - len(path) - 1) // 8 + 1))
+    _sys.ctypes.memmove(address, path + b"\0", len(path) + 1)
+    return address
 
 
 def _drop_capabilities(prctl, syscall3) -> None:

@@ -170,6 +170,8 @@ DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
     ("processes", "no new processes (fork bombs, double-fork daemons, escaping the process group)",
      EPERM, ("fork", "vfork", "setsid", "setpgid")),
     ("exec", "no other program may replace the interpreter", EACCES, ("execve", "execveat")),
+    ("execveat", "a program the judge exec'd may exec nothing: its one execve went through execve", EACCES,
+     ("execveat",)),
     ("clone3", "clone3 flags live in memory BPF cannot read: ENOSYS makes glibc fall back to clone",
      ENOSYS, ("clone3",)),
     ("sockets", "no socket of any family: network, unix, netlink, packet", EACCES, ("socket", "socketpair")),
@@ -207,6 +209,9 @@ DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
 # Calls decided on their arguments (handlers below).
 CONDITIONAL = {
     "clone": "allowed only with CLONE_THREAD and no CLONE_NEW* flag (threads yes, processes no)",
+    "execve": "(exec profiles) only with the path pointer the judge's child chose at random before it entered "
+              "the filter (patched in at enter()): the judge's one exec of the program; the program itself, "
+              "which cannot know that address, can exec nothing, whatever it links or runs before main",
     "kill": "allowed only to the process itself (pid patched in at enter())",
     "tgkill": "allowed only within the process itself (raise(), pthread_kill)",
     "prlimit64": "only for itself; reading works, setting succeeds and changes nothing (as setrlimit): no limit can be raised",
@@ -223,12 +228,16 @@ CONDITIONAL = {
 def conditional(profile: Profile) -> list[str]:
     """The calls decided on their arguments under `profile` (the others of CONDITIONAL are allowed)."""
     relaxed = {"mprotect", "pkey_mprotect"} if profile.executable_memory else set()
+    if not profile.exec:
+        relaxed.add("execve")  # denied outright by the "exec" group
     return [name for name in CONDITIONAL if name not in relaxed]
 
 
 def deny_groups(profile: Profile) -> list[tuple[str, str, tuple[str, int], tuple[str, ...]]]:
-    """DENY_GROUPS under `profile` (exec may be allowed)."""
-    return [group for group in DENY_GROUPS if not (profile.exec and group[0] == "exec")]
+    """DENY_GROUPS under `profile`: an exec profile trades the "exec" group for "execveat" (its one
+    execve is decided on its path pointer), the others deny both calls outright."""
+    left_out = "exec" if profile.exec else "execveat"
+    return [group for group in DENY_GROUPS if group[0] != left_out]
 
 
 def errno_action(err: int) -> int:
@@ -240,6 +249,7 @@ class Program:
     arch: str
     instructions: tuple[tuple[int, int, int, int], ...]  # (code, jt, jf, k)
     pid_slots: tuple[int, ...]  # indexes whose k is the confined process's pid, filled at enter()
+    exec_slots: tuple[tuple[int, int], ...] = ()  # (index, shift): k is (exec token >> shift) & 0xFFFFFFFF
 
 
 class _Asm:
@@ -249,6 +259,7 @@ class _Asm:
         self.ins: list[list] = []
         self.labels: dict[str, int] = {}
         self.pid_slots: list[int] = []
+        self.exec_slots: list[tuple[int, int]] = []
         self._n = 0
 
     def new_label(self, hint: str) -> str:
@@ -270,6 +281,10 @@ class _Asm:
 
     def jeq_pid(self, jt: int | str, jf: int | str) -> None:
         self.pid_slots.append(len(self.ins))
+        self.emit(JMP_JEQ_K, jt, jf, 0)
+
+    def jeq_exec_token(self, shift: int, jt: int | str, jf: int | str) -> None:
+        self.exec_slots.append((len(self.ins), shift))
         self.emit(JMP_JEQ_K, jt, jf, 0)
 
     def ret(self, k: int) -> None:
@@ -352,6 +367,13 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
     a.emit(ALU_AND_K, k=CLONE_THREAD | CLONE_NS_FLAGS)
     a.jump_if(JMP_JEQ_K, CLONE_THREAD, "allow", f"errno_{errno.EPERM}")
 
+    if profile.exec:
+        a.label("h_execve")  # execve(const char *path, argv, envp): the path pointer, all 64 bits
+        a.ld(arg_lo(0))
+        a.jeq_exec_token(0, 0, f"errno_{errno.EACCES}")
+        a.ld(arg_hi(0))
+        a.jeq_exec_token(32, "allow", f"errno_{errno.EACCES}")
+
     a.label("h_kill")  # pid_t pid: the kernel reads the low 32 bits
     a.ld(arg_lo(0))
     a.jeq_pid("allow", f"errno_{errno.EPERM}")
@@ -420,7 +442,7 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
         a.label(f"errno_{err}")
         a.ret(errno_action(err))
 
-    return Program(arch, a.assemble(), tuple(a.pid_slots))
+    return Program(arch, a.assemble(), tuple(a.pid_slots), tuple(a.exec_slots))
 
 
 # --- kernel interface ----------------------------------------------------------------------------

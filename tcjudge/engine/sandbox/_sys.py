@@ -1,7 +1,7 @@
 """Shared low-level helpers: which architecture we run on, and libc entry points via ctypes.
 
 Nothing here applies any restriction; it only finds out what the machine offers and wraps
-the three libc functions the layers need (syscall, prctl). Kept tiny on purpose.
+the libc functions the layers need (syscall, prctl, mmap). Kept tiny on purpose.
 """
 
 from __future__ import annotations
@@ -63,6 +63,11 @@ class _Libc:
         self.prctl = ctypes.CFUNCTYPE(c_int, c_int, c_ulong, c_ulong, c_ulong, c_ulong, use_errno=True)(
             ("prctl", lib)
         )
+        c_void_p, c_size_t = ctypes.c_void_p, ctypes.c_size_t
+        self.mmap = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_size_t, c_int, c_int, c_int, c_long, use_errno=True)(
+            ("mmap", lib)
+        )
+        self.munmap = ctypes.CFUNCTYPE(c_int, c_void_p, c_size_t, use_errno=True)(("munmap", lib))
 
 
 _LIBC: _Libc | None = None

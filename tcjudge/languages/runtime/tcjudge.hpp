@@ -36,8 +36,6 @@ namespace tcjudge {
 
 void entry();  // generated after the contestant's code: calls the problem's method
 
-// -- exactly one execve: deny_exec.cpp, linked into every C++ program ------------------------
-
 // -- JSON, for exactly the TopCoder types ------------------------------------------------------
 
 struct Value {
