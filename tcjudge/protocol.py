@@ -36,6 +36,7 @@ READY_LINE = b"ready\n"
 OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is discarded by the kernel
 ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
 REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
+ADDRESS_SPACE_FLOOR = 16 << 30  # bytes of address space a test may map, at least (Limits.address_space)
 
 # How the process that runs a solution marks a returned object that is not plain data (a set, a
 # dict, a numpy number, an object of the solution's own class): {UNSUPPORTED: "its type name"}.
@@ -60,6 +61,14 @@ class Limits:
         """Seconds a test may wait for a CPU before the judge gives up on the machine (IE): far
         beyond what a solution's own threads can make it wait before its CPU limit stops it."""
         return max(30.0, 10 * self.time)
+
+    @property
+    def address_space(self) -> int:
+        """RLIMIT_AS in bytes: far above any honest need (a JVM reserves a few GiB, a thread's stack
+        is reserved at the memory limit), so it decides no verdict that memory does not, but it
+        bounds the kernel memory that maps cost without a memory cgroup: page tables at most 1/512
+        of it (32 MiB at 16 GiB), however sparse the mapping."""
+        return max(ADDRESS_SPACE_FLOOR, 16 * (self.memory_mib << 20))
 
     @property
     def wall_bound(self) -> float:

@@ -19,7 +19,7 @@ def engine_layers() -> list[LayerStatus]:
     pidfd = hasattr(os, "pidfd_open")
     return [
         LayerStatus("fresh process", True, "each test runs in its own child forked from a worker that holds no expected outputs"),
-        LayerStatus("rlimits", True, "CPU (backstop), data segment = memory limit, stack, file size 0, core 0, 64 open files"),
+        LayerStatus("rlimits", True, "CPU (backstop), data segment = memory limit, address space max(16 GiB, 16 x memory) (page tables at most 1/512 of it), stack, file size 0, core 0, 64 open files"),
         LayerStatus("cpu watch", pidfd, "the worker reads the child's CPU clock and kills it at the limit; idle limit 2 x TL + 1 s (time neither running nor waiting for a CPU)"
                     if pidfd else "needs pidfd_open (Linux 5.3, Python 3.9)"),
         _cpu_waits(),

@@ -72,6 +72,7 @@ class Solution:
         # Seconds a test may spend neither running nor waiting for a CPU, and waiting for a CPU
         # (protocol.Limits, whose rules also stand for a request that leaves them out).
         rules = Limits(self.time_limit, int(request["memory_mib"]))
+        self.address_space = rules.address_space
         self.idle_limit = float(request.get("idle_limit", rules.idle))
         self.overload_wait = float(request.get("overload_wait", rules.overload))
         self.source = read_source(self.path, int(request["source_limit"]))

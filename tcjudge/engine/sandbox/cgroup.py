@@ -181,7 +181,9 @@ def probe() -> tuple[bool, str]:
     if os.geteuid() == 0:
         return False, f"no bound on tasks per test (root ignores RLIMIT_NPROC) and no cgroup: {why}; one CPU (affinity)"
     return True, (f"RLIMIT_NPROC = this uid's tasks + {MAX_TASKS} (run the judge under a dedicated uid: "
-                  f"the count is per uid); memory: rlimits and seccomp only; one CPU (affinity); no cgroup: {why}")
+                  f"the count is per uid); memory: RLIMIT_DATA (writable memory), RLIMIT_AS (page tables: at most "
+                  f"1/512 of it), seccomp (no shared or stack-like mappings, no memfd, no pipe resizing); unbounded: "
+                  f"the kernel's reclaimable caches (dentries of paths looked up); one CPU (affinity); no cgroup: {why}")
 
 
 def tasks_of_uid(uid: int) -> int:
