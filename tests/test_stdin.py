@@ -43,6 +43,10 @@ PROGRAMS = {
     "closes_stdout": ("import sys\nw = sys.stdin.read().split()\n"
                       "print(*(int(a) + int(b) for a, b in zip(w[1::2], w[2::2])))\nsys.stdout.close()\n", "AC", ""),
     "exit_status_three": ("import sys\nsys.exit(3)\n", "RE", "exit(3)"),
+    # issue 21: exit() and quit() are the site module's builtins, which `python3 program.py` has
+    "ends_with_exit_builtin": ("import sys\nw = sys.stdin.read().split()\n"
+                               "print(*(int(a) + int(b) for a, b in zip(w[1::2], w[2::2])))\nexit()\n", "AC", ""),
+    "quit_with_status": ("quit(2)\n", "RE", "exit(2)"),
     "os_exit_unflushed": ("import os, sys\nsys.stdout.write('3\\n7\\n')\nos._exit(0)\n", "WA", "end of output"),
     "exception": ("x = int(input())\nprint(1 // (x - x))\n", "RE", "ZeroDivisionError"),
     "eof_error": ("while True:\n    input()\n", "RE", "EOFError"),

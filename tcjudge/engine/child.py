@@ -29,6 +29,17 @@ from ..protocol import ARGS_FD, RESULT_FD, UNSUPPORTED
 from .processes import die_with_parent, libc
 
 
+def builtins_as_python_starts() -> None:
+    """Give the interpreter the builtins `python3 program.py` has and a `-S` interpreter lacks:
+    exit() and quit() (programs often end with them), help, copyright, credits and license. Run once
+    in the zygote, before any fork; site's functions only add builtins (site-packages stay out)."""
+    import site
+
+    site.setquit()
+    site.setcopyright()
+    site.sethelper()
+
+
 @dataclass
 class Channels:
     """The child's ends of its pipes, as forked (a stdin program's answer pipe: None for a method)."""

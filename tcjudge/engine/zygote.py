@@ -516,6 +516,7 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
     die_with_parent(os.getppid() if judge is None else judge)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    child_side.builtins_as_python_starts()
     # A child's channels go to descriptors 3 and 4 (RESULT_FD, ARGS_FD): hold both before the
     # confinement layers open theirs, so a child's dup2 can never clobber a descriptor they keep.
     devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
