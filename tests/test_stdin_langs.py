@@ -71,6 +71,21 @@ JAVA_PROGRAMS = {
                 for (int t = in.nextInt(); t > 0; t--) System.out.println(in.nextInt() + in.nextInt());
             }
         }""", "WA", "expected '2147483648'"),
+    # issue 21: closing System.in (try-with-resources around a reader) makes the JDK put /dev/null
+    # in its place, which the sandbox denied: "IOException: Permission denied", RE
+    "ClosesInput.java": ("""\
+        import java.io.*;
+        import java.util.*;
+        public class ClosesInput {
+            public static void main(String[] args) throws IOException {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in))) {
+                    for (int t = Integer.parseInt(in.readLine().trim()); t > 0; t--) {
+                        StringTokenizer words = new StringTokenizer(in.readLine());
+                        System.out.println(Long.parseLong(words.nextToken()) + Long.parseLong(words.nextToken()));
+                    }
+                }
+            }
+        }""", "AC", ""),
     "Divides.java": ("""\
         public class Divides {
             public static void main(String[] args) { int zero = args.length; System.out.println(1 / zero); }

@@ -101,7 +101,7 @@ def _landlock_layers(abi: int, errata: int, why: str, n_paths: int | None = None
     fs = LayerStatus(
         "landlock.fs", True,
         f"{ver}: read/execute beneath {where} only; no write, create, delete, rename, link, {truncate}"
-        + (", device ioctl" if abi >= 5 else "") + " anywhere; /proc, /dev, /tmp, the project unreadable",
+        + (", device ioctl" if abi >= 5 else "") + " anywhere but /dev/null; /proc, the rest of /dev, /tmp, the project unreadable",
     )  # fmt: skip
     net = (
         LayerStatus("landlock.net", True, f"{ver}: TCP bind and connect denied")
@@ -291,6 +291,9 @@ def prepare(
         try:
             for real in granted:
                 _landlock.allow_read(ruleset_fd, real)
+            # /dev/null, the file alone, read and written: what a closed standard stream becomes
+            # (the JDK puts it in place of a closed System.in; C and Python reopen it too)
+            _landlock.allow_read_write(ruleset_fd, os.devnull, abi)
         except BaseException:
             os.close(ruleset_fd)
             raise
