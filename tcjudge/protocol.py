@@ -6,13 +6,18 @@ that runs in a confined child), so it imports nothing but the standard library.
 The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Then one JSON line each way:
 
   {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "idle_limit", "overload_wait",
-   "check": bool, "mode": "method" | "stdin", "source_limit", "program"?}
+   "check": bool, "mode": "method" | "stdin" | "interactive", "source_limit", "program"?}
       -> {"ok": true} (with check, also "facts" of a child that only compiles and loads the solution)
       or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]}            (a method's test)
   {"op": "run", "input": base64}          (a stdin program's test)
+  {"op": "run", "interactor": {"argv", "env", "cwd", "cpu_limit", "memory_mib", "wall_limit"}}
+                                          (an interactive program's test, "mode": "interactive")
       -> the facts of one test (verdicts.RunFacts.from_message reads them)
   any request -> {"internal_error": text} when the zygote itself failed (the judge's fault: IE)
+
+An interactive test's facts also hold "interactor": {"exit_code", "signal", "first" (it ended while the
+program ran), "timed_out"}; its program's 0 and 1 are pipes to the interactor (engine/interaction.py).
 
 "program" (a compiled language, built by tcjudge.languages): {"argv", "env", "readable", "profile",
 "stdio", "ready", "result_channel", "data_extra_mib", "cpu_extra"}; see engine/zygote.Program.
@@ -36,6 +41,9 @@ READY_LINE = b"ready\n"
 OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is discarded by the kernel
 ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
 REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
+# An interactor's exit status (the Kattis output validator's): 42 accepts, 43 rejects; 127 is ours for
+# an interactor whose exec failed. Any other status, or a signal, is the interactor's fault.
+ACCEPTED, REJECTED, NOT_STARTED = 42, 43, 127
 ADDRESS_SPACE_FLOOR = 16 << 30  # bytes of address space a test may map, at least (Limits.address_space)
 
 # How the process that runs a solution marks a returned object that is not plain data (a set, a

@@ -54,6 +54,7 @@ class RunFacts:
     idle: float = 0.0  # seconds neither running nor waiting for a CPU (as of the worker's last look)
     waited: float = 0.0  # seconds waiting for a CPU (as of the worker's last look)
     oom_killed: bool = False  # the kernel killed it at its memory cgroup's limit (memory of any kind)
+    interactor: dict | None = None  # an interactive test's interactor: exit_code, signal, first, timed_out
 
     @classmethod
     def from_message(cls, message: dict) -> RunFacts:

@@ -42,36 +42,40 @@ def builtins_as_python_starts() -> None:
 
 @dataclass
 class Channels:
-    """The child's ends of its pipes, as forked (a stdin program's answer pipe: None for a method)."""
+    """What the child's descriptors become, as the zygote chose them for its mode: a method reads
+    its arguments on ARGS_FD and has no input; a stdin program reads its input on 0 and writes its
+    answer on 1; an interactive program is connected to the interactor on 0 and 1 and waits for
+    ARGS_FD to close before it starts."""
 
-    args_r: int
-    result_w: int
-    output_w: int
-    setup_w: int
-    answer_w: int | None
+    stdin: int
+    stdout: int
+    output: int  # standard error (and a method's standard output): captured
+    result: int
+    args: int
+    setup: int  # the judge's own set-up errors, closed before any solution code runs
 
 
-def start(solution, channels: Channels, parent: int, devnull: int, join_cgroup: Callable[[], None] | None,
-          data_baseline: int, nproc: int | None) -> NoReturn:
+def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], None] | None,
+          data_baseline: int, nproc: int | None, cpu: int) -> NoReturn:
     """In the forked child: cut every tie to the zygote (`parent`), confine, then run `solution`
-    (an engine/zygote.Solution) and end.
+    (an engine/zygote.Solution) on `cpu` alone and end.
 
-    Every descriptor but 0-4 is closed before the solution runs, the set-up channel included.
-    A stdin program gets the argument pipe as descriptor 0 and the answer pipe as descriptor 1."""
-    args_r, result_w, output_w, setup_w, answer_w = (channels.args_r, channels.result_w, channels.output_w,
-                                                     channels.setup_w, channels.answer_w)
+    Every descriptor but 0-4 is closed before the solution runs, the set-up channel included."""
+    setup_w = channels.setup
     try:
         die_with_parent(parent)
         if join_cgroup is not None:
             join_cgroup()  # first: everything from here on is charged to the test
         os.setpgid(0, 0)
-        os.dup2(args_r if solution.stdin_mode else devnull, 0)
-        os.dup2(answer_w if solution.stdin_mode else output_w, 1)
-        os.dup2(output_w, 2)
-        os.dup2(result_w, RESULT_FD)
-        os.dup2(devnull if solution.stdin_mode else args_r, ARGS_FD)
+        os.dup2(channels.stdin, 0)
+        os.dup2(channels.stdout, 1)
+        os.dup2(channels.output, 2)
+        os.dup2(channels.result, RESULT_FD)
+        os.dup2(channels.args, ARGS_FD)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         _limit(solution, data_baseline, nproc)
+        if cpu >= 0:  # one CPU: threads add CPU time, not cores (an interactor joins it there)
+            os.sched_setaffinity(0, {cpu})
         program, token = solution.program, None
         if solution.confinement is not None:  # it may use descriptors of its own, closed just below
             token = solution.confinement.enter(os.fsencode(program.argv[0]) if program is not None else None)
@@ -104,9 +108,6 @@ def _limit(solution, data_baseline: int, nproc: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
     if nproc is not None:
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-    cpu = libc.sched_getcpu()  # one CPU, the one it runs on: threads add CPU time, not cores
-    if cpu >= 0:
-        os.sched_setaffinity(0, {cpu})
 
 
 def _exec_program(program, token: int | None) -> NoReturn:
@@ -196,7 +197,8 @@ def _compile(solution) -> types.CodeType | None:
 
 
 def _run_program(solution) -> None:
-    """Run a stdin program as `python3 program.py` would, once its input starts to arrive.
+    """Run a stdin program as `python3 program.py` would, once its input starts to arrive (an
+    interactive one: once its interactor has started).
 
     It ends as the interpreter ends a script: other threads are waited for, atexit functions run,
     standard output is flushed. Then {"kind": "exit"} is reported; an exception, a non-zero
@@ -208,7 +210,11 @@ def _run_program(solution) -> None:
     if solution.compile_only:
         _report({"kind": "loaded"})
         return
-    select.select([0], [], [])  # input (or its end) is there: the test has started
+    if solution.interactive:  # the interactor is started: the zygote closes the gate
+        os.read(ARGS_FD, 1)
+        os.close(ARGS_FD)
+    else:
+        select.select([0], [], [])  # input (or its end) is there: the test has started
     _hide_judge_frames(keep=0)
     module = types.ModuleType("__main__")
     module.__file__ = solution.path

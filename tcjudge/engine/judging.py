@@ -13,7 +13,7 @@ from typing import Any
 from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
-from ..protocol import ANSWER_CAP, Limits
+from ..protocol import ACCEPTED, ANSWER_CAP, NOT_STARTED, REJECTED, Limits
 from ..verdicts import RunFacts, Verdict, decide
 
 OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)
@@ -54,6 +54,40 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     if kind == "exit":
         answer = _check_answer(test, facts, problem)
     return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+
+
+def judge_interaction(facts: RunFacts, problem: Problem, judge_message: str) -> tuple[Verdict, str]:
+    """The verdict of one interactive test (Kattis): the interactor's exit status is the answer (42
+    accepts, 43 rejects, with its judgemessage.txt as the message). A rejection that came while the
+    program still ran stands whatever the program did next (WA beats a later TLE); otherwise the
+    program's own end comes first, by the one precedence. An interactor that did anything else
+    (another status, a signal, no decision in time, no start) is the judge's side: IE."""
+    other = facts.interactor or {}
+    failure = _interactor_failure(other)
+    if failure:
+        return Verdict.IE, failure
+    rejected = other.get("exit_code") == REJECTED
+    message = judge_message or "rejected by the interactor"
+    if rejected and other.get("first"):
+        return Verdict.WA, message
+    report, kind = _report_of(facts, PROGRAM_ENDS)
+    if kind is None and facts.ended == "exited" and facts.exit_code == 0:
+        report = {"kind": "exit"}
+    answer = (Verdict.WA, message) if rejected else (Verdict.AC, "")
+    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+
+
+def _interactor_failure(other: dict) -> str | None:
+    if other.get("timed_out"):
+        return "the interactor gave no verdict in time after the program ended"
+    if other.get("signal") is not None:
+        return f"the interactor was killed by signal {other['signal']}"
+    status = other.get("exit_code")
+    if status == NOT_STARTED:
+        return "the interactor could not be started"
+    if status not in (ACCEPTED, REJECTED):
+        return f"the interactor exited with status {status}, not {ACCEPTED} or {REJECTED}"
+    return None
 
 
 def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:

@@ -180,11 +180,15 @@ class Child:
     code runs, so a solution cannot pass itself off as the judge's fault.
     """
 
-    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r")
+    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r", "interaction", "cpu")
 
-    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int, answer_r: int | None):
+    def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int, answer_r: int | None,
+                 interaction: tuple[int, int] | None = None, cpu: int = -1):
         self.pid, self.args_w, self.result_r, self.output_r, self.setup_r = pid, args_w, result_r, output_r, setup_r
         self.answer_r = answer_r  # a stdin program's standard output; None for a method
+        # an interactive program's standard input (write end) and output (read end), for its interactor
+        self.interaction = interaction
+        self.cpu = cpu  # the one CPU it runs on (-1: unknown)
 
     def setup_error(self) -> str | None:
         """What the child said went wrong before the solution ran (read once it has ended)."""
@@ -196,9 +200,10 @@ class Child:
         return message.decode("utf-8", "replace") or None
 
     def close(self) -> None:
-        for fd in (self.result_r, self.output_r, self.setup_r, self.answer_r):
+        for fd in (self.result_r, self.output_r, self.setup_r, self.answer_r, *(self.interaction or ())):
             if fd is not None:
                 os.close(fd)
+        self.interaction = None
 
     def discard(self) -> None:
         kill_group(self.pid)

@@ -94,6 +94,10 @@ class Worker:
     def run(self, args: tuple) -> RunFacts:
         return RunFacts.from_message(self._ask({"op": "run", "args": list(args)}))
 
+    def run_interactive(self, interactor: dict) -> RunFacts:
+        """One test of an interactive program: the zygote starts `interactor` (tcjudge.protocol) beside it."""
+        return RunFacts.from_message(self._ask({"op": "run", "interactor": interactor}))
+
     def run_input(self, data: bytes) -> RunFacts:
         """One test of a stdin program: `data` on its standard input, its standard output in the facts."""
         return RunFacts.from_message(self._ask({"op": "run", "input": base64.b64encode(data).decode()}))

@@ -46,6 +46,7 @@ import time
 from ..protocol import ANSWER_CAP, ARGS_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, Limits, SourceError, read_source
 from . import child as child_side
 from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, libc
+from . import interaction
 from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock
 
 RUNQUEUE_GRACE = 0.01  # seconds to wait for a runnable child's queued wait to show in its statistics
@@ -63,7 +64,8 @@ class Solution:
         self.path = request["path"]
         self.confinement = confinement  # the kernel layers its children enter (None: off)
         self.program = Program(request["program"]) if request.get("program") else None
-        self.stdin_mode = request.get("mode") == "stdin"
+        self.interactive = request.get("mode") == "interactive"  # a stdin program facing an interactor
+        self.stdin_mode = self.interactive or request.get("mode") == "stdin"
         self.compile_only = False  # the load check of a stdin program: compile, say so, run nothing
         self.class_name = request.get("class")
         self.method = request.get("method")
@@ -169,6 +171,8 @@ class Zygote:
     def run(self, request: dict) -> dict:
         if self.solution is None:
             raise RuntimeError("run before a successful load")
+        if self.solution.interactive:
+            return self.run_child(b"", request["interactor"])  # no input: closing the gate starts it
         if self.solution.stdin_mode:
             return self.run_child(base64.b64decode(request["input"]))
         return self.run_child(request["args"])
@@ -191,9 +195,9 @@ class Zygote:
 
     # -- one child ------------------------------------------------------------------------------
 
-    def run_child(self, args: list | bytes | None) -> dict:
+    def run_child(self, args: list | bytes | None, interactor: dict | None = None) -> dict:
         """Hand one test's arguments (None: only load; bytes: a stdin program's input) to a child,
-        watch it until it ends, report.
+        or start its `interactor`, watch it until it ends, report.
 
         A child that has written its whole result line is done: its CPU time and peak memory are
         read from the kernel there and then, it is killed, and it is reaped after the answer has
@@ -205,12 +209,20 @@ class Zygote:
         start_cpu, not_ready = await_ready(child, Program.READY_TIMEOUT) if program is not None and program.ready else (0.0, None)
         if not_ready:
             return self._never_ready(child, not_ready)
+        other = None
+        if interactor is not None:
+            cpus = {child.cpu} if child.cpu >= 0 else os.sched_getaffinity(0)
+            other = interaction.spawn(interactor, *child.interaction, cpus, self.pid, self.devnull)
+            child.interaction = None
         started = time.monotonic()
         try:
             feed = args if isinstance(args, bytes) else json.dumps(args).encode()
-            ended, report, truncated, output, usage, answer, activity = self._watch(child, started, feed, start_cpu)
+            ended, report, truncated, output, usage, answer, activity = self._watch(child, started, feed, start_cpu,
+                                                                                   other)
         finally:
             kill_group(child.pid)
+            if other is not None:  # it sees the program's pipes close; it has this long to decide
+                other.wait(float(interactor["wall_limit"]))
         if ended == "returned":
             status = None
             self.ending.append(child.pid)
@@ -238,7 +250,8 @@ class Zygote:
             "setup_error": setup_error,
             "oom_killed": child.pid in self.slots and self.cgroups.oom_killed(self.slots[child.pid]),
         } | ({} if answer is None else {"answer": base64.b64encode(answer[:ANSWER_CAP]).decode(),
-                                        "answer_truncated": len(answer) > ANSWER_CAP})
+                                        "answer_truncated": len(answer) > ANSWER_CAP}) \
+          | ({} if other is None else {"interactor": other.facts()})
 
     def finish(self) -> None:
         """After an answer has gone out: kill strays, make sure the next test's child exists, and
@@ -256,24 +269,37 @@ class Zygote:
                 del self.slots[pid]
 
     def _fork(self) -> Child:
+        solution = self.solution
         args_r, args_w = os.pipe2(os.O_CLOEXEC)
         result_r, result_w = os.pipe2(os.O_CLOEXEC)
         output_r, output_w = os.pipe2(os.O_CLOEXEC)
         setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
-        answer_r, answer_w = os.pipe2(os.O_CLOEXEC) if self.solution.stdin_mode else (None, None)
-        slot = self.cgroups.create(self.solution.data_limit(0)) if self.cgroups else None  # (+ a runtime's share)
+        answer_r = for_interactor = None
+        if solution.interactive:  # 0 and 1 face the interactor; the argument pipe is the start gate
+            stdin_r, stdin_w = os.pipe2(os.O_CLOEXEC)
+            stdout_r, stdout_w = os.pipe2(os.O_CLOEXEC)
+            for_interactor = (stdin_w, stdout_r)
+            channels = child_side.Channels(stdin_r, stdout_w, output_w, result_w, args_r, setup_w)
+            theirs = (stdin_r, stdout_w)
+        elif solution.stdin_mode:  # the input on 0 through the argument pipe, the answer from 1
+            answer_r, answer_w = os.pipe2(os.O_CLOEXEC)
+            channels = child_side.Channels(args_r, answer_w, output_w, result_w, self.devnull, setup_w)
+            theirs = (answer_w,)
+        else:
+            channels = child_side.Channels(self.devnull, output_w, output_w, result_w, args_r, setup_w)
+            theirs = ()
+        slot = self.cgroups.create(solution.data_limit(0)) if self.cgroups else None  # (+ a runtime's share)
+        cpu = libc.sched_getcpu()  # the child's one CPU: the one the zygote runs on (its own, with -j > 1)
         pid = os.fork()
         if pid == 0:
             join = (lambda: self.cgroups.join(slot)) if slot is not None else None
-            child_side.start(self.solution, child_side.Channels(args_r, result_w, output_w, setup_w, answer_w),
-                             self.pid, self.devnull, join, self.data_baseline, self.nproc)
+            child_side.start(solution, channels, self.pid, join, self.data_baseline, self.nproc, cpu)
         if slot is not None:
             self.slots[pid] = slot
-        for fd in (args_r, result_w, output_w, setup_w, answer_w):
-            if fd is not None:
-                os.close(fd)
+        for fd in (args_r, result_w, output_w, setup_w, *theirs):
+            os.close(fd)
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
-        return Child(pid, args_w, result_r, output_r, setup_r, answer_r)
+        return Child(pid, args_w, result_r, output_r, setup_r, answer_r, for_interactor, cpu)
 
     def _never_ready(self, child: Child, why: str) -> dict:
         """A runtime that did not start (say, the JVM refused its settings): the judge's fault, IE."""
@@ -293,7 +319,7 @@ class Zygote:
                 "cpu": 0.0, "wall": 0.0, "peak_rss_kib": rusage.ru_maxrss, "report": "", "report_truncated": False,
                 "output": "", "setup_error": f"{why}" + (f": {said}" if said else "")}
 
-    def _watch(self, child: Child, started: float, args: bytes, start_cpu: float = 0.0):
+    def _watch(self, child: Child, started: float, args: bytes, start_cpu: float = 0.0, other=None):
         """Feed the arguments, drain both pipes until the child exits or passes a limit; no fixed
         polling interval.
 
@@ -313,6 +339,8 @@ class Zygote:
         poller = select.poll()
         for fd in (result_r, output_r, pidfd) + ((answer_r,) if answer_r is not None else ()):
             poller.register(fd, select.POLLIN)
+        if other is not None:
+            poller.register(other.pidfd, select.POLLIN)
         pending = self._feed(child, memoryview(args), poller)
         if pending is None:
             self.prepare_spare()  # the next test's child sets up while this one runs
@@ -349,6 +377,11 @@ class Zygote:
                 for fd, _ in events:
                     if fd == pidfd:
                         exited = True
+                    elif other is not None and fd == other.pidfd:
+                        poller.unregister(fd)
+                        other.reap(program_running=True)
+                        if not other.accepted:  # its verdict stands: the program is stopped (WA beats a later TLE)
+                            ended, exited = "interactor-ended", True
                     elif fd == child.args_w:
                         pending = self._feed(child, pending, poller)
                         if pending is None:
