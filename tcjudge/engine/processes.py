@@ -26,3 +26,19 @@ def kill_group(pid: int) -> None:
             target()
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def reap_orphans(known: set[int]) -> None:
+    """Kill and reap descendants that escaped their test's process group and were re-parented to
+    us (every child but the `known` ones, killed already and reaped on their own schedule)."""
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/children") as handle:
+            orphans = [int(pid) for pid in handle.read().split() if int(pid) not in known]
+    except OSError:
+        orphans = []
+    for pid in orphans:
+        kill_group(pid)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass

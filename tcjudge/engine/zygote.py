@@ -45,7 +45,7 @@ import time
 
 from ..protocol import ANSWER_CAP, ARGS_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, Limits, SourceError, read_source
 from . import child as child_side
-from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, libc
+from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, libc, reap_orphans
 from . import interaction
 from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock
 
@@ -256,7 +256,7 @@ class Zygote:
     def finish(self) -> None:
         """After an answer has gone out: kill strays, make sure the next test's child exists, and
         reap the killed children whose tear-down is over (the others later, never waiting)."""
-        _reap_orphans(set(self.ending) | ({self.spare.pid} if self.spare else set()))
+        reap_orphans(set(self.ending) | ({self.spare.pid} if self.spare else set()))
         self.prepare_spare()
         self.ending = [pid for pid in self.ending if os.waitpid(pid, os.WNOHANG)[0] == 0]
         self.release_cgroups()
@@ -471,22 +471,6 @@ class Zygote:
 
 
 
-
-
-def _reap_orphans(known: set[int]) -> None:
-    """Kill and reap descendants that escaped their test's process group and were re-parented to
-    us (every child but the `known` ones, killed already and reaped on their own schedule)."""
-    try:
-        with open(f"/proc/self/task/{os.getpid()}/children") as handle:
-            orphans = [int(pid) for pid in handle.read().split() if int(pid) not in known]
-    except OSError:
-        orphans = []
-    for pid in orphans:
-        kill_group(pid)
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
 
 
 
