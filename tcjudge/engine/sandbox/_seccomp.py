@@ -362,17 +362,26 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
         a.label(label)
         node(runs)
 
+    _process_handlers(a)
+    _exec_handler(a, profile)
+    _memory_handlers(a, profile)
+    _descriptor_handlers(a, profile)
+
+    a.label("allow")
+    a.ret(RET_ALLOW)
+    for err in (errno.EPERM, errno.EACCES, errno.ENOSYS, errno.ENOTTY, errno.ENOMEM, 0):
+        a.label(f"errno_{err}")
+        a.ret(errno_action(err))
+
+    return Program(arch, a.assemble(), tuple(a.pid_slots), tuple(a.exec_slots))
+
+
+def _process_handlers(a: _Asm) -> None:
+    """Processes and signals: threads but no processes; signals and limits for itself only."""
     a.label("h_clone")  # kernel uses lower_32_bits(flags)
     a.ld(arg_lo(0))
     a.emit(ALU_AND_K, k=CLONE_THREAD | CLONE_NS_FLAGS)
     a.jump_if(JMP_JEQ_K, CLONE_THREAD, "allow", f"errno_{errno.EPERM}")
-
-    if profile.exec:
-        a.label("h_execve")  # execve(const char *path, argv, envp): the path pointer, all 64 bits
-        a.ld(arg_lo(0))
-        a.jeq_exec_token(0, 0, f"errno_{errno.EACCES}")
-        a.ld(arg_hi(0))
-        a.jeq_exec_token(32, "allow", f"errno_{errno.EACCES}")
 
     a.label("h_kill")  # pid_t pid: the kernel reads the low 32 bits
     a.ld(arg_lo(0))
@@ -391,12 +400,20 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
     a.ld(arg_hi(2))
     a.jump_if(JMP_JEQ_K, 0, "allow", "errno_0")  # itself, new limit NULL: a plain read
 
-    a.label("h_ioctl")  # ioctl(fd, unsigned int cmd, arg)
-    a.ld(arg_lo(1))
-    for value in ALLOWED_IOCTLS.values():
-        a.jump_if(JMP_JEQ_K, value, "allow", 0)
-    a.ja(f"errno_{errno.ENOTTY}")
 
+def _exec_handler(a: _Asm, profile: Profile) -> None:
+    """Exec profiles: execve with the exec token alone (patched in at enter())."""
+    if not profile.exec:
+        return
+    a.label("h_execve")  # execve(const char *path, argv, envp): the path pointer, all 64 bits
+    a.ld(arg_lo(0))
+    a.jeq_exec_token(0, 0, f"errno_{errno.EACCES}")
+    a.ld(arg_hi(0))
+    a.jeq_exec_token(32, "allow", f"errno_{errno.EACCES}")
+
+
+def _memory_handlers(a: _Asm, profile: Profile) -> None:
+    """Mappings RLIMIT_DATA would not count, and executable memory the process could write."""
     a.label("h_mmap")  # mmap(addr, length, prot, flags, fd, offset)
     a.ld(arg_lo(3))
     a.emit(ALU_AND_K, k=MAP_SHARED | MAP_ANONYMOUS)
@@ -424,6 +441,15 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
             a.emit(ALU_AND_K, k=PROT_EXEC)
             a.jump_if(JMP_JEQ_K, 0, "allow", f"errno_{errno.EACCES}")
 
+
+def _descriptor_handlers(a: _Asm, profile: Profile) -> None:
+    """Descriptors: the harmless ioctls, no signal-driven I/O, no pipe resizing."""
+    a.label("h_ioctl")  # ioctl(fd, unsigned int cmd, arg)
+    a.ld(arg_lo(1))
+    for value in ALLOWED_IOCTLS.values():
+        a.jump_if(JMP_JEQ_K, value, "allow", 0)
+    a.ja(f"errno_{errno.ENOTTY}")
+
     a.label("h_fcntl")  # fcntl(fd, unsigned int cmd, arg)
     a.ld(arg_lo(1))
     a.jump_if(JMP_JEQ_K, F_SETPIPE_SZ, f"errno_{errno.EPERM}", 0)
@@ -435,14 +461,6 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
         a.emit(ALU_AND_K, k=O_ASYNC)
         a.jump_if(JMP_JEQ_K, 0, "allow", f"errno_{errno.EPERM}")
     a.ja("allow")
-
-    a.label("allow")
-    a.ret(RET_ALLOW)
-    for err in (errno.EPERM, errno.EACCES, errno.ENOSYS, errno.ENOTTY, errno.ENOMEM, 0):
-        a.label(f"errno_{err}")
-        a.ret(errno_action(err))
-
-    return Program(arch, a.assemble(), tuple(a.pid_slots), tuple(a.exec_slots))
 
 
 # --- kernel interface ----------------------------------------------------------------------------
