@@ -203,7 +203,7 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
         from .stdio import inspect_stdin_problem  # a standard-input problem has its own layout
 
         return inspect_stdin_problem(folder, spec, lines, findings)
-    reader = _SpecReader(spec, lines, spec_path, findings)
+    reader = SpecReader(spec, lines, spec_path, findings)
     values = {
         "name": reader.text("name"),
         "source": reader.text("source", ""),
@@ -225,9 +225,9 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
     problem.rules = reader.rules(problem.parameters)
     if CUSTOM in problem.checker:
         problem.check = reader.custom_checker(problem)
-    for test_file in _test_files(folder, spec.get("tests"), reader, findings):
+    for test_file in test_files(folder, spec.get("tests"), reader, findings):
         problem.tests.extend(_load_tests(test_file, problem, findings))
-    _reject_duplicate_names(problem.tests, folder / "tests", findings)
+    reject_duplicate_names(problem.tests, folder / "tests", findings)
     if not problem.tests and not findings.errors:
         findings.error("the problem has no tests", folder / "tests")
     return problem, findings
@@ -250,7 +250,7 @@ def did_you_mean(word: str, known) -> str:
     return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(known))})"
 
 
-class _SpecReader:
+class SpecReader:
     """Typed access to problem.yaml fields; each complaint names the line of the field and is recorded,
     and the field reads as None (or its default) so that reading goes on."""
 
@@ -467,7 +467,7 @@ def _within(number: float, bounds: list) -> bool:
     return low <= number <= high
 
 
-def _test_files(folder: Path, listed: Any, reader: _SpecReader, findings: Findings,
+def test_files(folder: Path, listed: Any, reader: SpecReader, findings: Findings,
                 suffixes: tuple[str, ...] = (TEST_SUFFIX,)) -> list[Path]:
     """Test files in run order: as listed in problem.yaml, else examples.yaml first, then by name.
     `suffixes`: what counts as a test file (a stdin problem adds .in)."""
@@ -544,7 +544,7 @@ def _load_test(case: Any, line: int, path: Path, problem: Problem, findings: Fin
     return TestCase(name, shaped, case["expected"], path.name, line, str(case.get("note") or ""))
 
 
-def _reject_duplicate_names(tests: list[TestCase], tests_dir: Path, findings: Findings) -> None:
+def reject_duplicate_names(tests: list[TestCase], tests_dir: Path, findings: Findings) -> None:
     seen: dict[str, TestCase] = {}
     for test in tests:
         if test.name in seen:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .format import Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader, _test_files, read_items
+from .format import Data, Findings, Problem, SpecReader, TestCase, read_items, reject_duplicate_names, test_files
 from .outputs import OutputValidator, TokenRules
 
 KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
@@ -25,7 +25,7 @@ TEST_KEYS = ("name", "input", "output", "note")
 def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
                           findings: Findings) -> tuple[Problem | None, Findings]:
     """Load a stdin problem folder, collecting every error (see format.inspect_problem)."""
-    reader = _SpecReader(spec, lines, folder / "problem.yaml", findings)
+    reader = SpecReader(spec, lines, folder / "problem.yaml", findings)
     reader.KNOWN = KNOWN_FIELDS
     values = {
         "name": reader.text("name"),
@@ -39,9 +39,9 @@ def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
         return None, findings
     problem = stdin_problem(folder, **values)
     tests_dir = folder / "tests"
-    for path in _test_files(folder, spec.get("tests"), reader, findings, suffixes=(".yaml", ".in")):
+    for path in test_files(folder, spec.get("tests"), reader, findings, suffixes=(".yaml", ".in")):
         problem.tests.extend(_yaml_tests(path, findings) if path.suffix == ".yaml" else _file_test(path, findings))
-    _reject_duplicate_names(problem.tests, tests_dir, findings)
+    reject_duplicate_names(problem.tests, tests_dir, findings)
     if not problem.tests and not findings.errors:
         findings.error("the problem has no tests (tests/*.in with .ans, or tests/*.yaml)", tests_dir)
     return problem, findings
@@ -55,7 +55,7 @@ def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memor
                    kind="stdin", output_check=output_check, package=package)
 
 
-def output_check(folder: Path, flags, validator, reader: _SpecReader):
+def output_check(folder: Path, flags, validator, reader: SpecReader):
     """TokenRules from the flags, or the problem's own output validator (which gets the flags);
     None (with the fault recorded) when either is unusable."""
     if flags is not None and not isinstance(flags, (str, list)):
