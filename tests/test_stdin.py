@@ -11,7 +11,7 @@ import pytest
 
 from tcjudge.engine.grading import Pool, SolutionRun
 from tcjudge.problems.format import load_problem
-from tcjudge.problems.outputs import TokenRules, compare_output
+from tcjudge.problems.checkers.tokens import TokenRules, compare_output
 from tcjudge.verdicts import Verdict
 
 from .conftest import TESTDATA

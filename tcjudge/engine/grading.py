@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..problems.catalog import SOURCE_LIMIT
-from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
 from .. import languages
@@ -175,10 +174,9 @@ def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     validator failed) IE."""
     if facts.answer_truncated:
         return Verdict.WA, f"output limit exceeded: more than {OUTPUT_LIMIT_MIB} MiB on standard output"
-    try:
-        outcome = check_output(problem.output_check, test.input.read(), test.answer.read(), facts.answer or b"")
-    except ValidatorFailed as err:
-        return Verdict.IE, str(err)
+    outcome = problem.check(test.input.read(), test.answer.read(), facts.answer or b"")
+    if outcome.judge_fault:
+        return Verdict.IE, outcome.message
     return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
 
 

@@ -17,7 +17,9 @@ from typing import Any
 
 from ..formats import PROBLEM_FORMAT
 from ..errors import JudgeInputError
-from .checker import BUILT_IN, CHECKER_FILE, CUSTOM, Checker, load_custom_checker
+from . import checkers
+from .checkers import CUSTOM, VALUE, Checker, custom
+from .checkers.custom import CHECKER_FILE
 from .tctypes import TCType
 from .yamlio import load_mapping, load_sequence
 
@@ -97,9 +99,8 @@ class Problem:
     tests: list[TestCase] = field(default_factory=list)
     constraints: dict[str, dict] = field(default_factory=dict)
     rules: list[Rule] = field(default_factory=list)
-    check: Checker | None = None  # compares a returned value with the expected one (see checker.py)
+    check: Any = None  # the answer check (checkers/): a Checker for a method, an OutputCheck for a program
     kind: str = "method"  # or "stdin": a program reading standard input (see stdio.py)
-    output_check: Any = None  # stdin problems: how an output is judged (outputs.TokenRules or .OutputValidator)
     package: str = ""  # "" for our own folders, else the Kattis package format it was read from
 
     def __post_init__(self):
@@ -311,13 +312,14 @@ class SpecReader:
         if not isinstance(names, (list, tuple)) or not names or not all(isinstance(n, str) for n in names):
             self.fail("checker", f"expected a checker name or a list of names, got {raw!r}")
             return None
-        known = (*BUILT_IN, CUSTOM)
+        known = checkers.names(VALUE)
         for name in names:
             if name not in known:
                 self.fail("checker", f"unknown checker {name!r}{did_you_mean(name, known)}")
                 return None
-        if CUSTOM in names and len(names) > 1:
-            self.fail("checker", f"'{CUSTOM}' decides alone; it does not combine with {sorted(set(names) - {CUSTOM})}")
+        alone = [name for name in names if not checkers.find(name).COMBINES]
+        if alone and len(names) > 1:
+            self.fail("checker", f"'{alone[0]}' decides alone; it does not combine with {sorted(set(names) - {alone[0]})}")
             return None
         return tuple(names)
 
@@ -327,7 +329,7 @@ class SpecReader:
             self.fail("checker", f"'{CUSTOM}' needs {CHECKER_FILE} in the problem folder, with check(args, expected, got)")
             return None
         try:
-            check = load_custom_checker(path)
+            check = custom.load(path)
         except Exception as err:  # the setter's file: report it like any other fault in the folder
             self.findings.error(f"cannot load the checker: {type(err).__name__}: {err}", path)
             return None

@@ -27,7 +27,9 @@ from ..errors import JudgeInputError
 from ..languages import EXTENSIONS
 from ..verdicts import Verdict
 from .format import Data, Findings, Problem, TestCase
-from .outputs import OutputValidator, TokenRules
+from .checkers import OutputCheck
+from .checkers.output_validator import OutputValidator
+from .checkers.tokens import TokenRules
 from .stdio import stdin_problem
 from .yamlio import load_mapping
 
@@ -137,7 +139,7 @@ def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
     return float(value)
 
 
-def _output_check(folder: Path, spec: dict, version: str, findings: Findings):
+def _output_check(folder: Path, spec: dict, version: str, findings: Findings) -> OutputCheck | None:
     flags = _validator_flags(folder, spec, findings)
     if flags is None:
         return None
@@ -152,9 +154,9 @@ def _output_check(folder: Path, spec: dict, version: str, findings: Findings):
             findings.error(f"a custom output validator needs exactly one under output_validator(s)/, found "
                            f"{len(validators)}", folder)
             return None
-        return OutputValidator(validators[0], flags)
+        return OutputCheck("output_validator", OutputValidator(validators[0], flags))
     try:
-        return TokenRules.parse(flags)
+        return OutputCheck("tokens", TokenRules.parse(flags))
     except ValueError as err:
         findings.error(f"validator flags: {err}", folder / "problem.yaml")
         return None

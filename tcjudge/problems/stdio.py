@@ -15,7 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .format import Data, Findings, Problem, SpecReader, TestCase, read_items, reject_duplicate_names, test_files
-from .outputs import OutputValidator, TokenRules
+from .checkers import OutputCheck
+from .checkers.output_validator import OutputValidator
+from .checkers.tokens import TokenRules
 
 KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
                 "tests"}
@@ -32,7 +34,7 @@ def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
         "source": reader.text("source", ""),
         "time_limit": reader.number("time_limit", 2.0, low=0.01, high=60),
         "memory_limit": reader.number("memory_limit", 256, low=16, high=16384),
-        "output_check": output_check(folder, spec.get("validator_flags"), spec.get("output_validator"), reader),
+        "check": output_check(folder, spec.get("validator_flags"), spec.get("output_validator"), reader),
     }
     reader.reject_unknown()
     if any(value is None for value in values.values()):
@@ -47,16 +49,16 @@ def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
     return problem, findings
 
 
-def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memory_limit: float, output_check,
+def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memory_limit: float, check: OutputCheck,
                   package: str = "") -> Problem:
     """A Problem of the stdin kind (no class, method or types), tests to be added."""
     return Problem(slug=folder.name, path=folder, name=name, source=source, class_name="", method="",
                    parameters=[], returns=None, time_limit=time_limit, memory_limit=int(memory_limit),
-                   kind="stdin", output_check=output_check, package=package)
+                   kind="stdin", check=check, package=package)
 
 
-def output_check(folder: Path, flags, validator, reader: SpecReader):
-    """TokenRules from the flags, or the problem's own output validator (which gets the flags);
+def output_check(folder: Path, flags, validator, reader: SpecReader) -> OutputCheck | None:
+    """The `tokens` checker with the flags, or the problem's own output validator (which gets the flags);
     None (with the fault recorded) when either is unusable."""
     if flags is not None and not isinstance(flags, (str, list)):
         reader.fail("validator_flags", "expected text or a list of words")
@@ -66,9 +68,9 @@ def output_check(folder: Path, flags, validator, reader: SpecReader):
             reader.fail("output_validator", f"no such file in the problem folder: {validator!r}")
             return None
         words = flags.split() if isinstance(flags, str) else [str(word) for word in flags or []]
-        return OutputValidator(folder / validator, words)
+        return OutputCheck("output_validator", OutputValidator(folder / validator, words))
     try:
-        return TokenRules.parse(flags)
+        return OutputCheck("tokens", TokenRules.parse(flags))
     except ValueError as err:
         reader.fail("validator_flags", str(err))
         return None

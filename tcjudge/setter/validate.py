@@ -29,9 +29,9 @@ from ..engine.grading import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog
 from ..problems import kattis
-from ..problems.checker import CHECKER_FILE, CUSTOM, Comparison
+from ..problems.checkers import CUSTOM
+from ..problems.checkers.custom import CHECKER_FILE
 from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
-from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.testgen import load_solution, run_program
 from . import legacy_imports
 from ..problems.yamlio import load_mapping
@@ -217,7 +217,7 @@ def check_expected_values(problem: Problem, who: str, solve: Callable[..., Any],
             findings.error(f"test {test.name}: {who} raised {type(err).__name__}: {err}", where, test.line)
             continue
         if problem.kind == "stdin":
-            outcome = _output_outcome(problem, test.input.read(), test.answer.read(), got)
+            outcome = problem.check(test.input.read(), test.answer.read(), got)
         else:
             outcome = problem.check(test.args, test.expected, _plain(got))
         if not outcome.ok:
@@ -233,7 +233,7 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
         for case in range(max(1, cases // CASES_PER_RANDOM_FILE)):
             data = verify.random_input(rng)
             want = verify.solve(data).encode()
-            outcome = _output_outcome(problem, data, want, reference(data))
+            outcome = problem.check(data, want, reference(data))
             if not outcome.ok:
                 findings.error(f"random input file {case}: the reference and verify.py disagree: {outcome.message}",
                                path)
@@ -300,14 +300,6 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
             elif before.read_bytes() != after.read_bytes():
                 findings.error(f"generator.py does not reproduce tests/{name} bit for bit (run it and review the diff)",
                                path)
-
-
-def _output_outcome(problem: Problem, given: bytes, answer: bytes, output: bytes):
-    """A stdin program's output judged as the judge would (a failing output validator: not ok)."""
-    try:
-        return check_output(problem.output_check, given, answer, output)
-    except ValidatorFailed as err:
-        return Comparison(False, str(err), judge_fault=True)
 
 
 def generator_env() -> dict[str, str]:
