@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from tabulate import tabulate  # noqa: E402
 
 from tcjudge.engine.grading import GradeResult, Pool, SolutionRun  # noqa: E402
-from tcjudge.problems.format import load_problem  # noqa: E402
+from tcjudge.problems.loader import load_problem  # noqa: E402
 
 STABILITY = ROOT / "testdata" / "stability"
 SOLUTIONS = sorted((STABILITY / "solutions").glob("*.py"))

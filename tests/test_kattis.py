@@ -11,7 +11,7 @@ import pytest
 from tcjudge.errors import JudgeInputError
 from tcjudge.languages import CPP
 from tcjudge.problems.catalog import Catalog
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.problems.checkers.output_validator import OutputValidator
 from tcjudge.problems.checkers.tokens import TokenRules
 from tcjudge.verdicts import Verdict

@@ -19,7 +19,8 @@ from tcjudge.engine.grading import Pool, SolutionRun
 from tcjudge.engine.sandbox import _landlock
 from tcjudge.languages import CPP, JAVA, PYTHON, CompileError, for_path
 from tcjudge.languages.base import code_only
-from tcjudge.problems.format import Parameter, Problem, load_problem
+from tcjudge.problems.format import Parameter, Problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.problems.format import TestCase as Case  # (not collected by pytest)
 from tcjudge.problems.tctypes import SCALARS, TCType
 from tcjudge.verdicts import Verdict

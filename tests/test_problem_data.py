@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from tcjudge.problems.catalog import Catalog
-from tcjudge.problems.format import Findings, inspect_problem
+from tcjudge.problems.format import Findings
+from tcjudge.problems.loader import inspect_problem
 from tcjudge.setter import validate
 
 from .conftest import ROOT

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tcjudge.engine.grading import Pool, SolutionRun
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.problems.checkers.tokens import TokenRules, compare_output
 from tcjudge.verdicts import Verdict
 

@@ -15,7 +15,7 @@ from benchmarks.load import cpu_burners
 from tcjudge.engine.grading import GradeResult, Pool, SolutionRun, judge_test
 from tcjudge.engine.grading import TestResult as Ran  # (not a test class)
 from tcjudge.engine.worker import Worker
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.reports.tables import check_row
 from tcjudge.verdicts import Limits, RunFacts, Verdict, decide
 

@@ -9,7 +9,7 @@ import pytest
 
 from tcjudge.engine.grading import GradeResult, Pool, SolutionRun
 from tcjudge.engine.worker import Worker
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA, expected_verdict

@@ -23,7 +23,8 @@ from distributed.worker import thread_state
 
 from ..engine.grading import Pool, SolutionRun, TestResult
 from ..engine.isolation import all_layers
-from ..problems.format import Problem, load_problem
+from ..problems.format import Problem
+from ..problems.loader import load_problem
 from ..verdicts import Verdict
 from .bundle import materialise
 

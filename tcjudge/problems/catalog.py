@@ -13,7 +13,8 @@ from ..errors import JudgeInputError
 from ..languages import EXTENSIONS, for_path
 from ..text import safe_text
 from . import kattis
-from .format import Problem, did_you_mean, load_problem
+from .format import Problem, did_you_mean
+from .loader import load_problem
 from .yamlio import load_mapping
 from ..verdicts import FOLDER_VERDICTS, Verdict
 

@@ -31,7 +31,8 @@ from ..problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog
 from ..problems import kattis
 from ..problems.checkers import CUSTOM
 from ..problems.checkers.custom import CHECKER_FILE
-from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
+from ..problems.format import Findings, Problem, TEST_SUFFIX
+from ..problems.loader import inspect_problem
 from ..problems.testgen import load_solution, run_program
 from . import legacy_imports
 from ..problems.yamlio import load_mapping
