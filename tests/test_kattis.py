@@ -11,6 +11,7 @@ import pytest
 from tcjudge.errors import JudgeInputError
 from tcjudge.languages import CPP
 from tcjudge.problems.catalog import Catalog
+from tcjudge.problems.kattis import PACKAGE
 from tcjudge.problems.loader import load_problem
 from tcjudge.problems.checkers.output_validator import OutputValidator
 from tcjudge.problems.checkers.tokens import TokenRules
@@ -23,7 +24,7 @@ PACKAGES = TESTDATA / "kattis"
 
 def test_legacy_package():
     problem = load_problem(PACKAGES / "addtwo")
-    assert (problem.kind, problem.package, problem.name) == ("stdin", "Kattis legacy", "Add Two")  # \problemname
+    assert (problem.kind, problem.package, problem.name) == (PACKAGE, "Kattis legacy", "Add Two")  # \problemname
     assert (problem.time_limit, problem.memory_limit) == (1.0, 256)  # .timelimit, limits.memory
     assert problem.check.settings == TokenRules(float_absolute=1e-6, float_relative=1e-6)
     assert [t.name for t in problem.tests] == ["sample/1", "sample/2", "secret/01-zero", "secret/02-fraction",

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JudgeInputError
-from .checkers import Checker
 from .tctypes import TCType
 from .yamlio import load_sequence
 
@@ -76,6 +75,45 @@ class TestCase:
         return self.file == EXAMPLES_FILE or self.file.startswith(SAMPLE_FOLDER)
 
 
+class Kind:
+    """A kind of problem: what differs between a TopCoder method problem, a standard-input problem in our
+    own folder and a Kattis package. Each kind's module (method.py, stdio.py, kattis.py) subclasses it
+    and makes one instance; loader.KINDS lists them, and the loader picks a folder's kind once, when it
+    reads problem.yaml. The Problem holds its kind; the rest of the judge asks the kind, never a name."""
+
+    name = ""  # for messages and reprs: "method", "stdin", "kattis"
+    program = False  # a solution is a whole program reading standard input, not a class whose method is called
+    own_format = True  # our own format (format_version, tests/, statement.md, solutions/<slug>/ and the
+    #                    proofs validate runs); False for a package read as it is
+    test_suffixes: tuple[str, ...] = (TEST_SUFFIX,)  # the files it keeps under tests/ (validate warns about others)
+
+    @property
+    def mode(self) -> str:
+        """How a solution runs, in the worker's words (its load request): "method" or "stdin"."""
+        return "stdin" if self.program else "method"
+
+    @property
+    def input_label(self) -> str:
+        """What a test's input is called where it is shown (reports)."""
+        return "input" if self.program else "arguments"
+
+    def claims(self, folder: Path, spec: dict) -> bool:
+        """Whether the folder (and its problem.yaml, {} when unreadable) is of this kind."""
+        raise NotImplementedError
+
+    def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
+                findings: Findings) -> tuple[Problem | None, Findings]:
+        """Read the folder into a Problem, every fault recorded in findings (file and line)."""
+        raise NotImplementedError
+
+    def signature(self, problem: Problem) -> str:
+        """The problem's signature as reports show it."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{self.name} problems>"
+
+
 @dataclass
 class Problem:
     slug: str
@@ -94,12 +132,8 @@ class Problem:
     constraints: dict[str, dict] = field(default_factory=dict)
     rules: list[Rule] = field(default_factory=list)
     check: Any = None  # the answer check (checkers/): a Checker for a method, an OutputCheck for a program
-    kind: str = "method"  # or "stdin": a program reading standard input (see stdio.py)
     package: str = ""  # "" for our own folders, else the Kattis package format it was read from
-
-    def __post_init__(self):
-        if self.check is None and self.kind == "method":
-            self.check = Checker(self.returns, self.checker, self.double_tolerance)
+    kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property
     def examples(self) -> list[TestCase]:
@@ -107,10 +141,7 @@ class Problem:
 
     @property
     def signature(self) -> str:
-        if self.kind == "stdin":
-            return "standard input -> standard output"
-        params = ", ".join(f"{p.type} {p.name}" for p in self.parameters)
-        return f"{self.returns} {self.method}({params})"
+        return self.kind.signature(self)
 
     def input_problems(self, values: dict[str, Any]) -> list[str]:
         """Why these arguments (plain data by parameter name) are not a valid input, or [] when they are."""

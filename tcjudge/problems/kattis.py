@@ -30,7 +30,7 @@ from .format import Data, Findings, Problem, TestCase
 from .checkers import OutputCheck
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
-from .stdio import stdin_problem
+from .stdio import StdinKind, stdin_problem
 from .yamlio import load_mapping
 
 SUBMISSION_VERDICTS = {
@@ -43,6 +43,23 @@ DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gi
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
 UNSUPPORTED_TYPES = ("interactive", "multi-pass", "multipass", "scoring", "submit-answer")
+
+
+class PackageKind(StdinKind):
+    """A Kattis/ICPC package: a standard-input problem, read as it is (no format_version, tests/ or proofs of ours)."""
+
+    name = "kattis"
+    own_format = False
+
+    def claims(self, folder: Path, spec: dict) -> bool:
+        return is_package(folder)
+
+    def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
+                findings: Findings) -> tuple[Problem | None, Findings]:
+        return inspect_package(folder, spec, findings)
+
+
+PACKAGE = PackageKind()
 
 
 def is_package(folder: Path) -> bool:
@@ -72,7 +89,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings) -> tuple[Probl
     if time_limit is None or check is None:
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
-                            package="ICPC " + version if version != "legacy" else "Kattis legacy")
+                            package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=PACKAGE)
     problem.tests = _tests(folder, findings)
     if not problem.tests and not findings.errors:
         findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")

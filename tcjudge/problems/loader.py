@@ -1,4 +1,6 @@
-"""One loader for every kind of problem: it reads problem.yaml and hands the folder to its kind.
+"""One loader for every kind of problem: it reads problem.yaml, picks the folder's kind once (the first
+of KINDS that claims it) and lets that kind read the rest. Adding a kind is a module with a Kind
+subclass (format.Kind says what it decides) and its instance in KINDS.
 
 `inspect_problem` collects every fault at once (for `judge.py validate`); `load_problem` raises the
 first one (for grading, where one clear line is what a user needs).
@@ -10,11 +12,13 @@ from pathlib import Path
 
 from ..errors import JudgeInputError
 from ..formats import PROBLEM_FORMAT
-from . import kattis
-from .format import Findings, Problem
-from .method import inspect_method_problem
-from .stdio import inspect_stdin_problem
+from .format import Findings, Kind, Problem
+from .kattis import PACKAGE
+from .method import METHOD
+from .stdio import STDIN
 from .yamlio import load_mapping
+
+KINDS: tuple[Kind, ...] = (PACKAGE, STDIN, METHOD)  # asked in this order; METHOD claims any folder left
 
 
 def load_problem(folder: Path) -> Problem:
@@ -39,12 +43,23 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
     except JudgeInputError as err:
         findings.errors.append(err)
         return None, findings
-    if kattis.is_package(folder):
-        return kattis.inspect_package(folder, spec, findings)
-    if spec.get("format_version", PROBLEM_FORMAT) != PROBLEM_FORMAT:
+    kind = _pick(folder, spec)
+    if kind.own_format and spec.get("format_version", PROBLEM_FORMAT) != PROBLEM_FORMAT:
         findings.error(f"format_version: this judge reads problem format {PROBLEM_FORMAT}, not "
                        f"{spec['format_version']!r} (a newer judge may)", spec_path, lines.get("format_version"))
         return None, findings
-    if spec.get("type") == "stdin":
-        return inspect_stdin_problem(folder, spec, lines, findings)
-    return inspect_method_problem(folder, spec, lines, findings)
+    return kind.inspect(folder, spec, lines, findings)
+
+
+def kind_of(folder: Path) -> Kind:
+    """The kind of the problem in `folder`, as inspect_problem picks it (an unreadable problem.yaml
+    says nothing: the folder's layout alone decides)."""
+    try:
+        spec, _ = load_mapping(Path(folder) / "problem.yaml")
+    except JudgeInputError:
+        spec = {}
+    return _pick(Path(folder), spec)
+
+
+def _pick(folder: Path, spec: dict) -> Kind:
+    return next(kind for kind in KINDS if kind.claims(folder, spec))

@@ -18,12 +18,30 @@ from typing import Any
 from . import checkers
 from .checkers import CUSTOM, VALUE, Checker, custom
 from .checkers.custom import CHECKER_FILE
-from .format import (RULE_BUILTINS, Findings, Parameter, Problem, Rule, SpecReader, TestCase,
+from .format import (RULE_BUILTINS, Findings, Kind, Parameter, Problem, Rule, SpecReader, TestCase,
                      did_you_mean, name_problem, read_items, reject_duplicate_names, test_files)
 from .tctypes import TCType
 
 CONSTRAINT_KEYS = ("length", "alphabet", "range", "element_length")
 TEST_KEYS = ("name", "args", "expected", "note")
+
+
+class MethodKind(Kind):
+    name = "method"
+
+    def claims(self, folder: Path, spec: dict) -> bool:
+        return True  # asked last: a folder of our own that says no other type
+
+    def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
+                findings: Findings) -> tuple[Problem | None, Findings]:
+        return inspect_method_problem(folder, spec, lines, findings)
+
+    def signature(self, problem: Problem) -> str:
+        params = ", ".join(f"{p.type} {p.name}" for p in problem.parameters)
+        return f"{problem.returns} {problem.method}({params})"
+
+
+METHOD = MethodKind()
 
 
 def inspect_method_problem(folder: Path, spec: dict, lines: dict[str, int],
@@ -46,7 +64,8 @@ def inspect_method_problem(folder: Path, spec: dict, lines: dict[str, int],
     if any(value is None for value in values.values()):
         return None, findings  # required fields are missing or unusable: nothing further can be checked
     values["memory_limit"] = int(values["memory_limit"])
-    problem = Problem(slug=folder.name, path=folder, **values)
+    problem = Problem(slug=folder.name, path=folder, **values, kind=METHOD,
+                      check=Checker(values["returns"], values["checker"], values["double_tolerance"]))
     problem.constraints = reader.constraints(problem.parameters)
     problem.rules = reader.rules(problem.parameters)
     if CUSTOM in problem.checker:

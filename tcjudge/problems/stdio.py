@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .format import Data, Findings, Problem, SpecReader, TestCase, read_items, reject_duplicate_names, test_files
+from .format import (TEST_SUFFIX, Data, Findings, Kind, Problem, SpecReader, TestCase, read_items, reject_duplicate_names,
+                     test_files)
 from .checkers import OutputCheck
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
@@ -22,6 +23,25 @@ from .checkers.tokens import TokenRules
 KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
                 "tests"}
 TEST_KEYS = ("name", "input", "output", "note")
+
+
+class StdinKind(Kind):
+    name = "stdin"
+    program = True
+    test_suffixes = (TEST_SUFFIX, ".in", ".ans")
+
+    def claims(self, folder: Path, spec: dict) -> bool:
+        return spec.get("type") == "stdin"
+
+    def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
+                findings: Findings) -> tuple[Problem | None, Findings]:
+        return inspect_stdin_problem(folder, spec, lines, findings)
+
+    def signature(self, problem: Problem) -> str:
+        return "standard input -> standard output"
+
+
+STDIN = StdinKind()
 
 
 def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
@@ -50,11 +70,11 @@ def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
 
 
 def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memory_limit: float, check: OutputCheck,
-                  package: str = "") -> Problem:
-    """A Problem of the stdin kind (no class, method or types), tests to be added."""
+                  package: str = "", kind: StdinKind = STDIN) -> Problem:
+    """A Problem whose solutions are programs (no class, method or types), tests to be added."""
     return Problem(slug=folder.name, path=folder, name=name, source=source, class_name="", method="",
                    parameters=[], returns=None, time_limit=time_limit, memory_limit=int(memory_limit),
-                   kind="stdin", check=check, package=package)
+                   kind=kind, check=check, package=package)
 
 
 def output_check(folder: Path, flags, validator, reader: SpecReader) -> OutputCheck | None:
