@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from tcjudge.errors import JudgeInputError
-from tcjudge.languages import CPP
+from tcjudge.languages import CPP, EXTENSIONS
 from tcjudge.problems.catalog import Catalog
 from tcjudge.problems.kattis import PACKAGE
 from tcjudge.problems.loader import load_problem
@@ -43,7 +43,7 @@ def test_icpc_package():
 
 
 def test_submissions_by_verdict_folder():
-    catalog = Catalog(PACKAGES, TESTDATA / "no-solutions-folder")
+    catalog = Catalog(PACKAGES, TESTDATA / "no-solutions-folder", EXTENSIONS)
     stored = {path.name: verdict for path, verdict in
               ((s.path, s.expected) for s in catalog.stored_solutions("addtwo"))}
     cpp = {"sum.cpp": Verdict.AC} if CPP.toolchain() else {}  # graded where g++ is installed, else noted

@@ -12,9 +12,10 @@ import difflib
 import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Protocol
 
 from ..errors import JudgeInputError
+from ..verdicts import FOLDER_VERDICTS, Verdict
 from .tctypes import TCType
 from .yamlio import load_sequence
 
@@ -75,6 +76,17 @@ class TestCase:
         return self.file == EXAMPLES_FILE or self.file.startswith(SAMPLE_FOLDER)
 
 
+class SolutionLanguage(Protocol):
+    """What problems/ asks of a solution's language. The languages live on a floor above (languages/):
+    whoever makes a Catalog passes them in, by file extension."""
+
+    def classes(self, source: str) -> set[str]:
+        """The classes the source declares, found without running or compiling it."""
+
+    def toolchain(self) -> object | None:
+        """The compiler or runtime installed here, or None when it is missing."""
+
+
 class Kind:
     """A kind of problem: what differs between a TopCoder method problem, a standard-input problem in our
     own folder and a Kattis package. Each kind's module (method.py, stdio.py, kattis.py) subclasses it
@@ -109,6 +121,27 @@ class Kind:
     def signature(self, problem: Problem) -> str:
         """The problem's signature as reports show it."""
         raise NotImplementedError
+
+    def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
+                         ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+        """(solution, expected verdict) for every stored solution of the problem in `folder`, in a stable
+        order, and the entries left out. Ours: `solutions` (solutions/<slug>/) holds one folder per
+        expected verdict, of files in the `languages` (by file extension)."""
+        if not solutions.is_dir():
+            return [], []
+        found = []
+        for entry in sorted(solutions.iterdir()):
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            if entry.is_dir() and entry.name in FOLDER_VERDICTS:
+                for path in sorted(p for p in entry.iterdir() if p.suffix in languages):
+                    if path.is_symlink() or not path.is_file():  # a link to /dev/zero would be read forever
+                        raise JudgeInputError("a stored solution must be a regular file, not a link or device", path)
+                    found.append((path, FOLDER_VERDICTS[entry.name]))
+            else:
+                known = ", ".join(FOLDER_VERDICTS)
+                raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
+        return found, []
 
     def __repr__(self) -> str:
         return f"<{self.name} problems>"

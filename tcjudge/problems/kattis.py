@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Mapping
 
 from ..errors import JudgeInputError
-from ..languages import EXTENSIONS
 from ..verdicts import Verdict
-from .format import Data, Findings, Problem, TestCase
+from .format import Data, Findings, Problem, SolutionLanguage, TestCase
 from .checkers import OutputCheck
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
@@ -57,6 +57,10 @@ class PackageKind(StdinKind):
     def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
                 findings: Findings) -> tuple[Problem | None, Findings]:
         return inspect_package(folder, spec, findings)
+
+    def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
+                         ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+        return submissions(folder, languages)
 
 
 PACKAGE = PackageKind()
@@ -96,7 +100,8 @@ def inspect_package(folder: Path, spec: dict, findings: Findings) -> tuple[Probl
     return problem, findings
 
 
-def submissions(folder: Path) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+def submissions(folder: Path,
+                languages: Mapping[str, SolutionLanguage]) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
     """(submission, expected verdict) for every file the judge can run under submissions/<verdict>/,
     and the entries it skips (other languages or a missing compiler, multi-file folders, verdict folders it
     does not know)."""
@@ -112,16 +117,16 @@ def submissions(folder: Path) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
             skipped.append(group)
             continue
         for entry in sorted(group.iterdir()):
-            if entry.is_file() and _runnable(entry):
+            if entry.is_file() and _runnable(entry, languages):
                 found.append((entry, verdict))
             elif not entry.name.startswith("."):
                 skipped.append(entry)
     return found, skipped
 
 
-def _runnable(path: Path) -> bool:
-    """A submission in a language the judge runs, whose compiler is installed here (.py, .cpp, .java...)."""
-    language = EXTENSIONS.get(path.suffix.lower())
+def _runnable(path: Path, languages: Mapping[str, SolutionLanguage]) -> bool:
+    """A submission in one of the `languages` (by file extension), whose compiler is installed here."""
+    language = languages.get(path.suffix.lower())
     return language is not None and language.toolchain() is not None
 
 
