@@ -24,7 +24,7 @@ Value checkers are the names problem.yaml's `checker:` takes: `exact` (the defau
 with the others that do (`checker: [unordered, ignore_case]`): the first name's check runs and sees
 every name, as each built-in relaxes the one comparison of exact.py. Output checkers judge a program's
 standard output: `tokens` (the Kattis default output validator and its flags) and `output_validator`
-(the problem's own program, Kattis protocol); the loader picks one from problem.yaml.
+(the problem's own program, Kattis protocol); the program kinds pick one from problem.yaml.
 """
 
 from __future__ import annotations
