@@ -36,26 +36,22 @@ def test_the_import_contracts_hold():
     assert "BROKEN" not in done.stdout and done.stdout.count("KEPT") >= 3
 
 
-def test_a_wrong_way_import_breaks_them(tmp_path):
+@pytest.mark.parametrize("module, line, refused", [
+    ("tctypes.py", "from ..commands import common  # noqa: E402  (a floor that is above)",
+     "tcjudge.problems is not allowed to import tcjudge.commands"),
+    # the kinds register with one loader and import what they share: the shared module importing a
+    # kind closes a circle, which the problems contract refuses
+    ("format.py", "from . import stdio  # noqa: E402  (a kind, which imports this module)",
+     "tcjudge.problems.format is not allowed to import tcjudge.problems.stdio"),
+])
+def test_a_wrong_way_import_breaks_them(tmp_path, module, line, refused):
     shutil.copytree(ROOT / "tcjudge", tmp_path / "tcjudge", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    low = tmp_path / "tcjudge" / "problems" / "tctypes.py"
-    low.write_text(low.read_text() + "\nfrom ..commands import common  # noqa: E402  (a floor that is above)\n")
+    changed = tmp_path / "tcjudge" / "problems" / module
+    changed.write_text(changed.read_text() + f"\n{line}\n")
     done = lint_imports(tmp_path)
     assert done.returncode != 0
-    assert "tcjudge.problems is not allowed to import tcjudge.commands" in done.stdout, done.stdout
-
-
-def test_a_circle_inside_problems_breaks_them(tmp_path):
-    """The kinds register with one loader and import only what they share: format.py importing a kind
-    closes a circle, which the problems contract refuses."""
-    shutil.copytree(ROOT / "tcjudge", tmp_path / "tcjudge", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    shared = tmp_path / "tcjudge" / "problems" / "format.py"
-    shared.write_text(shared.read_text() + "\nfrom . import stdio  # noqa: E402  (a kind, which imports this module)\n")
-    done = lint_imports(tmp_path)
-    assert done.returncode != 0
-    assert "tcjudge.problems.format is not allowed to import tcjudge.problems.stdio" in done.stdout, done.stdout
+    assert refused in done.stdout, done.stdout
 
 
 def _sizes():
