@@ -46,7 +46,8 @@ UNSUPPORTED_TYPES = ("interactive", "multi-pass", "multipass", "scoring", "submi
 
 
 class PackageKind(StdinKind):
-    """A Kattis/ICPC package: a standard-input problem, read as it is (no format_version, tests/ or proofs of ours)."""
+    """A Kattis/ICPC package: a standard-input problem, read as it is (no format_version, tests/ or
+    proofs of ours)."""
 
     name = "kattis"
     own_format = False

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .format import (TEST_SUFFIX, Data, Findings, Kind, Problem, SpecReader, TestCase, read_items, reject_duplicate_names,
-                     test_files)
+from .format import (TEST_SUFFIX, Data, Findings, Kind, Problem, SpecReader, TestCase, read_items,
+                     reject_duplicate_names, test_files)
 from .checkers import OutputCheck
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
@@ -46,7 +46,7 @@ STDIN = StdinKind()
 
 def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
                           findings: Findings) -> tuple[Problem | None, Findings]:
-    """Load a stdin problem folder, collecting every error (see format.inspect_problem)."""
+    """Load a stdin problem folder, collecting every error (see loader.inspect_problem)."""
     reader = SpecReader(spec, lines, folder / "problem.yaml", findings)
     reader.KNOWN = KNOWN_FIELDS
     values = {
