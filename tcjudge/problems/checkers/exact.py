@@ -7,6 +7,7 @@ combined, and every name the problem gave (settings.names) applies.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -34,10 +35,15 @@ def check(given: dict, expected: Any, got: Any, settings: Checker) -> Comparison
 
 def relaxed(expected: Any, got: Any, settings: Checker, *also: str) -> Comparison:
     """The comparison with every relaxation the problem named, and `also` these."""
-    names = (*settings.names, *also)
-    options = Options(settings.tolerance, "unordered" in names, "ignore_case" in names)
-    difference = _difference(expected, got, settings.returns, options)
+    difference = _difference(expected, got, settings.returns, _options(settings.tolerance, settings.names, also))
     return Comparison(True) if difference is None else Comparison(False, difference)
+
+
+@functools.cache
+def _options(tolerance: float, names: tuple[str, ...], also: tuple[str, ...]) -> Options:
+    """Options for these names, made once per problem rather than once per test."""
+    names += also
+    return Options(tolerance, "unordered" in names, "ignore_case" in names)
 
 
 def _difference(expected: Any, got: Any, tctype: TCType, options: Options) -> str | None:
