@@ -31,10 +31,11 @@ from tabulate import tabulate  # noqa: E402
 from tcjudge.cluster.client import ClusterPool  # noqa: E402
 from tcjudge.cluster.local import local_cluster  # noqa: E402
 from tcjudge.engine.pool import Pool, SolutionRun  # noqa: E402
+from tcjudge.languages import EXTENSIONS  # noqa: E402
 from tcjudge.problems.catalog import Catalog  # noqa: E402
 from tcjudge.verdicts import Verdict  # noqa: E402
 
-CATALOG = Catalog(ROOT / "problems", ROOT / "solutions")
+CATALOG = Catalog(ROOT / "problems", ROOT / "solutions", EXTENSIONS)
 
 
 def stored_runs(accepted_only: bool) -> list[SolutionRun]:

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tcjudge.engine.pool import Pool, SolutionRun  # noqa: E402
+from tcjudge.languages import EXTENSIONS  # noqa: E402
 from tcjudge.problems.catalog import Catalog  # noqa: E402
 from tcjudge.reports.history import History  # noqa: E402
 
@@ -29,7 +30,7 @@ def main() -> None:
     parser.add_argument("slug", nargs="?", default="roxor")
     parser.add_argument("--repeat", type=int, default=5)
     options = parser.parse_args()
-    catalog = Catalog(ROOT / "problems", ROOT / "solutions")
+    catalog = Catalog(ROOT / "problems", ROOT / "solutions", EXTENSIONS)
     problem = catalog.problem(options.slug)
     reference = next(s for s in catalog.stored_solutions(options.slug) if s.path.stem == "reference")
     run = SolutionRun(problem, reference.path, problem.tests, False, reference.expected)

@@ -27,7 +27,7 @@ from tabulate import tabulate  # noqa: E402
 
 from tcjudge import languages  # noqa: E402
 from tcjudge.engine.worker import Worker  # noqa: E402
-from tcjudge.problems.format import load_problem  # noqa: E402
+from tcjudge.problems.loader import load_problem  # noqa: E402
 
 PROBLEM = load_problem(ROOT / "testdata" / "problems" / "adder")
 SOLUTIONS = {

@@ -23,9 +23,8 @@ sys.path.insert(0, str(ROOT))
 from tabulate import tabulate  # noqa: E402
 
 from tcjudge.engine.pool import Pool, SolutionRun  # noqa: E402
-
 from tcjudge.engine.results import GradeResult  # noqa: E402
-from tcjudge.problems.format import load_problem  # noqa: E402
+from tcjudge.problems.loader import load_problem  # noqa: E402
 
 STABILITY = ROOT / "testdata" / "stability"
 SOLUTIONS = sorted((STABILITY / "solutions").glob("*.py"))

@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 from tabulate import tabulate  # noqa: E402
 
 from tcjudge.engine.pool import Pool, SolutionRun  # noqa: E402
-from tcjudge.problems.format import TestCase, load_problem  # noqa: E402
+from tcjudge.problems.format import TestCase  # noqa: E402
+from tcjudge.problems.loader import load_problem  # noqa: E402
 from tcjudge.engine.worker import Worker  # noqa: E402
 from tcjudge.verdicts import RunFacts  # noqa: E402
 

@@ -56,7 +56,8 @@ import pytest
 
 from tcjudge.engine import sandbox
 from tcjudge.engine.pool import Pool, SolutionRun
-from tcjudge.problems.format import Problem, load_problem
+from tcjudge.problems.format import Problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.engine.worker import Worker
 
 from .conftest import TESTDATA, expected_verdict

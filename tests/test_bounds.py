@@ -14,7 +14,7 @@ import pytest
 from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.worker import Worker
 from tcjudge.engine.sandbox import cgroup
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 

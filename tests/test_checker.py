@@ -2,13 +2,14 @@ import math
 
 import pytest
 
-from tcjudge.problems.checker import compare, doubles_match
+from tcjudge.problems.checkers import Checker
+from tcjudge.problems.checkers.exact import doubles_match
 from tcjudge.problems.tctypes import TCType
 from tcjudge.protocol import UNSUPPORTED
 
 
 def check(type_text, expected, got, tolerance=1e-9):
-    return compare(expected, got, TCType.parse(type_text), tolerance)
+    return Checker(TCType.parse(type_text), tolerance=tolerance)((), expected, got)
 
 
 def test_exact_values_match():
@@ -71,8 +72,6 @@ def test_nan_never_matches_even_itself():
 
 # -- built-in checkers and a problem's own checker.py ----------------------------------------------
 
-from tcjudge.problems.checker import Checker  # noqa: E402
-
 
 def test_unordered_accepts_any_order_but_not_other_values():
     checker = Checker(TCType.parse("int[]"), ("unordered",))
@@ -134,7 +133,7 @@ def test_comparing_an_output_costs_memory_of_the_output_not_of_its_tokens():
     walked one at a time now (peak measured by tracemalloc, not by a clock)."""
     import tracemalloc
 
-    from tcjudge.problems.outputs import compare_output
+    from tcjudge.problems.checkers.tokens import compare_output
 
     output = b"ab " * (1 << 18)  # 768 KiB, 262,144 tokens: their lists alone would take ~25 MiB
     answer = output[:-3] + b"zz "

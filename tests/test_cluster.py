@@ -310,7 +310,7 @@ def test_without_cluster_dask_is_never_imported(tmp_path):
 
 def test_runs_of_every_test_are_split_and_stopping_runs_are_not():
     from tcjudge.engine.pool import SolutionRun
-    from tcjudge.problems.format import load_problem
+    from tcjudge.problems.loader import load_problem
 
     problem = load_problem(FIXTURE_PROBLEMS / "adder")
     problem.tests = problem.tests * 10  # 40 tests

@@ -9,10 +9,12 @@ import shutil
 import pytest
 
 from tcjudge.errors import JudgeInputError
-from tcjudge.languages import CPP
+from tcjudge.languages import CPP, EXTENSIONS
 from tcjudge.problems.catalog import Catalog
-from tcjudge.problems.format import load_problem
-from tcjudge.problems.outputs import OutputValidator, TokenRules
+from tcjudge.problems.kattis import PACKAGE
+from tcjudge.problems.loader import load_problem
+from tcjudge.problems.checkers.output_validator import OutputValidator
+from tcjudge.problems.checkers.tokens import TokenRules
 from tcjudge.verdicts import Verdict
 
 from .conftest import TESTDATA
@@ -22,9 +24,9 @@ PACKAGES = TESTDATA / "kattis"
 
 def test_legacy_package():
     problem = load_problem(PACKAGES / "addtwo")
-    assert (problem.kind, problem.package, problem.name) == ("stdin", "Kattis legacy", "Add Two")  # \problemname
+    assert (problem.kind, problem.package, problem.name) == (PACKAGE, "Kattis legacy", "Add Two")  # \problemname
     assert (problem.time_limit, problem.memory_limit) == (1.0, 256)  # .timelimit, limits.memory
-    assert problem.output_check == TokenRules(float_absolute=1e-6, float_relative=1e-6)
+    assert problem.check.settings == TokenRules(float_absolute=1e-6, float_relative=1e-6)
     assert [t.name for t in problem.tests] == ["sample/1", "sample/2", "secret/01-zero", "secret/02-fraction",
                                                "secret/03-large"]
     assert [t.name for t in problem.examples] == ["sample/1", "sample/2"]
@@ -35,13 +37,13 @@ def test_icpc_package():
     problem = load_problem(PACKAGES / "splitsum")
     assert (problem.package, problem.name, problem.time_limit, problem.memory_limit) == (
         "ICPC 2023-07-draft", "Split Sum", 1.0, 256)
-    assert isinstance(problem.output_check, OutputValidator)
-    assert problem.output_check.path == (PACKAGES / "splitsum" / "output_validator").resolve()
+    assert isinstance(problem.check.settings, OutputValidator)
+    assert problem.check.settings.path == (PACKAGES / "splitsum" / "output_validator").resolve()
     assert [t.name for t in problem.tests] == ["sample/1", "secret/large/01", "secret/small/01", "secret/small/02"]
 
 
 def test_submissions_by_verdict_folder():
-    catalog = Catalog(PACKAGES, TESTDATA / "no-solutions-folder")
+    catalog = Catalog(PACKAGES, TESTDATA / "no-solutions-folder", EXTENSIONS)
     stored = {path.name: verdict for path, verdict in
               ((s.path, s.expected) for s in catalog.stored_solutions("addtwo"))}
     cpp = {"sum.cpp": Verdict.AC} if CPP.toolchain() else {}  # graded where g++ is installed, else noted

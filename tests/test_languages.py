@@ -19,7 +19,10 @@ from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.sandbox import _landlock
 from tcjudge.languages import CPP, JAVA, PYTHON, CompileError, for_path
 from tcjudge.languages.base import code_only
-from tcjudge.problems.format import Parameter, Problem, load_problem
+from tcjudge.problems.checkers import Checker
+from tcjudge.problems.format import Parameter, Problem
+from tcjudge.problems.loader import load_problem
+from tcjudge.problems.method import METHOD
 from tcjudge.problems.format import TestCase as Case  # (not collected by pytest)
 from tcjudge.problems.tctypes import SCALARS, TCType
 from tcjudge.verdicts import Verdict
@@ -143,7 +146,7 @@ def _echo_problem(t: TCType) -> Problem:
     method = f"echo{t.base.capitalize()}{t.dims}"
     tests = [Case(f"value-{k}", (value,), value, "generated", k + 1) for k, value in enumerate(_values(t))]
     return Problem(f"echo-{t}", FIXTURES, "Echo", "test fixture", "Echo", method, [Parameter("value", t)], t,
-                   time_limit=2, memory_limit=256, tests=tests)
+                   time_limit=2, memory_limit=256, tests=tests, check=Checker(t), kind=METHOD)
 
 
 TYPES = [TCType(base, dims) for base in SCALARS for dims in range(3)]

@@ -111,7 +111,7 @@ def test_a_child_whose_parent_died_before_it_asked_ends_at_once():
 def test_a_worker_serves_one_solution():
     # Whatever one solution did to its worker cannot reach the next: each gets workers of its own.
     from tcjudge.engine.pool import Pool, SolutionRun
-    from tcjudge.problems.format import load_problem
+    from tcjudge.problems.loader import load_problem
 
     from .conftest import FIXTURE_PROBLEMS
 

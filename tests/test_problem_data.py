@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import pytest
 
+from tcjudge.languages import EXTENSIONS
 from tcjudge.problems.catalog import Catalog
-from tcjudge.problems.format import Findings, inspect_problem
+from tcjudge.problems.format import Findings
+from tcjudge.problems.loader import inspect_problem
 from tcjudge.setter import validate
 
 from .conftest import ROOT
 
-CATALOG = Catalog(ROOT / "problems", ROOT / "solutions")
+CATALOG = Catalog(ROOT / "problems", ROOT / "solutions", EXTENSIONS)
 SLUGS = CATALOG.slugs()
 MINIMUM_TESTS = {"mankala": 150, "chefgame": 150, "chefgm": 13}  # chefgm: the sample and 12 files of games
 

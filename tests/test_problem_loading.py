@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from tcjudge.errors import JudgeInputError
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 

@@ -154,7 +154,7 @@ def test_a_stopped_check_never_serves_a_report_but_a_report_serves_check(run, pr
 
 
 def _stored_run(project) -> SolutionRun:
-    catalog = Catalog(project / "problems", project / "solutions")
+    catalog = Catalog(project / "problems", project / "solutions", languages.EXTENSIONS)
     problem = catalog.problem("adder")
     stored = catalog.stored_solutions("adder")[0]
     return SolutionRun(problem, stored.path, problem.tests, True, stored.expected)
@@ -389,7 +389,7 @@ def test_a_stdin_failure_shows_its_input_and_output_lines_and_the_page_its_answe
     failing = json.loads(target.read_text())["tests"][0]
     assert failing["verdict"] == "WA"
     assert failing["input"] == "2\n1 2\n3 4\n" and failing["returned"] == "-1\n-1\n"
-    problem = Catalog(TESTDATA / "stdin" / "problems", project).problem("add")
+    problem = Catalog(TESTDATA / "stdin" / "problems", project, languages.EXTENSIONS).problem("add")
     solution = SolutionRun(problem, program, problem.tests, True)
     result = _result(solution, [Verdict.WA, Verdict.AC])
     details = re.search(r'id="details">(.*?)</script>', problem_page(problem, [result], [], "now", "here"), re.S)

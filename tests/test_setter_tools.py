@@ -7,7 +7,7 @@ import shutil
 import pytest
 import yaml
 
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 

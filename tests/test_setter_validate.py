@@ -128,7 +128,7 @@ def test_checker_problem_accepts_another_right_answer(judge):
     ("checker: [custom, unordered]", "'custom' decides alone"),
 ])
 def test_checker_names_are_checked(project, line, message):
-    from tcjudge.problems.format import inspect_problem
+    from tcjudge.problems.loader import inspect_problem
 
     spec = project / "problems" / "largest" / "problem.yaml"
     spec.write_text(spec.read_text() + line + "\n")

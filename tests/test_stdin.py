@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tcjudge.engine.pool import Pool, SolutionRun
-from tcjudge.problems.format import load_problem
-from tcjudge.problems.outputs import TokenRules, compare_output
+from tcjudge.problems.loader import load_problem
+from tcjudge.problems.checkers.tokens import TokenRules, compare_output
 from tcjudge.verdicts import Verdict
 
 from .conftest import TESTDATA

@@ -14,7 +14,7 @@ import pytest
 
 from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.languages import CPP, JAVA
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
 from .conftest import ROOT, TESTDATA

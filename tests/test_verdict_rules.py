@@ -17,7 +17,7 @@ from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.results import GradeResult
 from tcjudge.engine.results import TestResult as Ran  # (not a test class)
 from tcjudge.engine.worker import Worker
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.reports.tables import check_row
 from tcjudge.protocol import Limits
 from tcjudge.verdicts import RunFacts, Verdict, decide

@@ -11,7 +11,7 @@ from tcjudge.engine.pool import Pool, SolutionRun
 
 from tcjudge.engine.results import GradeResult
 from tcjudge.engine.worker import Worker
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA, expected_verdict

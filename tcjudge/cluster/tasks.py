@@ -25,7 +25,8 @@ from ..engine.pool import Pool, SolutionRun
 
 from ..engine.results import TestResult
 from ..engine.isolation import all_layers
-from ..problems.format import Problem, load_problem
+from ..problems.format import Problem
+from ..problems.loader import load_problem
 from ..verdicts import Verdict
 from .bundle import materialise
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .. import languages
 from ..problems.catalog import Catalog, display_path
 from .common import EXIT_FAILED, EXIT_OK, add_jobs
 
@@ -22,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(options) -> int:
     from ..setter.calibrate import calibrate
 
-    catalog = Catalog(options.problems, options.solutions)
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     problem = catalog.problem(options.slug)
     result = calibrate(catalog, problem, options.jobs, options.factor, options.write, options.source_limit * 1024)
     print(f"slowest accepted run: {result.slowest_ms:.1f} ms CPU ({result.slowest_where})")

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from .. import languages
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..verdicts import Verdict
@@ -30,7 +31,7 @@ def run(options) -> int:
     from ..setter.stress import Duel
     from ..setter.validate import reference_path
 
-    catalog = Catalog(options.problems, options.solutions)
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     problem = solution_and_problem(catalog, options.solution, options.problem)
     values = challenge_input(problem, options.challenge_args)
     with Duel(problem, options.solution, reference_path(catalog, problem.slug), options.jobs,

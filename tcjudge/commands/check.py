@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from ..engine.results import GradeResult
+from .. import languages
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
 from ..text import count
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
-    catalog = Catalog(options.problems, options.solutions)
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     runs = stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
                         verdicts_only=options.hide_expected)
     print(f"Checking {count(len(runs), 'stored solution')} of {count(len({run.problem.slug for run in runs}), 'problem')} "

@@ -64,8 +64,8 @@ def solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):
     if not solution.is_file():
         raise JudgeInputError("no such file", solution)
     problem = catalog.problem(slug) if slug else catalog.problem_for(solution)
-    if problem.kind != "method":
-        raise JudgeInputError(f"{problem.slug} is a {problem.kind} problem: stress and challenge need declared "
+    if problem.kind.program:
+        raise JudgeInputError(f"{problem.slug} is a {problem.kind.mode} problem: stress and challenge need declared "
                               "parameter types (a method problem)")
     return problem
 

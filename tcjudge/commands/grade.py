@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
-    catalog = Catalog(options.problems, options.solutions)
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     solution = options.solution
     if not solution.is_file():
         raise JudgeInputError("no such file", solution)

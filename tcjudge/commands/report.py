@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from ..engine.results import GradeResult
+from .. import languages
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..reports.pages import write_index
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
-    catalog = Catalog(options.problems, options.solutions)
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     runs = stored_runs(catalog, options.slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
     make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
     started = time.monotonic()

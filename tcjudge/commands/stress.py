@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from .. import languages
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..verdicts import Verdict
@@ -34,7 +35,7 @@ def run(options) -> int:
     from ..setter.stress import Duel, failure_text, stress
     from ..setter.validate import reference_path
 
-    catalog = Catalog(options.problems, options.solutions)
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     problem = solution_and_problem(catalog, options.solution, options.problem)
     against = options.against or reference_path(catalog, problem.slug)
     if not against.is_file():

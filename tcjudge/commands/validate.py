@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .. import languages
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog
 from ..text import count
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(options) -> int:
     from ..setter.validate import validate_problem
 
-    catalog = Catalog(options.problems, options.solutions)
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     slugs = options.slugs or catalog.slugs()
     known = set(catalog.slugs())
     for slug in slugs:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..problems.outputs import ValidatorFailed, check_output
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
 from ..protocol import ACCEPTED, ANSWER_CAP, NOT_STARTED, REJECTED, Limits
@@ -34,7 +33,7 @@ def limits_of(problem: Problem) -> Limits:
 def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
     """The verdict of one test, from the facts of its run and the expected value (which only we
     hold), by the one precedence of verdicts.decide."""
-    if problem.kind == "stdin":
+    if problem.kind.program:
         return judge_program(test, facts, problem)
     report, kind = _report_of(facts, ANSWERS)  # "loaded" or "missing" are not answers to a test
     answer = None
@@ -95,10 +94,9 @@ def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     validator failed) IE."""
     if facts.answer_truncated:
         return Verdict.WA, f"output limit exceeded: more than {OUTPUT_LIMIT_MIB} MiB on standard output"
-    try:
-        outcome = check_output(problem.output_check, test.input.read(), test.answer.read(), facts.answer or b"")
-    except ValidatorFailed as err:
-        return Verdict.IE, str(err)
+    outcome = problem.check(test.input.read(), test.answer.read(), facts.answer or b"")
+    if outcome.judge_fault:
+        return Verdict.IE, outcome.message
     return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
 
 

@@ -225,7 +225,7 @@ class Pool:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
         if not self._ensure_loaded(worker, run):
             return None
-        facts = worker.run_input(test.input.read()) if run.problem.kind == "stdin" else worker.run(test.args)
+        facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)
         verdict, message = judge_test(test, facts, run.problem)
         failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
         return TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
@@ -247,9 +247,9 @@ class Pool:
             if not run.built and not self._build(run):
                 return False
             # a method's class is looked for; a Python program is compiled (a compiled language was built)
-            check = not run.load_checked and (problem.kind == "method" or run.program is None)
+            check = not run.load_checked and (not problem.kind.program or run.program is None)
             response = worker.load(run.key, run.solution, problem.class_name, problem.method,
-                                   problem.time_limit, problem.memory_limit, check=check, mode=problem.kind,
+                                   problem.time_limit, problem.memory_limit, check=check, mode=problem.kind.mode,
                                    source_limit=self.source_limit, program=run.program)
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024

@@ -7,7 +7,7 @@ TopCoder types, checked against the contestant's declaration at compile time. Ar
 decoded into the parameter types as declared (so `const vector<int>&` or `long long` for an int
 work), the returned value is sent back as JSON and type-checked by the judge as for Python.
 
-A standard-input program (problem kind "stdin") is the file alone, its own main() included, as
+A standard-input program (problem.kind.program) is the file alone, its own main() included, as
 CodeChef or Kattis compile it: it reads the test's input on descriptor 0 and its standard output
 is the answer, and it ends with its exit status. Nothing of ours is linked in: that it may exec
 nothing after the one execve that started it is the sandbox's doing, from outside (sandbox.exec_token).
@@ -56,7 +56,7 @@ class Cpp(Language):
         folder = self.build(path, problem, source_limit).folder
         return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
                 "readable": [str(folder)], "profile": "native", "data_extra_mib": 32,
-                "result_channel": problem.kind != "stdin"}  # a stdin program answers on stdout alone
+                "result_channel": not problem.kind.program}  # a stdin program answers on stdout alone
 
     def build(self, path: Path, problem, source_limit: int):
         """The compiled solution (cached); its detail names the C++ standard that compiled it."""
@@ -64,7 +64,7 @@ class Cpp(Language):
         if toolchain is None:
             raise ToolchainMissing(self.missing_message())
         source = read_source(path, source_limit)
-        entry = entry_point(problem) if problem.kind != "stdin" else None
+        entry = entry_point(problem) if not problem.kind.program else None
         name = _file_name(Path(path).name)
         outcome = cached_build(
             [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, name,

@@ -7,7 +7,7 @@ initializers are charged). The entry class finds the method by reflection with p
 parameter types mapped to Java's (int, long, double, String, boolean, arrays), calls it on a fresh
 instance and writes the returned value as JSON. A main() in the file is just another method.
 
-A standard-input program (problem kind "stdin") is run by runtime/tcjudge/Stdin.java instead: the
+A standard-input program (problem.kind.program) is run by runtime/tcjudge/Stdin.java instead: the
 file's public class (else its first class) is the program, its main(String[]) is called as the
 java launcher calls it, System.in and System.out are the test's input and answer; "ready" goes on
 the result channel (descriptor 3), which the entry opens by reflection, hence the --add-opens.
@@ -67,7 +67,7 @@ class Java(Language):
         source = read_source(path, source_limit)
         code = code_only(source.decode("utf-8", "replace"))
         public = PUBLIC_CLASS.findall(code)
-        stdin = problem.kind == "stdin"
+        stdin = problem.kind.program
         program_class = (ANY_CLASS.findall(code) or [Path(path).stem])[0]  # a stdin program's class, if not public
         file_class = public[0] if public else program_class if stdin else problem.class_name
         package = PACKAGE.search(code)

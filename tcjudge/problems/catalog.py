@@ -1,5 +1,9 @@
 """Where things are: the problems folder, stored solutions and their expected verdicts, and which
-problem a solution file is for."""
+problem a solution file is for.
+
+The catalog does not know the languages (they live on a floor above problems/): whoever makes one
+passes them in, by file extension (`Catalog(problems, solutions, languages.EXTENSIONS)`).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,14 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from ..errors import JudgeInputError
-from ..languages import EXTENSIONS, for_path
 from ..text import safe_text
-from . import kattis
-from .format import Problem, did_you_mean, load_problem
+from .format import Problem, SolutionLanguage, did_you_mean
+from .loader import kind_of, load_problem
 from .yamlio import load_mapping
-from ..verdicts import FOLDER_VERDICTS, Verdict
+from ..verdicts import Verdict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SOURCE_LIMIT = 256 * 1024  # default bytes of a solution's source (judge.py --source-limit KIB)
@@ -30,9 +34,10 @@ class StoredSolution:
 class Catalog:
     """The problems under one folder, loaded once each, and the stored solutions for them."""
 
-    def __init__(self, problems_dir: Path, solutions_dir: Path):
+    def __init__(self, problems_dir: Path, solutions_dir: Path, languages: Mapping[str, SolutionLanguage]):
         self.problems_dir = problems_dir
         self.solutions_dir = solutions_dir
+        self.languages = languages  # file extension -> language: what a solution file is, and its classes
         self._loaded: dict[str, Problem] = {}
         self.skipped: list[Path] = []  # package submissions the judge cannot run (language, layout)
 
@@ -50,7 +55,7 @@ class Catalog:
 
     def problem_for(self, solution: Path, source_limit: int = SOURCE_LIMIT) -> Problem:
         """The problem whose class the file defines (read without running it)."""
-        names = defined_classes(solution, source_limit)
+        names = defined_classes(solution, self.languages, source_limit)
         matches, unreadable, programs, wanted_by = [], [], [], {}
         for slug in self.slugs():
             try:
@@ -87,33 +92,18 @@ class Catalog:
         return spec.get("class")
 
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
-        """solutions/<slug>/<expected verdict folder>/*.{py,cpp,java}, in a stable order; for a Kattis/ICPC
-        package, its own submissions/<verdict>/ (what cannot run yet is noted in `skipped`)."""
-        package = self.problems_dir / slug
-        if kattis.is_package(package):
-            found, skipped = kattis.submissions(package)
-            self.skipped += skipped
-            return [StoredSolution(path, verdict) for path, verdict in found]
-        folder = self.solutions_dir / slug
-        if not folder.is_dir():
-            return []
-        found = []
-        for entry in sorted(folder.iterdir()):
-            if entry.name.startswith(".") or entry.name == "__pycache__":
-                continue
-            if entry.is_dir() and entry.name in FOLDER_VERDICTS:
-                for path in sorted(p for p in entry.iterdir() if p.suffix in EXTENSIONS):
-                    if path.is_symlink() or not path.is_file():  # a link to /dev/zero would be read forever
-                        raise JudgeInputError("a stored solution must be a regular file, not a link or device", path)
-                    found.append(StoredSolution(path, FOLDER_VERDICTS[entry.name]))
-            else:
-                known = ", ".join(FOLDER_VERDICTS)
-                raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
-        return found
+        """The stored solutions of a problem, in a stable order, where its kind keeps them (ours:
+        solutions/<slug>/<expected verdict folder>/; a Kattis/ICPC package: its own submissions/<verdict>/,
+        what cannot run yet noted in `skipped`)."""
+        folder = self.problems_dir / slug
+        found, skipped = kind_of(folder).stored_solutions(folder, self.solutions_dir / slug, self.languages)
+        self.skipped += skipped
+        return [StoredSolution(path, verdict) for path, verdict in found]
 
 
-def defined_classes(path: Path, limit: int = SOURCE_LIMIT) -> set[str]:
-    """The class names its language finds in the first `limit` bytes of a regular file.
+def defined_classes(path: Path, languages: Mapping[str, SolutionLanguage], limit: int = SOURCE_LIMIT) -> set[str]:
+    """The class names its language (by file extension, in `languages`) finds in the first `limit` bytes
+    of a regular file.
 
     The judge never parses untrusted source (ast.parse of a hostile file took GBs or a
     RecursionError): a linear scan is enough to pick the problem, and the confined load that
@@ -125,7 +115,10 @@ def defined_classes(path: Path, limit: int = SOURCE_LIMIT) -> set[str]:
             source = handle.read(limit).decode("utf-8", errors="replace")
     except OSError as err:
         raise JudgeInputError(f"cannot read the solution: {err.strerror}", path) from None
-    return for_path(path).classes(source)
+    language = languages.get(path.suffix.lower())
+    if language is None:
+        raise JudgeInputError(f"unknown solution language (file extensions known: {', '.join(sorted(languages))})", path)
+    return language.classes(source)
 
 
 def display_path(path: Path) -> str:

@@ -1,25 +1,23 @@
-"""Problem folders: problem.yaml, the statement and the test files, loaded and validated up front.
+"""What every kind of problem is read into, and the helpers the kinds share to read a folder.
 
-Everything a test file says is checked when it is loaded (types, constraints, cross-field rules), so a
-mistake in test data is reported with its file and line instead of surfacing as a strange verdict.
-`inspect_problem` collects every fault at once (for `judge.py validate`); `load_problem` raises the
-first one (for grading, where one clear line is what a user needs).
+A Problem, its tests (TestCase, with Data for a program's input and answer), the Findings of a load
+(every fault, with file and line), the typed reader of problem.yaml's fields, the order of the test
+files and the check for duplicate test names. The kinds (method.py, stdio.py, kattis.py) import this
+module; it imports none of them. loader.py picks a folder's kind.
 """
 
 from __future__ import annotations
 
-import ast
 import difflib
 import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Protocol
 
-from ..formats import PROBLEM_FORMAT
 from ..errors import JudgeInputError
-from .checker import BUILT_IN, CHECKER_FILE, CUSTOM, Checker, load_custom_checker
+from ..verdicts import FOLDER_VERDICTS, Verdict
 from .tctypes import TCType
-from .yamlio import load_mapping, load_sequence
+from .yamlio import load_sequence
 
 EXAMPLES_FILE = "examples.yaml"
 ORIGINAL_FILES = (EXAMPLES_FILE, "system.yaml")
@@ -29,8 +27,6 @@ RULE_BUILTINS = {
     f.__name__: f
     for f in (len, sum, min, max, all, any, abs, set, sorted, range, zip, enumerate, list, tuple)
 }
-CONSTRAINT_KEYS = ("length", "alphabet", "range", "element_length")
-TEST_KEYS = ("name", "args", "expected", "note")
 
 
 @dataclass(frozen=True)
@@ -80,6 +76,77 @@ class TestCase:
         return self.file == EXAMPLES_FILE or self.file.startswith(SAMPLE_FOLDER)
 
 
+class SolutionLanguage(Protocol):
+    """What problems/ asks of a solution's language. The languages live on a floor above (languages/):
+    whoever makes a Catalog passes them in, by file extension."""
+
+    def classes(self, source: str) -> set[str]:
+        """The classes the source declares, found without running or compiling it."""
+
+    def toolchain(self) -> object | None:
+        """The compiler or runtime installed here, or None when it is missing."""
+
+
+class Kind:
+    """A kind of problem: what differs between a TopCoder method problem, a standard-input problem in our
+    own folder and a Kattis package. Each kind's module (method.py, stdio.py, kattis.py) subclasses it
+    and makes one instance; loader.KINDS lists them, and the loader picks a folder's kind once, when it
+    reads problem.yaml. The Problem holds its kind; the rest of the judge asks the kind, never a name."""
+
+    name = ""  # for messages and reprs: "method", "stdin", "kattis"
+    program = False  # a solution is a whole program reading standard input, not a class whose method is called
+    own_format = True  # our own format (format_version, tests/, statement.md, solutions/<slug>/ and the
+    #                    proofs validate runs); False for a package read as it is
+    test_suffixes: tuple[str, ...] = (TEST_SUFFIX,)  # the files it keeps under tests/ (validate warns about others)
+
+    @property
+    def mode(self) -> str:
+        """How a solution runs, in the worker's words (its load request): "method" or "stdin"."""
+        return "stdin" if self.program else "method"
+
+    @property
+    def input_label(self) -> str:
+        """What a test's input is called where it is shown (reports)."""
+        return "input" if self.program else "arguments"
+
+    def claims(self, folder: Path, spec: dict) -> bool:
+        """Whether the folder (and its problem.yaml, {} when unreadable) is of this kind."""
+        raise NotImplementedError
+
+    def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
+                findings: Findings) -> tuple[Problem | None, Findings]:
+        """Read the folder into a Problem, every fault recorded in findings (file and line)."""
+        raise NotImplementedError
+
+    def signature(self, problem: Problem) -> str:
+        """The problem's signature as reports show it."""
+        raise NotImplementedError
+
+    def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
+                         ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+        """(solution, expected verdict) for every stored solution of the problem in `folder`, in a stable
+        order, and the entries left out. Ours: `solutions` (solutions/<slug>/) holds one folder per
+        expected verdict, of files in the `languages` (by file extension)."""
+        if not solutions.is_dir():
+            return [], []
+        found = []
+        for entry in sorted(solutions.iterdir()):
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            if entry.is_dir() and entry.name in FOLDER_VERDICTS:
+                for path in sorted(p for p in entry.iterdir() if p.suffix in languages):
+                    if path.is_symlink() or not path.is_file():  # a link to /dev/zero would be read forever
+                        raise JudgeInputError("a stored solution must be a regular file, not a link or device", path)
+                    found.append((path, FOLDER_VERDICTS[entry.name]))
+            else:
+                known = ", ".join(FOLDER_VERDICTS)
+                raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
+        return found, []
+
+    def __repr__(self) -> str:
+        return f"<{self.name} problems>"
+
+
 @dataclass
 class Problem:
     slug: str
@@ -97,14 +164,9 @@ class Problem:
     tests: list[TestCase] = field(default_factory=list)
     constraints: dict[str, dict] = field(default_factory=dict)
     rules: list[Rule] = field(default_factory=list)
-    check: Checker | None = None  # compares a returned value with the expected one (see checker.py)
-    kind: str = "method"  # or "stdin": a program reading standard input (see stdio.py)
-    output_check: Any = None  # stdin problems: how an output is judged (outputs.TokenRules or .OutputValidator)
+    check: Any = None  # the answer check (checkers/): a Checker for a method, an OutputCheck for a program
     package: str = ""  # "" for our own folders, else the Kattis package format it was read from
-
-    def __post_init__(self):
-        if self.check is None and self.kind == "method":
-            self.check = Checker(self.returns, self.checker, self.double_tolerance)
+    kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property
     def examples(self) -> list[TestCase]:
@@ -112,10 +174,7 @@ class Problem:
 
     @property
     def signature(self) -> str:
-        if self.kind == "stdin":
-            return "standard input -> standard output"
-        params = ", ".join(f"{p.type} {p.name}" for p in self.parameters)
-        return f"{self.returns} {self.method}({params})"
+        return self.kind.signature(self)
 
     def input_problems(self, values: dict[str, Any]) -> list[str]:
         """Why these arguments (plain data by parameter name) are not a valid input, or [] when they are."""
@@ -169,70 +228,6 @@ class Findings:
         return bool(self.errors or self.warnings)
 
 
-def load_problem(folder: Path) -> Problem:
-    """Load and validate a problem folder; raises JudgeInputError naming the file and line of the first fault."""
-    problem, findings = inspect_problem(folder)
-    if findings.errors:
-        raise findings.errors[0]
-    return problem
-
-
-def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
-    """Load a problem folder, collecting every error and warning; the problem is None when it cannot
-    be built at all (no usable problem.yaml)."""
-    folder = Path(folder)
-    findings = Findings()
-    spec_path = folder / "problem.yaml"
-    if not spec_path.is_file():
-        findings.error("no problem.yaml here: not a problem folder", folder)
-        return None, findings
-    try:
-        spec, lines = load_mapping(spec_path)
-    except JudgeInputError as err:
-        findings.errors.append(err)
-        return None, findings
-    from . import kattis  # a package of the Kattis/ICPC format, read as it is
-
-    if kattis.is_package(folder):
-        return kattis.inspect_package(folder, spec, findings)
-    if spec.get("format_version", PROBLEM_FORMAT) != PROBLEM_FORMAT:
-        findings.error(f"format_version: this judge reads problem format {PROBLEM_FORMAT}, not "
-                       f"{spec['format_version']!r} (a newer judge may)", spec_path, lines.get("format_version"))
-        return None, findings
-    if spec.get("type") == "stdin":
-        from .stdio import inspect_stdin_problem  # a standard-input problem has its own layout
-
-        return inspect_stdin_problem(folder, spec, lines, findings)
-    reader = _SpecReader(spec, lines, spec_path, findings)
-    values = {
-        "name": reader.text("name"),
-        "source": reader.text("source", ""),
-        "class_name": reader.identifier("class"),
-        "method": reader.identifier("method"),
-        "parameters": reader.parameters(),
-        "returns": reader.type("returns"),
-        "time_limit": reader.number("time_limit", 2.0, low=0.01, high=60),
-        "memory_limit": reader.number("memory_limit", 256, low=16, high=16384),
-        "checker": reader.checker(),
-        "double_tolerance": reader.number("double_tolerance", 1e-9, low=0, high=1),
-    }
-    reader.reject_unknown()
-    if any(value is None for value in values.values()):
-        return None, findings  # required fields are missing or unusable: nothing further can be checked
-    values["memory_limit"] = int(values["memory_limit"])
-    problem = Problem(slug=folder.name, path=folder, **values)
-    problem.constraints = reader.constraints(problem.parameters)
-    problem.rules = reader.rules(problem.parameters)
-    if CUSTOM in problem.checker:
-        problem.check = reader.custom_checker(problem)
-    for test_file in _test_files(folder, spec.get("tests"), reader, findings):
-        problem.tests.extend(_load_tests(test_file, problem, findings))
-    _reject_duplicate_names(problem.tests, folder / "tests", findings)
-    if not problem.tests and not findings.errors:
-        findings.error("the problem has no tests", folder / "tests")
-    return problem, findings
-
-
 def name_problem(name: object, parameter: bool = False) -> str | None:
     """Why `name` cannot be a class, method (or, with `parameter`, parameter) name in Python, or None.
     A keyword such as `class` or `lambda` is an identifier to str.isidentifier, but no stub using it compiles."""
@@ -250,14 +245,11 @@ def did_you_mean(word: str, known) -> str:
     return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(known))})"
 
 
-class _SpecReader:
+class SpecReader:
     """Typed access to problem.yaml fields; each complaint names the line of the field and is recorded,
     and the field reads as None (or its default) so that reading goes on."""
 
-    KNOWN = {
-        "format_version", "name", "source", "class", "method", "parameters", "returns", "time_limit",
-        "memory_limit", "checker", "double_tolerance", "constraints", "rules", "tests",
-    }
+    KNOWN: set[str] = set()  # the fields a kind reads (its reader says); any other is an unknown field
 
     def __init__(self, spec: dict, lines: dict[str, int], path: Path, findings: Findings):
         self.spec, self.lines, self.path, self.findings = spec, lines, path, findings
@@ -280,24 +272,6 @@ class _SpecReader:
             return None
         return value
 
-    def identifier(self, key: str) -> str | None:
-        value = self.text(key)
-        problem = None if value is None else name_problem(value)
-        if problem:
-            self.fail(key, problem)
-            return None
-        return value
-
-    def type(self, key: str, value: Any = ..., at: str | None = None) -> TCType | None:
-        raw = self._get(key) if value is ... else value
-        if raw is None:
-            return None
-        try:
-            return TCType.parse(raw)
-        except ValueError as err:
-            self.fail(key, str(err), at)
-            return None
-
     def number(self, key: str, default: float, low: float, high: float) -> float | None:
         value = self._get(key, default)
         if type(value) not in (int, float) or not low <= value <= high:
@@ -305,133 +279,10 @@ class _SpecReader:
             return None
         return value
 
-    def checker(self) -> tuple[str, ...] | None:
-        raw = self._get("checker", "exact")
-        names = (raw,) if isinstance(raw, str) else raw
-        if not isinstance(names, (list, tuple)) or not names or not all(isinstance(n, str) for n in names):
-            self.fail("checker", f"expected a checker name or a list of names, got {raw!r}")
-            return None
-        known = (*BUILT_IN, CUSTOM)
-        for name in names:
-            if name not in known:
-                self.fail("checker", f"unknown checker {name!r}{did_you_mean(name, known)}")
-                return None
-        if CUSTOM in names and len(names) > 1:
-            self.fail("checker", f"'{CUSTOM}' decides alone; it does not combine with {sorted(set(names) - {CUSTOM})}")
-            return None
-        return tuple(names)
-
-    def custom_checker(self, problem: Problem) -> Checker | None:
-        path = problem.path / CHECKER_FILE
-        if not path.is_file():
-            self.fail("checker", f"'{CUSTOM}' needs {CHECKER_FILE} in the problem folder, with check(args, expected, got)")
-            return None
-        try:
-            check = load_custom_checker(path)
-        except Exception as err:  # the setter's file: report it like any other fault in the folder
-            self.findings.error(f"cannot load the checker: {type(err).__name__}: {err}", path)
-            return None
-        return Checker(problem.returns, problem.checker, problem.double_tolerance, check,
-                       tuple(p.name for p in problem.parameters))
-
-    def parameters(self) -> list[Parameter] | None:
-        raw = self._get("parameters")
-        if raw is None:
-            return None
-        if not isinstance(raw, list) or not raw:
-            self.fail("parameters", "expected a non-empty list of {name, type}")
-            return None
-        params = []
-        for index, item in enumerate(raw):
-            at = f"parameters.{index}"
-            if not isinstance(item, dict) or set(item) != {"name", "type"}:
-                self.fail("parameters", f"each parameter needs exactly a name and a type, got {item!r}", at)
-                return None
-            problem = name_problem(item["name"], parameter=True)
-            if problem:
-                self.fail("parameters", f"parameter name: {problem}", at)
-                return None
-            tctype = self.type("parameters", item["type"], at)
-            if tctype is None:
-                return None
-            params.append(Parameter(item["name"], tctype))
-        if len({p.name for p in params}) != len(params):
-            self.fail("parameters", "parameter names must be unique")
-            return None
-        return params
-
-    def constraints(self, params: list[Parameter]) -> dict[str, dict]:
-        raw = self._get("constraints", {})
-        names = [p.name for p in params]
-        if not isinstance(raw, dict):
-            self.fail("constraints", f"expected a mapping from parameter names ({', '.join(names)})")
-            return {}
-        found = {}
-        for name, limits in raw.items():
-            at = f"constraints.{name}"
-            if name not in names:
-                self.fail("constraints", f"{name!r} is not a parameter{did_you_mean(str(name), names)}", at)
-                continue
-            if not isinstance(limits, dict):
-                self.fail("constraints", f"{name}: expected a mapping of constraints, got {limits!r}", at)
-                continue
-            for key in [k for k in limits if k not in CONSTRAINT_KEYS]:
-                self.fail("constraints", f"{name}: unknown constraint {key!r}{did_you_mean(str(key), CONSTRAINT_KEYS)}",
-                          f"{at}.{key}")
-            found[name] = {k: v for k, v in limits.items() if k in CONSTRAINT_KEYS and self._bounds_ok(at, k, v)}
-        return found
-
-    def _bounds_ok(self, at: str, key: str, value: Any) -> bool:
-        if key == "alphabet":
-            ok = isinstance(value, str) and value != ""
-            expected = "a non-empty string of characters"
-        else:
-            ok = (isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) for v in value)
-                  and value[0] <= value[1])
-            expected = "[low, high] with low <= high"
-        if not ok:
-            self.fail("constraints", f"{at.split('.', 1)[1]}.{key}: expected {expected}, got {value!r}", f"{at}.{key}")
-        return ok
-
-    def rules(self, params: list[Parameter]) -> list[Rule]:
-        raw = self._get("rules", [])
-        if not isinstance(raw, list):
-            self.fail("rules", "expected a list of {check: expression, message: text}")
-            return []
-        known = {p.name for p in params} | set(RULE_BUILTINS)
-        rules = []
-        for index, rule in enumerate(raw):
-            at = f"rules.{index}"
-            if not isinstance(rule, dict) or set(rule) != {"check", "message"} or not all(
-                    isinstance(rule[k], str) for k in rule):
-                self.fail("rules", f"expected {{check: expression, message: text}}, got {rule!r}", at)
-                continue
-            try:
-                code = compile(rule["check"], "<rule>", "eval")
-            except SyntaxError as err:
-                self.fail("rules", f"rule {rule['check']!r} is not a Python expression: {err.msg}", at)
-                continue
-            unknown = [name for name in _free_names(rule["check"]) if name not in known]
-            if unknown:
-                self.fail("rules", f"rule {rule['check']!r} uses {unknown[0]!r}, which is neither a parameter nor "
-                                   f"an allowed builtin{did_you_mean(unknown[0], known)}", at)
-                continue
-            rules.append(Rule(rule["check"], rule["message"], code, self.lines.get(at)))
-        return rules
-
     def reject_unknown(self) -> None:
         for key in self.spec:
             if key not in self.KNOWN:
                 self.fail(str(key), "unknown field" + did_you_mean(str(key), self.KNOWN))
-
-
-def _free_names(expression: str) -> list[str]:
-    """Names an expression reads from outside itself (names bound by comprehensions and lambdas excluded)."""
-    tree = ast.parse(expression, mode="eval")
-    bound = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
-    bound |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.Lambda) for arg in node.args.args}
-    loaded = [node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)]
-    return [name for name in dict.fromkeys(loaded) if name not in bound]
 
 
 def _constraint_problems(value: Any, tctype: TCType, limits: dict) -> list[str]:
@@ -467,7 +318,7 @@ def _within(number: float, bounds: list) -> bool:
     return low <= number <= high
 
 
-def _test_files(folder: Path, listed: Any, reader: _SpecReader, findings: Findings,
+def test_files(folder: Path, listed: Any, reader: SpecReader, findings: Findings,
                 suffixes: tuple[str, ...] = (TEST_SUFFIX,)) -> list[Path]:
     """Test files in run order: as listed in problem.yaml, else examples.yaml first, then by name.
     `suffixes`: what counts as a test file (a stdin problem adds .in)."""
@@ -498,53 +349,7 @@ def read_items(path: Path, findings: Findings) -> list:
         return []
 
 
-def _load_tests(path: Path, problem: Problem, findings: Findings) -> list[TestCase]:
-    tests = []
-    for item in read_items(path, findings):
-        test = _load_test(item.value, item.line, path, problem, findings)
-        if test:
-            tests.append(test)
-    return tests
-
-
-def _load_test(case: Any, line: int, path: Path, problem: Problem, findings: Findings) -> TestCase | None:
-    names = [p.name for p in problem.parameters]
-    if not isinstance(case, dict) or not {"name", "args", "expected"} <= set(case):
-        findings.error("a test case needs name, args and expected (and an optional note)", path, line)
-        return None
-    unknown = [key for key in case if key not in TEST_KEYS]
-    if unknown:
-        findings.error(f"a test case needs name, args and expected (and an optional note); unknown key "
-                       f"{unknown[0]!r}{did_you_mean(str(unknown[0]), TEST_KEYS)}", path, line)
-        return None
-    name, args = case["name"], case["args"]
-    if not isinstance(name, str) or not name:
-        findings.error(f"test name must be text, got {name!r}", path, line)
-        return None
-    if not isinstance(args, dict) or set(args) != set(names):
-        got = sorted(args) if isinstance(args, dict) else args
-        hint = ""
-        if isinstance(args, dict):
-            stray = [key for key in args if key not in names]
-            hint = did_you_mean(str(stray[0]), names) if stray else ""
-        findings.error(f"test {name}: args must name exactly {names}, got {got}{hint}", path, line)
-        return None
-    mismatch = problem.returns.mismatch(case["expected"])
-    violations = problem.input_problems(args)
-    if violations and violations[0].startswith("argument "):
-        findings.error(f"test {name}: {violations[0]}", path, line)
-        return None
-    if mismatch:
-        findings.error(f"test {name}: expected value: {mismatch}", path, line)
-        return None
-    if violations:
-        findings.error(f"test {name} breaks the constraints: {'; '.join(violations)}", path, line)
-        return None
-    shaped = tuple(p.type.to_argument(args[p.name]) for p in problem.parameters)
-    return TestCase(name, shaped, case["expected"], path.name, line, str(case.get("note") or ""))
-
-
-def _reject_duplicate_names(tests: list[TestCase], tests_dir: Path, findings: Findings) -> None:
+def reject_duplicate_names(tests: list[TestCase], tests_dir: Path, findings: Findings) -> None:
     seen: dict[str, TestCase] = {}
     for test in tests:
         if test.name in seen:

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Mapping
 
 from ..errors import JudgeInputError
-from ..languages import EXTENSIONS
 from ..verdicts import Verdict
-from .format import Data, Findings, Problem, TestCase
-from .outputs import OutputValidator, TokenRules
-from .stdio import stdin_problem
+from .format import Data, Findings, Problem, SolutionLanguage, TestCase
+from .checkers import OutputCheck
+from .checkers.output_validator import OutputValidator
+from .checkers.tokens import TokenRules
+from .stdio import StdinKind, stdin_problem
 from .yamlio import load_mapping
 
 SUBMISSION_VERDICTS = {
@@ -41,6 +43,28 @@ DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gi
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
 UNSUPPORTED_TYPES = ("interactive", "multi-pass", "multipass", "scoring", "submit-answer")
+
+
+class PackageKind(StdinKind):
+    """A Kattis/ICPC package: a standard-input problem, read as it is (no format_version, tests/ or
+    proofs of ours)."""
+
+    name = "kattis"
+    own_format = False
+
+    def claims(self, folder: Path, spec: dict) -> bool:
+        return is_package(folder)
+
+    def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
+                findings: Findings) -> tuple[Problem | None, Findings]:
+        return inspect_package(folder, spec, findings)
+
+    def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
+                         ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+        return submissions(folder, languages)
+
+
+PACKAGE = PackageKind()
 
 
 def is_package(folder: Path) -> bool:
@@ -70,14 +94,15 @@ def inspect_package(folder: Path, spec: dict, findings: Findings) -> tuple[Probl
     if time_limit is None or check is None:
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
-                            package="ICPC " + version if version != "legacy" else "Kattis legacy")
+                            package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=PACKAGE)
     problem.tests = _tests(folder, findings)
     if not problem.tests and not findings.errors:
         findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")
     return problem, findings
 
 
-def submissions(folder: Path) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+def submissions(folder: Path,
+                languages: Mapping[str, SolutionLanguage]) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
     """(submission, expected verdict) for every file the judge can run under submissions/<verdict>/,
     and the entries it skips (other languages or a missing compiler, multi-file folders, verdict folders it
     does not know)."""
@@ -93,16 +118,16 @@ def submissions(folder: Path) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
             skipped.append(group)
             continue
         for entry in sorted(group.iterdir()):
-            if entry.is_file() and _runnable(entry):
+            if entry.is_file() and _runnable(entry, languages):
                 found.append((entry, verdict))
             elif not entry.name.startswith("."):
                 skipped.append(entry)
     return found, skipped
 
 
-def _runnable(path: Path) -> bool:
-    """A submission in a language the judge runs, whose compiler is installed here (.py, .cpp, .java...)."""
-    language = EXTENSIONS.get(path.suffix.lower())
+def _runnable(path: Path, languages: Mapping[str, SolutionLanguage]) -> bool:
+    """A submission in one of the `languages` (by file extension), whose compiler is installed here."""
+    language = languages.get(path.suffix.lower())
     return language is not None and language.toolchain() is not None
 
 
@@ -137,7 +162,7 @@ def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
     return float(value)
 
 
-def _output_check(folder: Path, spec: dict, version: str, findings: Findings):
+def _output_check(folder: Path, spec: dict, version: str, findings: Findings) -> OutputCheck | None:
     flags = _validator_flags(folder, spec, findings)
     if flags is None:
         return None
@@ -152,9 +177,9 @@ def _output_check(folder: Path, spec: dict, version: str, findings: Findings):
             findings.error(f"a custom output validator needs exactly one under output_validator(s)/, found "
                            f"{len(validators)}", folder)
             return None
-        return OutputValidator(validators[0], flags)
+        return OutputCheck("output_validator", OutputValidator(validators[0], flags))
     try:
-        return TokenRules.parse(flags)
+        return OutputCheck("tokens", TokenRules.parse(flags))
     except ValueError as err:
         findings.error(f"validator flags: {err}", folder / "problem.yaml")
         return None

@@ -14,49 +14,71 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .format import Data, Findings, Problem, TestCase, _reject_duplicate_names, _SpecReader, _test_files, read_items
-from .outputs import OutputValidator, TokenRules
+from .format import (TEST_SUFFIX, Data, Findings, Kind, Problem, SpecReader, TestCase, read_items,
+                     reject_duplicate_names, test_files)
+from .checkers import OutputCheck
+from .checkers.output_validator import OutputValidator
+from .checkers.tokens import TokenRules
 
 KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
                 "tests"}
 TEST_KEYS = ("name", "input", "output", "note")
 
 
+class StdinKind(Kind):
+    name = "stdin"
+    program = True
+    test_suffixes = (TEST_SUFFIX, ".in", ".ans")
+
+    def claims(self, folder: Path, spec: dict) -> bool:
+        return spec.get("type") == "stdin"
+
+    def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
+                findings: Findings) -> tuple[Problem | None, Findings]:
+        return inspect_stdin_problem(folder, spec, lines, findings)
+
+    def signature(self, problem: Problem) -> str:
+        return "standard input -> standard output"
+
+
+STDIN = StdinKind()
+
+
 def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
                           findings: Findings) -> tuple[Problem | None, Findings]:
-    """Load a stdin problem folder, collecting every error (see format.inspect_problem)."""
-    reader = _SpecReader(spec, lines, folder / "problem.yaml", findings)
+    """Load a stdin problem folder, collecting every error (see loader.inspect_problem)."""
+    reader = SpecReader(spec, lines, folder / "problem.yaml", findings)
     reader.KNOWN = KNOWN_FIELDS
     values = {
         "name": reader.text("name"),
         "source": reader.text("source", ""),
         "time_limit": reader.number("time_limit", 2.0, low=0.01, high=60),
         "memory_limit": reader.number("memory_limit", 256, low=16, high=16384),
-        "output_check": output_check(folder, spec.get("validator_flags"), spec.get("output_validator"), reader),
+        "check": output_check(folder, spec.get("validator_flags"), spec.get("output_validator"), reader),
     }
     reader.reject_unknown()
     if any(value is None for value in values.values()):
         return None, findings
     problem = stdin_problem(folder, **values)
     tests_dir = folder / "tests"
-    for path in _test_files(folder, spec.get("tests"), reader, findings, suffixes=(".yaml", ".in")):
+    for path in test_files(folder, spec.get("tests"), reader, findings, suffixes=(".yaml", ".in")):
         problem.tests.extend(_yaml_tests(path, findings) if path.suffix == ".yaml" else _file_test(path, findings))
-    _reject_duplicate_names(problem.tests, tests_dir, findings)
+    reject_duplicate_names(problem.tests, tests_dir, findings)
     if not problem.tests and not findings.errors:
         findings.error("the problem has no tests (tests/*.in with .ans, or tests/*.yaml)", tests_dir)
     return problem, findings
 
 
-def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memory_limit: float, output_check,
-                  package: str = "") -> Problem:
-    """A Problem of the stdin kind (no class, method or types), tests to be added."""
+def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memory_limit: float, check: OutputCheck,
+                  package: str = "", kind: StdinKind = STDIN) -> Problem:
+    """A Problem whose solutions are programs (no class, method or types), tests to be added."""
     return Problem(slug=folder.name, path=folder, name=name, source=source, class_name="", method="",
                    parameters=[], returns=None, time_limit=time_limit, memory_limit=int(memory_limit),
-                   kind="stdin", output_check=output_check, package=package)
+                   kind=kind, check=check, package=package)
 
 
-def output_check(folder: Path, flags, validator, reader: _SpecReader):
-    """TokenRules from the flags, or the problem's own output validator (which gets the flags);
+def output_check(folder: Path, flags, validator, reader: SpecReader) -> OutputCheck | None:
+    """The `tokens` checker with the flags, or the problem's own output validator (which gets the flags);
     None (with the fault recorded) when either is unusable."""
     if flags is not None and not isinstance(flags, (str, list)):
         reader.fail("validator_flags", "expected text or a list of words")
@@ -66,9 +88,9 @@ def output_check(folder: Path, flags, validator, reader: _SpecReader):
             reader.fail("output_validator", f"no such file in the problem folder: {validator!r}")
             return None
         words = flags.split() if isinstance(flags, str) else [str(word) for word in flags or []]
-        return OutputValidator(folder / validator, words)
+        return OutputCheck("output_validator", OutputValidator(folder / validator, words))
     try:
-        return TokenRules.parse(flags)
+        return OutputCheck("tokens", TokenRules.parse(flags))
     except ValueError as err:
         reader.fail("validator_flags", str(err))
         return None

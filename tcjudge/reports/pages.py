@@ -60,7 +60,7 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
         "spread": spread_svg([t.cpu_ms for t in r.tests if t.verdict], limit_ms),
     } for r in results]
     details = {
-        "input_label": "input" if problem.kind == "stdin" else "arguments",
+        "input_label": problem.kind.input_label,
         "tests": [[t.name, "", ""] if verdicts_only else
                   [t.name, input_text(t), data_text(t.answer, EXPECTED_SHOWN) if t.answer else _shown(t.expected)]
                   for t in problem.tests],

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JudgeInputError
-from ..problems.format import Problem, load_problem
+from ..problems.format import Problem
+from ..problems.loader import load_problem
 from ..problems.testgen import append_test
 
 FLOW_TESTS = re.compile(r"^tests:\s*\[(?P<names>[^\]]*)\]\s*(#.*)?$", re.MULTILINE)

@@ -28,13 +28,12 @@ from typing import Any, Callable
 from ..engine.pool import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog
-from ..problems import kattis
-from ..problems.checker import CHECKER_FILE, CUSTOM, Comparison
-from ..problems.format import Findings, Problem, TEST_SUFFIX, inspect_problem
-from ..problems.outputs import ValidatorFailed, check_output
+from ..problems.checkers import CUSTOM
+from ..problems.checkers.custom import CHECKER_FILE
+from ..problems.format import Findings, Problem
+from ..problems.loader import inspect_problem, kind_of
 from ..problems.testgen import load_solution, run_program
 from . import legacy_imports
-from ..problems.yamlio import load_mapping
 from ..verdicts import Verdict
 
 SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -45,7 +44,6 @@ KNOWN_FILES = {"problem.yaml", STATEMENT, "tests", "generator.py", "verify.py", 
                "__pycache__"}
 RANDOM_CASES = 300
 CASES_PER_RANDOM_FILE = 60  # a stdin problem's random_input is a whole file of many cases
-STDIN_TEST_SUFFIXES = (TEST_SUFFIX, ".in", ".ans")
 GENERATOR_TIMEOUT = 600
 
 
@@ -58,14 +56,14 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     """Every error and warning of one problem folder, the proofs included."""
     folder = catalog.problems_dir / slug
     problem, findings = inspect_problem(folder)
-    if kattis.is_package(folder):  # its own layout: what the loader reads, and its submissions
+    if not kind_of(folder).own_format:  # a package, read as it is: what the loader reads, and its submissions
         if problem is not None and not findings.errors:
             check_failing_solutions(catalog, problem, findings, jobs, source_limit)
         return findings
     check_folder(folder, findings)
     if problem is None or findings.errors:
         return findings  # the proofs need a problem that loads
-    if problem.kind == "method" and (folder / CHECKER_FILE).is_file() and CUSTOM not in problem.checker:
+    if not problem.kind.program and (folder / CHECKER_FILE).is_file() and CUSTOM not in problem.checker:
         findings.warn(f"{CHECKER_FILE} is never used: problem.yaml says checker: {', '.join(problem.checker)} "
                       f"(write checker: {CUSTOM} to use it)", folder / CHECKER_FILE)
     check_examples_in_statement(problem, findings)
@@ -96,20 +94,13 @@ def check_folder(folder: Path, findings: Findings) -> None:
         if entry.name not in KNOWN_FILES and not entry.name.startswith("."):
             findings.warn(f"not read by the judge (known: {', '.join(sorted(KNOWN_FILES - {'__pycache__'}))})", entry)
     tests_dir = folder / "tests"
-    suffixes = STDIN_TEST_SUFFIXES if _is_stdin_folder(folder) else (TEST_SUFFIX,)
+    suffixes = kind_of(folder).test_suffixes
     if tests_dir.is_dir():
         for entry in sorted(tests_dir.iterdir()):
             if entry.suffix not in suffixes + (".yml",) and not entry.name.startswith("."):
                 findings.warn(f"not a test file (test files end in {', '.join(suffixes)}): never read", entry)
     if not (tests_dir / "examples.yaml").is_file():
         findings.warn("no tests/examples.yaml: the statement's examples should be tests too", folder)
-
-
-def _is_stdin_folder(folder: Path) -> bool:
-    try:
-        return load_mapping(folder / "problem.yaml")[0].get("type") == "stdin"
-    except JudgeInputError:
-        return False
 
 
 def slug_problem(slug: str) -> str | None:
@@ -133,7 +124,7 @@ def check_examples_in_statement(problem: Problem, findings: Findings) -> None:
     if not path.is_file():
         return
     statement = _squeeze(path.read_text(encoding="utf-8", errors="replace"))
-    if problem.kind == "stdin":
+    if problem.kind.program:
         for test in problem.examples:
             for what, data in (("input", test.input), ("output", test.answer)):
                 if _squeeze(data.read().decode("utf-8", "replace")) not in statement:
@@ -166,7 +157,7 @@ def load_reference(catalog: Catalog, problem: Problem, findings: Findings) -> Ca
     if not path.is_file():
         findings.error("no reference solution: expected values cannot be proved", path)
         return None
-    if problem.kind == "stdin":
+    if problem.kind.program:
         return lambda data: run_program(path, data)  # a program: input bytes -> output bytes
     try:
         return load_solution(path, problem.class_name, problem.method)
@@ -197,7 +188,7 @@ def load_verify(problem: Problem, findings: Findings):
 def verify_solver(problem: Problem, verify) -> Callable[..., Any]:
     """verify.solve called as the reference is: with the arguments in order, or (stdin) with the
     input bytes, its answer text then encoded."""
-    if problem.kind == "stdin":
+    if problem.kind.program:
         return lambda data: verify.solve(data).encode()
     return _keyword_caller(problem, verify.solve)
 
@@ -212,12 +203,12 @@ def check_expected_values(problem: Problem, who: str, solve: Callable[..., Any],
     for test in problem.tests:
         where = problem.path / "tests" / test.file
         try:
-            got = solve(test.input.read()) if problem.kind == "stdin" else solve(*test.args)
+            got = solve(test.input.read()) if problem.kind.program else solve(*test.args)
         except Exception as err:
             findings.error(f"test {test.name}: {who} raised {type(err).__name__}: {err}", where, test.line)
             continue
-        if problem.kind == "stdin":
-            outcome = _output_outcome(problem, test.input.read(), test.answer.read(), got)
+        if problem.kind.program:
+            outcome = problem.check(test.input.read(), test.answer.read(), got)
         else:
             outcome = problem.check(test.args, test.expected, _plain(got))
         if not outcome.ok:
@@ -229,11 +220,11 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
     """The reference and verify.py agree on `cases` inputs from verify.random_input (seeded by slug)."""
     rng = random.Random(f"agreement-{problem.slug}")
     path = problem.path / "verify.py"
-    if problem.kind == "stdin":
+    if problem.kind.program:
         for case in range(max(1, cases // CASES_PER_RANDOM_FILE)):
             data = verify.random_input(rng)
             want = verify.solve(data).encode()
-            outcome = _output_outcome(problem, data, want, reference(data))
+            outcome = problem.check(data, want, reference(data))
             if not outcome.ok:
                 findings.error(f"random input file {case}: the reference and verify.py disagree: {outcome.message}",
                                path)
@@ -289,7 +280,7 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
         for line in done.stderr.splitlines():
             if "DeprecationWarning" in line:
                 findings.warn("generator.py: " + line.split("DeprecationWarning: ", 1)[-1], path)
-        written = STDIN_TEST_SUFFIXES if problem.kind == "stdin" else (TEST_SUFFIX,)
+        written = problem.kind.test_suffixes
         for name in sorted({p.name for p in (problem.path / "tests").iterdir() if p.suffix in written}
                            | {p.name for p in (copy / "tests").iterdir() if p.suffix in written}):
             before, after = problem.path / "tests" / name, copy / "tests" / name
@@ -300,14 +291,6 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
             elif before.read_bytes() != after.read_bytes():
                 findings.error(f"generator.py does not reproduce tests/{name} bit for bit (run it and review the diff)",
                                path)
-
-
-def _output_outcome(problem: Problem, given: bytes, answer: bytes, output: bytes):
-    """A stdin program's output judged as the judge would (a failing output validator: not ok)."""
-    try:
-        return check_output(problem.output_check, given, answer, output)
-    except ValidatorFailed as err:
-        return Comparison(False, str(err), judge_fault=True)
 
 
 def generator_env() -> dict[str, str]:

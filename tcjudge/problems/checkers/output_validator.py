@@ -1,0 +1,134 @@
+"""`output_validator`: the problem's own output validator (problem.yaml's output_validator, a
+package's output_validator(s)/), run as Kattis runs one; see OutputValidator."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from . import OUTPUT, Comparison
+
+APPLIES_TO = OUTPUT
+
+
+class ValidatorFailed(Exception):
+    """The problem's own output validator did not give a verdict: a fault of the problem, not of the
+    solution (the test is an internal error)."""
+
+
+class OutputValidator:
+    """A problem's own output validator, run as Kattis runs one:
+
+        validator input_file judge_answer_file feedback_dir [flags...] < program_output
+
+    exit status 42 accepts, 43 rejects (with feedback_dir/judgemessage.txt as the message), anything
+    else is a fault of the validator. It is the problem setter's code, trusted like the test data,
+    and runs outside the sandbox with a time limit; only its input (the program's output) is hostile.
+    A Python file, an executable, or C++ sources (compiled once with g++) are supported.
+    """
+
+    TIMEOUT = 60.0  # seconds for one verdict
+    ACCEPT, REJECT = 42, 43
+
+    def __init__(self, path: Path, flags: list[str]):
+        self.path, self.flags = Path(path).resolve(), list(flags)
+        self._command: list[str] | None = None
+        self._build_dir: tempfile.TemporaryDirectory | None = None
+        self._lock = threading.Lock()
+
+    def describe(self) -> str:
+        return f"output validator {self.path.name}" + (f" {' '.join(self.flags)}" if self.flags else "")
+
+    def judge(self, given: bytes, answer: bytes, output: bytes) -> Comparison:
+        command = self.command()
+        with tempfile.TemporaryDirectory(prefix="judge-validate-") as scratch:
+            folder = Path(scratch)
+            (folder / "feedback").mkdir()
+            for name, data in (("input", given), ("answer", answer), ("output", output)):
+                (folder / name).write_bytes(data)
+            with open(folder / "output", "rb") as team_output:
+                try:
+                    run = subprocess.run([*command, str(folder / "input"), str(folder / "answer"),
+                                          str(folder / "feedback") + "/", *self.flags],
+                                         stdin=team_output, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                         timeout=self.TIMEOUT, cwd=folder)
+                except subprocess.TimeoutExpired:
+                    raise ValidatorFailed(f"{self.describe()} took more than {self.TIMEOUT:g} s") from None
+                except OSError as err:
+                    raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
+            message = _feedback(folder / "feedback" / "judgemessage.txt")
+        if run.returncode == self.ACCEPT:
+            return Comparison(True)
+        if run.returncode == self.REJECT:
+            return Comparison(False, message or "rejected by the output validator")
+        last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+        detail = _printable(last[0]) if last else ""
+        raise ValidatorFailed(f"{self.describe()} exited with status {run.returncode}, not 42 or 43"
+                              + (f": {detail}" if detail else ""))
+
+    def command(self) -> list[str]:
+        """How to run the validator; C++ is compiled the first time (and once per judge run)."""
+        with self._lock:
+            if self._command is None:
+                self._command = self._prepare()
+            return self._command
+
+    def _prepare(self) -> list[str]:
+        path = self.path
+        if path.is_dir():
+            sources = sorted(path.glob("*.py")) or sorted(p for p in path.iterdir() if p.suffix in CPP_SUFFIXES)
+            runner = path / "run"
+            if runner.is_file() and os.access(runner, os.X_OK):
+                return [str(runner)]
+        else:
+            sources = [path]
+        if len(sources) == 1 and sources[0].suffix == ".py":
+            return [sys.executable, str(sources[0])]
+        if sources and all(p.suffix in CPP_SUFFIXES for p in sources):
+            return [self._compile(sources)]
+        if path.is_file() and os.access(path, os.X_OK):
+            return [str(path)]
+        raise ValidatorFailed(f"{self.describe()}: not a supported validator (one Python file, C++ sources, an "
+                              f"executable, or a folder with a 'run' script)")
+
+    def _compile(self, sources: list[Path]) -> str:
+        self._build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
+        binary = str(Path(self._build_dir.name) / "validator")
+        command = ["g++", "-O2", "-std=gnu++17", "-I", str(sources[0].parent), "-o", binary, *map(str, sources)]
+        try:
+            build = subprocess.run(command, capture_output=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise ValidatorFailed(f"{self.describe()}: cannot compile with g++: {err}") from None
+        if build.returncode != 0:
+            first = build.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
+            raise ValidatorFailed(f"{self.describe()}: g++ failed: {_printable(first[0] if first else '')}")
+        return binary
+
+
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
+
+
+def _feedback(path: Path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return _printable(" ".join(text.split()))
+
+
+def _printable(text: str) -> str:
+    """A validator's message in one short line of printable characters (it may echo hostile output)."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)[:200]
+
+
+def check(given: bytes, expected: bytes, got: bytes, settings: OutputValidator) -> Comparison:
+    """The validator's verdict; when it gives none (ValidatorFailed), a judge fault with the reason."""
+    try:
+        return settings.judge(given, expected, got)
+    except ValidatorFailed as err:
+        return Comparison(False, str(err), judge_fault=True)
