@@ -1,11 +1,15 @@
-"""Interactive tests in the engine: the zygote starts the problem's interactor beside the program,
-connects them by two pipes, and the judge decides by the Kattis rules (engine/judging.judge_interaction).
+"""Interactive problems: the zygote starts the problem's interactor beside the program, connects them
+by two pipes, and the judge decides by the Kattis rules (engine/judging.judge_interaction).
 
-Each program in testdata/interactive/ declares its verdict against the guessing game's interactor.
+testdata/kattis/guess is an interactive package (a guessing game); its Python submissions and the
+programs in testdata/interactive/ declare their verdict in a `# expect:` line and are first played
+against its interactor through the engine alone, then the whole package is checked as a user would.
 """
 
 from __future__ import annotations
 
+import re
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -14,12 +18,16 @@ import pytest
 
 from tcjudge.engine.judging import judge_interaction
 from tcjudge.engine.worker import Worker
+from tcjudge.errors import JudgeInputError
+from tcjudge.languages import CPP, JAVA
+from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
 from .conftest import TESTDATA, expected_verdict
 
-FOLDER = TESTDATA / "interactive"
-PROGRAMS = sorted(p for p in FOLDER.glob("*.py") if p.name != "guess_interactor.py")
+PACKAGE = TESTDATA / "kattis" / "guess"
+INTERACTOR = PACKAGE / "output_validators" / "guess" / "guess.py"
+PROGRAMS = sorted((PACKAGE / "submissions").glob("*/*.py")) + sorted((TESTDATA / "interactive").glob("*.py"))
 SECRET = 777
 
 
@@ -51,7 +59,7 @@ def graded():
     try:
         with tempfile.TemporaryDirectory() as scratch:
             for program in PROGRAMS:
-                results[program.name] = _interact(worker, program, FOLDER / "guess_interactor.py", Path(scratch))
+                results[program.name] = _interact(worker, program, INTERACTOR, Path(scratch))
     finally:
         worker.close()
     return results
@@ -64,7 +72,7 @@ def test_program_gets_its_verdict(graded, program):
 
 
 def test_a_rejection_while_the_program_runs_stops_it_and_names_the_reason(graded):
-    facts, (verdict, message) = graded["wrong_answer_then_spins.py"]
+    facts, (verdict, message) = graded["then_spins.py"]
     assert facts.interactor["first"] and facts.ended == "interactor-ended"
     assert facts.cpu < 0.5  # stopped at the rejection, not at its CPU limit
     assert message == "more than 10 guesses"
@@ -78,7 +86,7 @@ def test_the_interactor_that_fails_is_blamed_not_the_program(graded):
 def test_an_interactor_that_cannot_start_is_an_internal_error(tmp_path):
     worker = Worker()
     try:
-        _facts, (verdict, message) = _interact(worker, FOLDER / "accepted_bisect.py", tmp_path / "missing", tmp_path)
+        _facts, (verdict, message) = _interact(worker, PACKAGE / "submissions" / "accepted" / "bisect.py", tmp_path / "missing", tmp_path)
     finally:
         worker.close()
     assert verdict is Verdict.IE
@@ -97,3 +105,45 @@ def test_both_sides_run_on_one_cpu(tmp_path):
     finally:
         worker.close()
     assert verdict is Verdict.WA and len(eval(message)) == 1 and message == facts.output.strip()
+
+
+def test_check_grades_an_interactive_package_in_every_language(judge, tmp_path):
+    """The package as a user checks it: Python, C++ and Java submissions, each against the interactor."""
+    problems = tmp_path / "problems"
+    shutil.copytree(PACKAGE, problems / "guess")
+    code, out, err = judge("--problems", problems, "check", "-j", "2")
+    assert code == 0, out + err
+    assert re.search(r"\b(\d+) of \1 solutions got their expected verdict", out), out
+    for name, language in (("bisect.py", None), ("bisect.cpp", CPP), ("Bisect.java", JAVA)):
+        if language is None or language.toolchain() is not None:  # (else left out, with a note)
+            assert re.search(rf"accepted/{re.escape(name)} +AC +AC", out), out
+
+
+def test_a_package_says_interactive_in_its_own_words(tmp_path):
+    """2023-07's `type: interactive` with output_validator/ reads as the legacy form does."""
+    folder = tmp_path / "guess"
+    shutil.copytree(PACKAGE, folder)
+    (folder / "problem.yaml").write_text("problem_format_version: 2023-07-draft\nname: Guess\ntype: interactive\n"
+                                         "limits: {time_limit: 1}\n")
+    (folder / "output_validators").rename(folder / "output_validator_tmp")
+    (folder / "output_validator_tmp" / "guess").rename(folder / "output_validator")
+    problem = load_problem(folder)
+    assert problem.kind.interactive and problem.kind.mode == "interactive"
+    assert problem.interactor.path.name == "output_validator"
+
+
+def test_an_interactive_package_without_its_interactor_is_refused_at_its_folder(tmp_path):
+    folder = tmp_path / "guess"
+    shutil.copytree(PACKAGE, folder)
+    shutil.rmtree(folder / "output_validators")
+    with pytest.raises(JudgeInputError, match="exactly one under output_validator"):
+        load_problem(folder)
+
+
+def test_a_package_without_data_is_read_as_a_package(tmp_path):
+    """Before, a package with no data/ was taken for a TopCoder problem ("missing required field 'class'")."""
+    folder = tmp_path / "guess"
+    shutil.copytree(PACKAGE, folder)
+    shutil.rmtree(folder / "data")
+    with pytest.raises(JudgeInputError, match="the package has no tests"):
+        load_problem(folder)

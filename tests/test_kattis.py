@@ -55,12 +55,11 @@ def test_submissions_by_verdict_folder():
 def test_check_grades_every_package_submission(judge):
     code, out, err = judge("--problems", PACKAGES, "check", "-j", "2")
     assert code == 0, out
+    assert re.search(r"\b(\d+) of \1 solutions got their expected verdict", out), out
     if CPP.toolchain() is None:
-        assert "9 of 9 solutions got their expected verdict" in out
         assert "judge: note: not graded (a language, compiler or layout the judge cannot run here): " in err
         assert "sum.cpp" in err
-    else:  # the C++ submission is graded like the others
-        assert "10 of 10 solutions got their expected verdict" in out
+    else:  # the C++ submissions are graded like the others
         assert re.search(r"addtwo/submissions/accepted/sum\.cpp +AC +AC", out), out
         assert "not graded" not in err
 
@@ -80,8 +79,8 @@ def _copy(tmp_path, name="addtwo"):
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda p: (p / "problem.yaml").write_text("validation: custom interactive\n"),
-     "interactive problems are not supported"),
+    (lambda p: (p / "problem.yaml").write_text("validation: custom interactive\n"),  # no interactor
+     "a custom output validator needs exactly one under output_validator(s)/, found 0"),
     (lambda p: (p / "problem.yaml").write_text("problem_format_version: 2023-07-draft\ntype: multi-pass\n"),
      "multi-pass problems are not supported"),
     (lambda p: (p / "data" / "secret" / "testdata.yaml").write_text("output_validator_flags: case_sensitive\n"),

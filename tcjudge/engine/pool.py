@@ -17,8 +17,8 @@ from typing import Callable
 from .. import languages
 from ..problems.catalog import SOURCE_LIMIT
 from ..problems.format import Problem, TestCase
-from ..verdicts import Verdict
-from .judging import input_text, judge_load, judge_test, returned_text
+from ..verdicts import RunFacts, Verdict
+from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text
 from .results import GradeResult, TestResult, verdict_only
 from .worker import Worker, WorkerDied, remove_stale_cgroups
 
@@ -225,11 +225,22 @@ class Pool:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
         if not self._ensure_loaded(worker, run):
             return None
-        facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)
-        verdict, message = judge_test(test, facts, run.problem)
+        if run.problem.kind.interactive:
+            facts, (verdict, message) = self._interact(worker, run.problem, test)
+        else:
+            facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)
+            verdict, message = judge_test(test, facts, run.problem)
         failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
         return TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
                           returned_text(facts), input_text(test) if failed else "", facts.output if failed else "")
+
+    @staticmethod
+    def _interact(worker: Worker, problem: Problem, test: TestCase) -> tuple[RunFacts, tuple[Verdict, str]]:
+        """One interactive test: the problem's interactor beside the program (raises ValidatorFailed
+        when the interactor cannot be prepared: the problem's fault, IE)."""
+        with problem.interactor.interaction(test.input.read(), test.answer.read()) as (spec, judge_message):
+            facts = worker.run_interactive(spec)
+            return facts, judge_interaction(facts, problem, judge_message())
 
     def _report_skipped(self, run: SolutionRun, index: int, on_test: TestCallback | None) -> None:
         """A test that will not run is done for the progress: its callback gets a result without a verdict."""

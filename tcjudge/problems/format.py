@@ -93,16 +93,17 @@ class Kind:
     and makes one instance; loader.KINDS lists them, and the loader picks a folder's kind once, when it
     reads problem.yaml. The Problem holds its kind; the rest of the judge asks the kind, never a name."""
 
-    name = ""  # for messages and reprs: "method", "stdin", "kattis"
+    name = ""  # for messages and reprs: "method", "stdin", "kattis", "kattis interactive"
     program = False  # a solution is a whole program reading standard input, not a class whose method is called
+    interactive = False  # the program talks with the problem's interactor (Problem.interactor) instead of a file
     own_format = True  # our own format (format_version, tests/, statement.md, solutions/<slug>/ and the
     #                    proofs validate runs); False for a package read as it is
     test_suffixes: tuple[str, ...] = (TEST_SUFFIX,)  # the files it keeps under tests/ (validate warns about others)
 
     @property
     def mode(self) -> str:
-        """How a solution runs, in the worker's words (its load request): "method" or "stdin"."""
-        return "stdin" if self.program else "method"
+        """How a solution runs, in the worker's words (its load request): "method", "stdin" or "interactive"."""
+        return "interactive" if self.interactive else "stdin" if self.program else "method"
 
     @property
     def input_label(self) -> str:
@@ -166,6 +167,7 @@ class Problem:
     rules: list[Rule] = field(default_factory=list)
     check: Any = None  # the answer check (checkers/): a Checker for a method, an OutputCheck for a program
     package: str = ""  # "" for our own folders, else the Kattis package format it was read from
+    interactor: Any = None  # an interactive problem's interactor (checkers.output_validator.OutputValidator)
     kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property

@@ -42,7 +42,10 @@ SUBMISSION_VERDICTS = {
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
-UNSUPPORTED_TYPES = ("interactive", "multi-pass", "multipass", "scoring", "submit-answer")
+UNSUPPORTED_TYPES = ("multi-pass", "multipass", "scoring", "submit-answer")
+# problem.yaml keys only a package has (ours name a class or say type: stdin): such a folder is a package
+# even without data/ (interactive and submit-answer examples often have none), and says so
+PACKAGE_KEYS = ("problem_format_version", "validation", "validator_flags", "limits", "uuid", "license", "rights_owner")
 
 
 class PackageKind(StdinKind):
@@ -53,11 +56,12 @@ class PackageKind(StdinKind):
     own_format = False
 
     def claims(self, folder: Path, spec: dict) -> bool:
-        return is_package(folder)
+        return is_package(folder) or ("class" not in spec and not (folder / "tests").is_dir()
+                                      and any(key in spec for key in PACKAGE_KEYS))
 
     def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
                 findings: Findings) -> tuple[Problem | None, Findings]:
-        return inspect_package(folder, spec, findings)
+        return inspect_package(folder, spec, findings, self)
 
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
                          ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
@@ -71,15 +75,21 @@ def is_package(folder: Path) -> bool:
     return (folder / "problem.yaml").is_file() and (folder / "data").is_dir() and not (folder / "tests").is_dir()
 
 
-def inspect_package(folder: Path, spec: dict, findings: Findings) -> tuple[Problem | None, Findings]:
-    """Read a package into a stdin Problem, every fault recorded in findings (file and line)."""
+def package_type(spec: dict) -> str:
+    """What problem.yaml says the package is: its 2023-07 `type` and legacy `validation`, lower case."""
+    return " ".join(str(spec.get(key, "")) for key in ("type", "validation")).lower()
+
+
+def inspect_package(folder: Path, spec: dict, findings: Findings,
+                    kind: PackageKind | None = None) -> tuple[Problem | None, Findings]:
+    """Read a package into a stdin Problem of `kind` (a pass-fail package by default), every fault
+    recorded in findings (file and line)."""
     spec_path = folder / "problem.yaml"
     version = str(spec.get("problem_format_version", "legacy"))
-    kind = " ".join(str(spec.get(key, "")) for key in ("type", "validation")).lower()
-    refused = [word for word in UNSUPPORTED_TYPES if word in kind]
+    refused = [word for word in UNSUPPORTED_TYPES if word in package_type(spec)]
     if refused:
         findings.error(f"{refused[0]} problems are not supported (only pass-fail problems with a default or custom "
-                       f"output validator)", spec_path)
+                       f"output validator, and interactive ones)", spec_path)
         return None, findings
     limits = spec.get("limits") or {}
     if not isinstance(limits, dict):
@@ -94,7 +104,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings) -> tuple[Probl
     if time_limit is None or check is None:
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
-                            package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=PACKAGE)
+                            package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=kind or PACKAGE)
     problem.tests = _tests(folder, findings)
     if not problem.tests and not findings.errors:
         findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")

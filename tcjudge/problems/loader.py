@@ -13,12 +13,13 @@ from pathlib import Path
 from ..errors import JudgeInputError
 from ..formats import PROBLEM_FORMAT
 from .format import Findings, Kind, Problem
+from .interactive import INTERACTIVE
 from .kattis import PACKAGE
 from .method import METHOD
 from .stdio import STDIN
 from .yamlio import load_mapping
 
-KINDS: tuple[Kind, ...] = (PACKAGE, STDIN, METHOD)  # asked in this order; METHOD claims any folder left
+KINDS: tuple[Kind, ...] = (INTERACTIVE, PACKAGE, STDIN, METHOD)  # asked in this order; METHOD claims any folder left
 
 
 def load_problem(folder: Path) -> Problem:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import OUTPUT, Comparison
@@ -31,7 +32,9 @@ class OutputValidator:
     A Python file, an executable, or C++ sources (compiled once with g++) are supported.
     """
 
-    TIMEOUT = 60.0  # seconds for one verdict
+    TIMEOUT = 60.0  # seconds for one verdict (an interactor's CPU limit too)
+    INTERACTOR_MEMORY_MIB = 2048  # its address space
+    AFTER_PROGRAM = 10.0  # seconds an interactor has to decide once the program has ended
     ACCEPT, REJECT = 42, 43
 
     def __init__(self, path: Path, flags: list[str]):
@@ -69,6 +72,23 @@ class OutputValidator:
         detail = _printable(last[0]) if last else ""
         raise ValidatorFailed(f"{self.describe()} exited with status {run.returncode}, not 42 or 43"
                               + (f": {detail}" if detail else ""))
+
+    @contextmanager
+    def interaction(self, given: bytes, answer: bytes):
+        """As the interactor of one test: a scratch folder with the test's input, answer and feedback
+        folder; yields the interactor's spec for the worker (tcjudge.protocol) and a function that
+        reads its judgemessage.txt once it has run. ValidatorFailed when it cannot be prepared."""
+        command = self.command()
+        with tempfile.TemporaryDirectory(prefix="judge-interact-") as scratch:
+            folder = Path(scratch)
+            (folder / "feedback").mkdir()
+            (folder / "input").write_bytes(given)
+            (folder / "answer").write_bytes(answer)
+            yield {"argv": [*command, str(folder / "input"), str(folder / "answer"), f"{folder / 'feedback'}/",
+                            *self.flags],
+                   "env": {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, "cwd": scratch,
+                   "cpu_limit": self.TIMEOUT, "memory_mib": self.INTERACTOR_MEMORY_MIB,
+                   "wall_limit": self.AFTER_PROGRAM}, lambda: _feedback(folder / "feedback" / "judgemessage.txt")
 
     def command(self) -> list[str]:
         """How to run the validator; C++ is compiled the first time (and once per judge run)."""
