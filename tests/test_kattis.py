@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 
 import pytest
 
@@ -101,3 +102,26 @@ def test_validate_reads_packages_in_their_own_layout(judge):
     code, out, _ = judge("--problems", PACKAGES, "validate")
     assert code == 0, out
     assert "addtwo: ok" in out and "splitsum: ok" in out
+
+
+def test_a_testdata_yaml_of_comments_only_is_an_empty_one(tmp_path):
+    """issue 21: before, 'expected a mapping' refused the package."""
+    package = _copy(tmp_path)
+    (package / "data" / "secret" / "testdata.yaml").write_text("# nothing to set for this group\n")
+    assert load_problem(package).tests
+
+
+def test_an_output_validator_with_a_build_script_is_built_first(tmp_path, judge):
+    """issue 21: the format's build script runs in (a copy of) the validator's folder and makes `run`;
+    before, `run` was missing and every test was IE."""
+    package = _copy(tmp_path, "splitsum")
+    folder = package / "output_validator"
+    (folder / "validate.py").rename(folder / "validate.py.in")
+    build = folder / "build"
+    build.write_text('#!/bin/sh\nset -e\ncp validate.py.in validate.py\n'
+                     f'printf \'#!/bin/sh\\nexec {sys.executable} "$(dirname "$0")/validate.py" "$@"\\n\' > run\n'
+                     'chmod +x run\n')
+    build.chmod(0o755)
+    code, out, err = judge("--problems", package.parent, "check", "splitsum", "-j", "2")
+    assert code == 0, out + err
+    assert not (folder / "run").exists()  # built in a copy: the package is left as it was

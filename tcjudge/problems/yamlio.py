@@ -53,8 +53,11 @@ def _construct(node: yaml.Node, path: Path) -> Any:
 
 def load_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """A top-level mapping, with the line of each key and of each nested key or list item, by dotted
-    path ("time_limit", "constraints.board", "rules.0"), for messages about that part."""
+    path ("time_limit", "constraints.board", "rules.0"), for messages about that part. An empty
+    document is an empty mapping."""
     node = _compose(path)
+    if node is None:  # an empty file, or comments only: no keys (a package's testdata.yaml often is)
+        return {}, {}
     if not isinstance(node, yaml.MappingNode):
         raise JudgeInputError("expected a mapping (key: value lines) at the top level", path, _line(node))
     lines: dict[str, int] = {}

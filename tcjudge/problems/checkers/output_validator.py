@@ -4,6 +4,7 @@ package's output_validator(s)/), run as Kattis runs one; see OutputValidator."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -100,9 +101,11 @@ class OutputValidator:
     def _prepare(self) -> list[str]:
         path = self.path
         if path.is_dir():
+            if _executable(path / "build"):  # the format's build script: it makes `run`
+                return [self._build(path)]
             sources = sorted(path.glob("*.py")) or sorted(p for p in path.iterdir() if p.suffix in CPP_SUFFIXES)
             runner = path / "run"
-            if runner.is_file() and os.access(runner, os.X_OK):
+            if _executable(runner):
                 return [str(runner)]
         else:
             sources = [path]
@@ -110,10 +113,28 @@ class OutputValidator:
             return [sys.executable, str(sources[0])]
         if sources and all(p.suffix in CPP_SUFFIXES for p in sources):
             return [self._compile(sources)]
-        if path.is_file() and os.access(path, os.X_OK):
+        if _executable(path):
             return [str(path)]
         raise ValidatorFailed(f"{self.describe()}: not a supported validator (one Python file, C++ sources, an "
                               f"executable, or a folder with a 'run' script)")
+
+    def _build(self, folder: Path) -> str:
+        """Copy the validator's folder to a scratch one, run its `build` script there (as the package
+        format says: in the folder, before `run`), and return the `run` it made."""
+        self._build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
+        built = Path(self._build_dir.name) / folder.name
+        shutil.copytree(folder, built, symlinks=True)
+        try:
+            build = subprocess.run(["./build"], cwd=built, capture_output=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise ValidatorFailed(f"{self.describe()}: its build script failed: {err}") from None
+        if build.returncode != 0:
+            last = build.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+            raise ValidatorFailed(f"{self.describe()}: its build script exited with status {build.returncode}"
+                                  + (f": {_printable(last[0])}" if last else ""))
+        if not _executable(built / "run"):
+            raise ValidatorFailed(f"{self.describe()}: its build script made no executable 'run'")
+        return str(built / "run")
 
     def _compile(self, sources: list[Path]) -> str:
         self._build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
@@ -130,6 +151,10 @@ class OutputValidator:
 
 
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
+
+
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
 
 
 def _feedback(path: Path) -> str:
