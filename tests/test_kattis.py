@@ -49,7 +49,7 @@ def test_submissions_by_verdict_folder():
               ((s.path, s.expected) for s in catalog.stored_solutions("addtwo"))}
     cpp = {"sum.cpp": Verdict.AC} if CPP.toolchain() else {}  # graded where g++ is installed, else noted
     assert stored == {"sum.py": Verdict.AC, "integers.py": Verdict.WA, "counts_up.py": Verdict.TLE,
-                      "int_parse.py": Verdict.RE} | cpp
+                      "int_parse.py": Verdict.RE, "out_of_memory.py": Verdict.RE} | cpp
     assert [p.name for p in catalog.skipped] == ([] if cpp else ["sum.cpp"])
 
 

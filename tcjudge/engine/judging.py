@@ -52,7 +52,15 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     answer = None
     if kind == "exit":
         answer = _check_answer(test, facts, problem)
-    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+    return _as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, ""))
+
+
+def _as_counted(problem: Problem, outcome: tuple[Verdict, str]) -> tuple[Verdict, str]:
+    """The verdict in the problem's terms: running out of memory is RE where its format says so."""
+    verdict, message = outcome
+    if verdict is Verdict.MLE and problem.kind.out_of_memory is not Verdict.MLE:
+        return problem.kind.out_of_memory, f"out of memory: {message}"
+    return outcome
 
 
 def judge_interaction(facts: RunFacts, problem: Problem, judge_message: str) -> tuple[Verdict, str]:
@@ -73,7 +81,7 @@ def judge_interaction(facts: RunFacts, problem: Problem, judge_message: str) -> 
     if kind is None and facts.ended == "exited" and facts.exit_code == 0:
         report = {"kind": "exit"}
     answer = (Verdict.WA, message) if rejected else (Verdict.AC, "")
-    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+    return _as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, ""))
 
 
 def _interactor_failure(other: dict) -> str | None:

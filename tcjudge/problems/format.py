@@ -96,6 +96,7 @@ class Kind:
     name = ""  # for messages and reprs: "method", "stdin", "kattis", "kattis interactive"
     program = False  # a solution is a whole program reading standard input, not a class whose method is called
     interactive = False  # the program talks with the problem's interactor (Problem.interactor) instead of a file
+    out_of_memory = Verdict.MLE  # the verdict for running out of memory (a package's format has no MLE: RE)
     own_format = True  # our own format (format_version, tests/, statement.md, solutions/<slug>/ and the
     #                    proofs validate runs); False for a package read as it is
     test_suffixes: tuple[str, ...] = (TEST_SUFFIX,)  # the files it keeps under tests/ (validate warns about others)

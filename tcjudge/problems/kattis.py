@@ -54,6 +54,7 @@ class PackageKind(StdinKind):
 
     name = "kattis"
     own_format = False
+    out_of_memory = Verdict.RE  # Kattis fails the allocation itself: a run-time error, as submissions/ expect
 
     def claims(self, folder: Path, spec: dict) -> bool:
         return is_package(folder) or ("class" not in spec and not (folder / "tests").is_dir()
