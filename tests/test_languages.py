@@ -9,8 +9,10 @@ Tests needing a compiler are skipped, with the reason, where it is not installed
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -276,3 +278,48 @@ def test_a_cached_build_is_used_only_while_it_is_what_the_judge_built(tmp_path, 
         result = pool.grade(runs)[0]
     assert result.verdict is Verdict.WA, result.verdict
     assert wrong_build.stat().st_mode & 0o022 == 0
+
+
+def _sized_build(mib: float):
+    def build(folder: Path):
+        with open(folder / "program", "wb") as handle:
+            handle.truncate(int(mib * (1 << 20)))  # (sparse: sizes are what the files say)
+        return True, "", {}
+    return build
+
+
+def test_a_build_over_the_program_limit_is_a_compile_error_and_not_kept(tmp_path, monkeypatch):
+    """issue 22: a 1 KiB C++ file with an initialised 250 MiB array left 252 MiB in the cache per
+    submission (testdata/adversarial/solutions/cpp_huge_binary.cpp, graded as root and uid 65534)."""
+    from tcjudge.languages import build
+
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
+    outcome = build.cached_build(["huge"], _sized_build(build.PROGRAM_LIMIT_MIB + 1))
+    assert not outcome.ok and f"over the {build.PROGRAM_LIMIT_MIB} MiB limit" in outcome.message
+    assert [p.name for p in outcome.folder.iterdir()] == ["outcome.json"]
+    assert build.cached_build(["huge"], _sized_build(0)) == outcome  # a failure cached as any other
+    assert build.cached_build(["fits"], _sized_build(build.PROGRAM_LIMIT_MIB - 1)).ok
+
+
+def test_the_build_cache_keeps_under_its_cap_by_removing_the_least_recently_used(tmp_path, monkeypatch):
+    """issue 22: nothing ever removed a build. Past the cap, the builds used least recently go first;
+    one used in the last IN_USE_SECONDS (a grading may be running it) only past twice the cap."""
+    from tcjudge.languages import build
+
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "CACHE_LIMIT_MIB", 3)
+    hours_ago = {}
+    for age, name in enumerate(["c", "b", "a"], start=1):  # 0.9 MiB each; a: used 3 hours ago, b: 2, c: 1
+        folder = build.cached_build([name], _sized_build(0.9)).folder
+        hours_ago[name] = folder
+        os.utime(folder, (time.time() - age * 3600,) * 2)
+    assert build.cached_build(["a"], _sized_build(0)).ok  # a used now (found, not built): b is the least recent
+    build.cached_build(["d"], _sized_build(0.9))  # 3.6 MiB: one must go
+    assert {name for name, folder in hours_ago.items() if folder.exists()} == {"a", "c"}
+    build.cached_build(["e"], _sized_build(0.9))  # 3.6 MiB again: c goes, a (used now) stays
+    assert not hours_ago["c"].exists() and hours_ago["a"].exists()
+    build.cached_build(["f"], _sized_build(1.5))  # 4.2 MiB, all used in the last minutes: all stay
+    assert hours_ago["a"].exists()
+    build.cached_build(["g"], _sized_build(2))  # 6.2 MiB, past twice the cap: the least recent go
+    left = {p.name for shelf in (tmp_path / "builds").iterdir() for p in shelf.iterdir()}
+    assert not hours_ago["a"].exists() and len(left) == 4 and build._size(tmp_path / "builds") <= 6 << 20

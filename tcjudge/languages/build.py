@@ -8,7 +8,9 @@ outputs) is never readable. The per-test seccomp filter cannot apply (g++ forks 
 
 Builds are kept under the cache folder ($JUDGE_CACHE, else $XDG_CACHE_HOME/judge, else
 ~/.cache/judge), keyed by a hash of the source, the compiler's version, the flags and our runtime,
-so a solution is compiled once per machine, whatever the number of workers or runs.
+so a solution is compiled once per machine, whatever the number of workers or runs. A build is at
+most PROGRAM_LIMIT_MIB (a larger one is CE, and its files are not kept), and the cache at most
+CACHE_LIMIT_MIB: past it, the builds used least recently are removed.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
+CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
+IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
+STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a judge that died
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
 LAUNCH_FAILED = 125  # the launcher could not confine or start the compiler: the judge's fault
 LAUNCH = f"""import os, sys
@@ -51,7 +57,7 @@ class CompileLimits:
     cpu_seconds: int = 30
     wall_seconds: float = 120.0
     memory_mib: int = 2048  # RLIMIT_DATA of the compiler (each of its processes)
-    file_mib: int = 256  # largest file it may write
+    file_mib: int = PROGRAM_LIMIT_MIB  # largest file it may write (the assembler's, the linker's)
     message_bytes: int = 64 * 1024  # compiler output kept; the rest is read and dropped
 
 
@@ -87,11 +93,12 @@ def cached_build(key_parts: list, build) -> Outcome:
     final = shelf / key
     recorded = _trusted_outcome(final)
     if recorded:
+        _mark_used(final)
         return recorded
     shelf.mkdir(mode=0o700, parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
     try:
-        ok, message, detail = build(fresh)
+        ok, message, detail = _within_limit(fresh, *build(fresh))
         for path in fresh.rglob("*"):  # writable by no one else, whatever the umask
             if not path.is_symlink():
                 path.chmod(path.stat().st_mode & ~0o022)
@@ -111,7 +118,70 @@ def cached_build(key_parts: list, build) -> Outcome:
         os.rename(fresh, final)
     except OSError:  # another worker finished the same build first, or the entry is not ours to replace
         return _trusted_outcome(final) or _read_outcome(fresh)
+    evict(cache_root() / "builds", CACHE_LIMIT_MIB << 20)
     return _trusted_outcome(final) or _read_outcome(fresh if fresh.exists() else final)
+
+
+def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[bool, str, dict]:
+    """A build over PROGRAM_LIMIT_MIB is a compile error, and its files are not kept."""
+    size = _size(folder)
+    if size <= PROGRAM_LIMIT_MIB << 20:
+        return ok, message, detail
+    for entry in list(folder.iterdir()):
+        shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+    return False, f"the build is {size / (1 << 20):.0f} MiB, over the {PROGRAM_LIMIT_MIB} MiB limit of a program", {}
+
+
+def _size(folder: Path) -> int:
+    """Bytes of the files beneath a folder (links not followed)."""
+    total = 0
+    for parent, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(parent, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _mark_used(folder: Path) -> None:
+    """The time of a build's last use, which eviction goes by: its folder's modification time."""
+    try:
+        os.utime(folder)
+    except OSError:
+        pass
+
+
+def evict(builds: Path, limit: int) -> None:
+    """Keep the builds under `limit` bytes: remove the least recently used first, never one used in the
+    last IN_USE_SECONDS (a grading may be running it) while the cache is under twice the limit; and
+    remove unfinished builds older than STALE_SECONDS."""
+    now = time.time()
+    found = []  # (last use, bytes, folder)
+    for shelf in _folders(builds):
+        for entry in _folders(shelf):
+            try:
+                used = entry.stat().st_mtime
+            except OSError:  # removed meanwhile by another judge
+                continue
+            if entry.name.startswith(".building-"):
+                if now - used > STALE_SECONDS:
+                    shutil.rmtree(entry, ignore_errors=True)
+                continue
+            found.append((used, _size(entry), entry))
+    total = sum(size for _, size, _ in found)
+    for used, size, entry in sorted(found):
+        if total <= limit or (now - used < IN_USE_SECONDS and total <= 2 * limit):
+            break
+        shutil.rmtree(entry, ignore_errors=True)
+        total -= size
+
+
+def _folders(folder: Path) -> list[Path]:
+    try:
+        return [entry for entry in folder.iterdir() if entry.is_dir() and not entry.is_symlink()]
+    except OSError:
+        return []
 
 
 def _trusted_outcome(folder: Path) -> Outcome | None:
@@ -193,11 +263,15 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
         status = process.wait()
         process.stdout.close()
     message = kept.decode("utf-8", "replace")
-    if stopped or status in (-signal.SIGKILL, -signal.SIGXCPU) or _helper_stopped(message):
+    too_large = status == -signal.SIGXFSZ or "File size limit exceeded" in message
+    if stopped or too_large or status in (-signal.SIGKILL, -signal.SIGXCPU) or _helper_stopped(message):
         stopped = True
     if status == LAUNCH_FAILED:
         raise BuildFault(f"cannot start the compiler: {message.strip()[-500:]}")
-    if stopped:
+    if too_large:  # first, as what a contestant reads (the driver calls it an internal compiler error)
+        message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
+                  f"file it wrote reached it)\n{message}"
+    elif stopped:
         message += f"\n(the compiler was stopped at its limits: {limits.cpu_seconds} s of CPU, " \
                    f"{limits.wall_seconds:g} s, {limits.memory_mib} MiB)"
     return (None if stopped else status), message
@@ -209,6 +283,7 @@ def confine_and_exec(spec_json: str) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (spec["cpu"], spec["cpu"] + 1))
     resource.setrlimit(resource.RLIMIT_DATA, (spec["data"], spec["data"]))
     resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # (Python ignores it) a file past the limit ends its writer
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
     _landlock_compiler(spec["readable"], spec["folder"])
