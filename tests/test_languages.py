@@ -9,10 +9,14 @@ Tests needing a compiler are skipped, with the reason, where it is not installed
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import sys
+import tempfile
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -323,3 +327,100 @@ def test_the_build_cache_keeps_under_its_cap_by_removing_the_least_recently_used
     build.cached_build(["g"], _sized_build(2))  # 6.2 MiB, past twice the cap: the least recent go
     left = {p.name for shelf in (tmp_path / "builds").iterdir() for p in shelf.iterdir()}
     assert not hours_ago["a"].exists() and len(left) == 4 and build._size(tmp_path / "builds") <= 6 << 20
+
+
+# -- the compiler never reads the judge's folders, wherever they are ---------------------------------
+
+LEAK = FIXTURES / "leaks" / "include_hidden_tests.cpp"
+needs_landlock = pytest.mark.skipif(_landlock.abi_version()[0] <= 0, reason="no Landlock on this kernel: the compiler "
+                                                                            "is not confined")
+
+
+def _as_user(variant: str, cache: Path, work):
+    """work() in a forked process, as this user or as uid 65534, with its own build cache; what it
+    returned (JSON), or the traceback it raised."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(read_fd)
+            if variant == "nobody":
+                os.setgroups([])
+                os.setgid(65534)
+                os.setuid(65534)
+            os.environ["JUDGE_CACHE"] = str(cache)
+            if not os.access(sys.executable, os.X_OK):  # root's pyenv: the system's Python launches the compiler
+                sys.executable = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
+            answer = {"value": work()}
+        except BaseException:  # noqa: BLE001 - everything goes back to the test
+            answer = {"error": traceback.format_exc()}
+        with os.fdopen(write_fd, "w") as out:
+            json.dump(answer, out)
+        os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as source:
+        answer = json.loads(source.read() or '{"error": "the child wrote nothing"}')
+    os.waitpid(pid, 0)
+    assert "error" not in answer, answer["error"]
+    return answer["value"]
+
+
+@needs_gxx
+@needs_landlock
+@pytest.mark.parametrize("variant", ["self", "nobody"])
+def test_the_compiler_cannot_read_a_project_under_a_system_folder(variant):
+    """issue 22: with the project under /usr, all of which the compiler may read, an #include of a
+    hidden test file was allowed and the CE message quoted it."""
+    system = Path("/usr/local")
+    if not os.access(system, os.W_OK):
+        pytest.skip(f"cannot make a project under {system} as uid {os.getuid()}")
+    if variant == "nobody" and os.geteuid() != 0:
+        pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
+    project = Path(tempfile.mkdtemp(prefix="tcjudge-test-project-", dir=system))
+    try:
+        project.chmod(0o755)
+        shutil.copytree(FIXTURE_PROBLEMS / "adder", project / "problems" / "adder")
+        secret = project / "problems" / "adder" / "tests" / "more.yaml"
+        (project / "incoming").mkdir(mode=0o755)
+        solution = project / "incoming" / LEAK.name
+        solution.write_text(LEAK.read_text().replace("HIDDEN_TESTS", str(secret)))
+        shutil.copy(FIXTURES / "cpp" / "accepted.cpp", project / "incoming" / "accepted.cpp")
+        for path in [project, *project.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        (project / "cache").mkdir()
+        if variant == "nobody":
+            os.chown(project / "cache", 65534, 65534)
+        problem = load_problem(project / "problems" / "adder")
+
+        def compile_both():
+            CPP.program(project / "incoming" / "accepted.cpp", problem, 1 << 20)  # the rest of /usr is there
+            try:
+                CPP.program(solution, problem, 1 << 20)
+            except CompileError as err:
+                return str(err)
+            return "compiled"
+
+        message = _as_user(variant, project / "cache", compile_both)
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
+    assert "3000000000000" not in message and "name: big" not in message, message
+    assert "Permission denied" in message and "more.yaml" in message, message
+
+
+def test_landlock_grants_a_tree_minus_its_holes(tmp_path):
+    """The compiler's rules: a readable root holding a judge folder is granted as its entries, and the
+    entry on the way to the hole the same way; links are resolved, so none leads into a hole."""
+    root = tmp_path / "usr"
+    for folder in ["bin", "lib/gcc", "local/share/judge/problems", "local/share/judge/docs", "local/lib"]:
+        (root / folder).mkdir(parents=True)
+    (root / "local" / "README").write_text("")
+    (root / "lib" / "to-problems").symlink_to(root / "local" / "share" / "judge")
+    (root / "lib" / "to-usr").symlink_to(root)  # a loop back above the hole
+    hole = root / "local" / "share" / "judge" / "problems"
+    granted = _landlock.beneath_except([str(root), str(root / "bin")], [str(hole)])
+    real = Path(os.path.realpath(root))
+    expected = [real / "bin", real / "lib", real / "local" / "README", real / "local" / "lib",
+                real / "local" / "share" / "judge" / "docs"]
+    assert sorted(granted) == sorted(str(p) for p in expected)
+    assert not any(_landlock.covers(path, os.path.realpath(hole)) for path in granted)
+    assert _landlock.beneath_except([str(hole / "..")], [str(root)]) == []  # a root beneath a hole: nothing

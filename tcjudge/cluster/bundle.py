@@ -13,6 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from ..languages.build import protect
+
 SKIPPED_NAMES = {"__pycache__", ".git"}
 
 
@@ -69,6 +71,7 @@ def materialise(bundle: dict, kind: str, root: Path | None = None) -> Path:
         raise BundleError(f"bundle {name!r} does not match its key {key[:12]}")
     _check_name(name)
     root = root or cache_root()
+    protect(root)  # problems and other solutions: no compiler on this worker reads them, wherever they are
     final = root / kind / key
     if not final.is_dir():
         (root / kind).mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -3,8 +3,10 @@
 A compiler reads whatever the source names (`#include "/etc/shadow"`, a template bomb, a
 gigabyte of error messages), so it runs in its own process group under rlimits (CPU, data,
 file size, open files), a wall-clock limit, a cap on the messages kept, and Landlock: read-only
-system directories, read-write only its fresh build directory; the project (problems, expected
-outputs) is never readable. The per-test seccomp filter cannot apply (g++ forks cc1plus, as, ld).
+system directories, read-write only its fresh build directory. The judge's own folders (the
+project: problems and their tests, solutions, reports, the history; the judge's package; the
+caches of other solutions) are never readable, wherever they are: a system directory that holds
+one is granted minus the way to it. The per-test seccomp filter cannot apply (g++ forks cc1plus, as, ld).
 
 Builds are kept under the cache folder ($JUDGE_CACHE, else $XDG_CACHE_HOME/judge, else
 ~/.cache/judge), keyed by a hash of the source, the compiler's version, the flags and our runtime,
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = PROJECT_ROOT / "tcjudge"
 PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
@@ -67,6 +70,28 @@ class Outcome:
     message: str  # the compiler's messages (all of them when it failed)
     detail: dict  # what the language recorded (e.g. the C++ standard that compiled)
     folder: Path  # the build directory: the program and whatever it needs
+
+
+_judge_folders = {str(PACKAGE)} | ({str(PROJECT_ROOT)} if (PROJECT_ROOT / "judge.py").is_file() else set())
+
+
+def protect(*paths) -> None:
+    """Folders (or files) of the judge's that no compiler may read, from now on in this process (never
+    `/` itself: a problem folder right under it does not make the whole machine the project's)."""
+    _judge_folders.update(os.path.abspath(path) for path in paths if os.path.abspath(path) != "/")
+
+
+def protect_project(problem_folder: Path) -> None:
+    """A problem's project, as a project is laid out: its problems folder and the solutions and
+    reports (with the history) beside it."""
+    problems = Path(problem_folder).parent
+    protect(problem_folder, problems, problems.parent / "solutions", problems.parent / "reports")
+
+
+def judge_folders() -> list[str]:
+    """What the compiler's Landlock rules must never reach: the package (and the checkout it is run
+    from), the build cache (other solutions), and every folder given to protect()."""
+    return sorted(_judge_folders | {str(cache_root())})
 
 
 def cache_root() -> Path:
@@ -233,7 +258,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                  limits: CompileLimits = CompileLimits()) -> tuple[int | None, str]:
     """Run a compiler in `folder` under the limits and Landlock; (exit status or None when it was
     stopped at a limit, its first messages). Never raises for what the compiler does."""
-    spec = {"argv": argv, "readable": readable, "folder": str(folder), "env": env,
+    spec = {"argv": argv, "readable": readable, "hidden": judge_folders(), "folder": str(folder), "env": env,
             "cpu": limits.cpu_seconds, "data": limits.memory_mib << 20, "fsize": limits.file_mib << 20}
     process = subprocess.Popen([sys.executable, "-S", "-B", "-P", "-c", LAUNCH, json.dumps(spec)],
                                cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -286,22 +311,21 @@ def confine_and_exec(spec_json: str) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # (Python ignores it) a file past the limit ends its writer
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-    _landlock_compiler(spec["readable"], spec["folder"])
+    _landlock_compiler(spec["readable"], spec["hidden"], spec["folder"])
     os.execve(spec["argv"][0], spec["argv"], spec["env"])
 
 
-def _landlock_compiler(readable: list[str], folder: str) -> None:
-    """Read-only system paths, read-write build folder and /dev/null; nothing else. Skipped,
-    as everywhere, where the kernel has no Landlock (doctor says so)."""
+def _landlock_compiler(readable: list[str], hidden: list[str], folder: str) -> None:
+    """Read-only system paths minus the judge's folders, read-write build folder and /dev/null;
+    nothing else. Skipped, as everywhere, where the kernel has no Landlock (doctor says so)."""
     from tcjudge.engine.sandbox import _landlock, _sys
 
     abi, _errata, _why = _landlock.abi_version()
     if abi <= 0:
         return
     ruleset = _landlock.create_ruleset(abi)
-    for path in readable:
-        if os.path.exists(path):
-            _landlock.allow_read(ruleset, path)
+    for path in _landlock.beneath_except(readable, hidden):
+        _landlock.allow_read(ruleset, path)
     _landlock.allow_read_write(ruleset, folder, abi)
     _landlock.allow_read_write(ruleset, os.devnull, abi)
     _sys.check(_sys.libc().prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..problems.tctypes import TCType
 from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
-from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
+from .build import SYSTEM_READABLE, cached_build, first_errors, protect_project, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
 DENY_EXEC = RUNTIME.with_name("deny_exec.cpp")  # its own translation unit, linked into every program
@@ -65,6 +65,7 @@ class Cpp(Language):
         if toolchain is None:
             raise ToolchainMissing(self.missing_message())
         source = read_source(path, source_limit)
+        protect_project(problem.path)
         entry = entry_point(problem) if problem.kind != "stdin" else None
         name = _file_name(Path(path).name)
         outcome = cached_build(

@@ -34,7 +34,8 @@ import subprocess
 from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
-from .build import SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors, run_confined
+from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors, protect_project,
+                    run_confined)
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods), Stdin.java (programs)
 STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
@@ -71,6 +72,7 @@ class Java(Language):
         if toolchain is None:
             raise ToolchainMissing(self.missing_message())
         source = read_source(path, source_limit)
+        protect_project(problem.path)
         code = code_only(source.decode("utf-8", "replace"))
         public = PUBLIC_CLASS.findall(code)
         stdin = problem.kind == "stdin"
