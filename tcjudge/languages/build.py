@@ -124,9 +124,7 @@ def cached_build(key_parts: list, build) -> Outcome:
     fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
     try:
         ok, message, detail = _within_limit(fresh, *build(fresh))
-        for path in fresh.rglob("*"):  # writable by no one else, whatever the umask
-            if not path.is_symlink():
-                path.chmod(path.stat().st_mode & ~0o022)
+        make_private(fresh)
         files = {str(path.relative_to(fresh)): _sha256(path) for path in sorted(fresh.rglob("*")) if path.is_file()}
         (fresh / "outcome.json").write_text(json.dumps({"ok": ok, "message": message, "detail": detail,
                                                         "files": files}))
@@ -216,13 +214,32 @@ def _trusted_outcome(folder: Path) -> Outcome | None:
         return None
     try:
         recorded = json.loads((folder / "outcome.json").read_text())["files"]
-        entries = [folder, *folder.rglob("*")]
-        present = {str(path.relative_to(folder)) for path in entries[1:] if path.is_file()} - {"outcome.json"}
-        if set(recorded) != present or not all(_private(path) for path in entries):
-            return None
-        return outcome if all(_sha256(folder / name) == value for name, value in recorded.items()) else None
+        return outcome if verified(folder, dict(recorded), unhashed={"outcome.json"}) else None
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def verified(folder: Path, hashes: dict[str, str], unhashed: set[str] = frozenset()) -> bool:
+    """Whether a folder of trusted state (a build, a cluster bundle) is as the judge wrote it: it holds
+    exactly these files (relative path -> SHA-256; `unhashed` may be there too), and it and every
+    entry in it is owned by this user, writable by no one else, and not a link."""
+    try:
+        if not _private(folder):
+            return False
+        entries = list(folder.rglob("*"))
+        present = {str(path.relative_to(folder)) for path in entries if path.is_file()} - set(unhashed)
+        if set(hashes) != present or not all(_private(path) for path in entries):
+            return False
+        return all(_sha256(folder / name) == value for name, value in hashes.items())
+    except OSError:
+        return False
+
+
+def make_private(folder: Path) -> None:
+    """Everything beneath `folder` writable by no one else, whatever the umask."""
+    for path in folder.rglob("*"):
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode & ~0o022)
 
 
 def _private(path: Path) -> bool:
