@@ -151,7 +151,10 @@ def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[b
     if size <= PROGRAM_LIMIT_MIB << 20:
         return ok, message, detail
     for entry in list(folder.iterdir()):
-        shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
     return False, f"the build is {size / (1 << 20):.0f} MiB, over the {PROGRAM_LIMIT_MIB} MiB limit of a program", {}
 
 
