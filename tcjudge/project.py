@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .languages.build import protect
+
 CHECKOUT = Path(__file__).resolve().parents[1]  # the judge's own checkout, when it runs from one
 
 
@@ -30,3 +32,5 @@ def complete(options) -> None:
         options.history = root / "reports" / "history.sqlite"
     if getattr(options, "out", False) is None:
         options.out = root / "reports"
+    protect(*(folder for folder in (options.problems, options.solutions, options.history, getattr(options, "out", None))
+              if folder is not None))  # no compiler reads them, wherever they are (docs/security.md)

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"
 FIXTURE_PROBLEMS = TESTDATA / "problems"
 FIXTURE_SOLUTIONS = TESTDATA / "solutions"
-EXPECT_LINE = re.compile(r"^# expect: (\w+)$", re.MULTILINE)
+EXPECT_LINE = re.compile(r"^(?:#|//) expect: (\w+)$", re.MULTILINE)  # Python, or C++ and Java
 
 
 def expected_verdict(path: Path) -> str:

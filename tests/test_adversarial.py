@@ -2,9 +2,11 @@
 
 Each file in testdata/adversarial/solutions/ plays one threat against the fixture problem
 testdata/adversarial/problem/vault, whose answers are a keyed hash of the seed with a key that
-exists nowhere (only the test files hold the answers), so AC means the solution read them. Its
-header declares the verdict (`# expect: X`, as in testdata/solutions), the threat and why, and
-optionally:
+exists nowhere (only the test files hold the answers), so AC means the solution read them. Most are
+Python; the C++ and Java ones attack what only a compiled language has (the compiler, the build
+cache, the Java runtime), and are skipped where their compiler is missing. Its header (`#` lines,
+`//` in C++ and Java) declares the verdict (`# expect: X`, as in testdata/solutions), the threat and
+why, and optionally:
 
   # requires: layer|layer    skipped (and not graded) unless one of these sandbox layers is active:
                              without them the attack would really hurt this machine or checkout
@@ -59,13 +61,14 @@ from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.problems.format import Problem
 from tcjudge.problems.loader import load_problem
 from tcjudge.engine.worker import Worker
+from tcjudge.languages import for_path
 
 from .conftest import TESTDATA, expected_verdict
 
 ROOT = TESTDATA.parent
 ADVERSARIAL = TESTDATA / "adversarial"
 VAULT = ADVERSARIAL / "problem" / "vault"
-CORPUS = sorted((ADVERSARIAL / "solutions").glob("*.py"))
+CORPUS = sorted(path for path in (ADVERSARIAL / "solutions").iterdir() if path.suffix in (".py", ".cpp", ".java"))
 
 SECRET_NAME = "ADVERSARIAL_JUDGE_SECRET"  # the corpus looks for exactly this name
 CANARY = "adversarial-canary"  # every file an attack would create has this in its name
@@ -102,19 +105,26 @@ class Entry:
 
     @property
     def missing_layers(self) -> str | None:
-        """Why this entry must not run here, or None when one of its required layers is active."""
+        """Why this entry must not run here (its compiler is missing, or none of its required layers
+        is active), or None."""
+        language = for_path(self.path)
+        if language.toolchain() is None:
+            return language.missing_message()
         if not self.requires or any(PROBE[name].active for name in self.requires):
             return None
         return "; ".join(f"{name} inactive ({PROBE[name].detail})" for name in self.requires)
 
 
 def read_header(path: Path) -> dict[str, str]:
-    """The `# key: value` lines at the top of a corpus file; indented `#   ...` lines continue one."""
+    """The `# key: value` lines (`// key: value` in C++ and Java) at the top of a corpus file;
+    indented `#   ...` lines continue one."""
     fields: dict[str, str] = {}
     key = None
+    mark = "#" if path.suffix == ".py" else "//"
     for line in path.read_text().splitlines():
-        if not line.startswith("#"):
+        if not line.startswith(mark):
             break
+        line = "#" + line[len(mark):]
         match = re.match(r"^# ([a-z-]+): (.*)$", line)
         if match:
             key = match.group(1)
@@ -381,11 +391,12 @@ def pick_python() -> str | None:
 
 
 def judge_main(variant: str, out_fd: int, problem: Problem, main_paths: list[Path], isolated_paths: list[Path],
-               guarded: set[Path], secret: str, close_fds: list[int]) -> None:
+               guarded: set[Path], secret: str, close_fds: list[int], build_cache: Path) -> None:
     """In the forked judge: drop privileges if asked, grade, look for leftovers, report, _exit.
 
     `guarded`: entries that must run confined (they have a `requires:` line); they are left out if
-    the zygote says it could not set up its confinement."""
+    the zygote says it could not set up its confinement. `build_cache`: a fresh build cache of this
+    run's user, so every C++ and Java entry is compiled by this judge, as this user."""
     try:
         for fd in close_fds:
             os.close(fd)
@@ -399,6 +410,9 @@ def judge_main(variant: str, out_fd: int, problem: Problem, main_paths: list[Pat
             report["skip"] = f"no interpreter among {PYTHONS} that uid {os.getuid()} can execute"
             raise _Done
         report["python"] = python
+        os.environ["JUDGE_CACHE"] = str(build_cache)
+        if not os.access(sys.executable, os.X_OK):
+            sys.executable = python  # the compiler's launcher runs it too (root's pyenv is not uid 65534's)
         unreadable = [str(p) for p in (ROOT / "tcjudge" / "engine" / "zygote.py", *main_paths, *isolated_paths)
                       if not os.access(p, os.R_OK)]
         if unreadable:
@@ -488,6 +502,7 @@ class Outcome:
     stray: list[str]  # processes found by the suite after the judge ended
     graded: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    build_cache_bytes: int = 0  # what the run's builds left in its build cache
 
     @property
     def results(self) -> dict[str, dict]:
@@ -498,8 +513,11 @@ def run_judge(variant: str, listeners: Listeners) -> Outcome:
     problem = load_problem(VAULT)
     runnable = [e for e in ENTRIES if not e.missing_layers]
     control_dir = Path(tempfile.mkdtemp(prefix="adversarial-control-", dir="/tmp"))
+    build_cache = Path(tempfile.mkdtemp(prefix="adversarial-builds-", dir="/tmp"))
     try:
         control_dir.chmod(0o755)  # the unprivileged zygote compiles the control from here
+        if variant == "nobody":
+            os.chown(build_cache, NOBODY, NOBODY)
         control = control_solution(problem, control_dir)
         # Known engine bugs first (some hold a worker for long: start them early), then the rest;
         # the ones that crash part of the judge one at a time, at the end.
@@ -517,7 +535,8 @@ def run_judge(variant: str, listeners: Listeners) -> Outcome:
         if pid == 0:
             os.close(read_fd)
             guarded = {e.path for e in runnable if e.requires}
-            judge_main(variant, write_fd, problem, main_paths, isolated_paths, guarded, secret, listeners.fds())
+            judge_main(variant, write_fd, problem, main_paths, isolated_paths, guarded, secret, listeners.fds(),
+                       build_cache)
         os.close(write_fd)
         data, status = _collect(pid, read_fd)
         seconds = time.monotonic() - started
@@ -528,9 +547,10 @@ def run_judge(variant: str, listeners: Listeners) -> Outcome:
         outside = {p: (outside_before[p], outside_after[p]) for p in outside_before if outside_before[p] != outside_after[p]}
         return Outcome(variant, judge, status, secret, changed, outside, find_canaries(), listeners.drain(),
                        marked_processes(set(judge.get("zygotes", ()))), [p.stem for p in main_paths + isolated_paths],
-                       seconds)
+                       seconds, sum(path.lstat().st_size for path in build_cache.rglob("*")))
     finally:
         shutil.rmtree(control_dir, ignore_errors=True)
+        shutil.rmtree(build_cache, ignore_errors=True)
         if os.path.lexists(TMP_VICTIM):
             os.unlink(TMP_VICTIM)
 
@@ -689,6 +709,11 @@ def test_judge_survived_and_reported_every_test(judged):
         # every test that counts was reported; a parallel worker may also have reported a test past
         # the first failure, which then never counts (docs/verdicts.md)
         assert judged.judge["reported"].get(name, 0) >= sum(v is not None for v in verdicts) - at_load, name
+
+
+def test_build_cache_holds_no_huge_program(judged):
+    # cpp_huge_binary's 250 MiB array made a 252 MiB program; now no build keeps more than 64 MiB.
+    assert judged.build_cache_bytes < 64 << 20, f"{judged.build_cache_bytes >> 20} MiB of builds"
 
 
 def test_secret_never_reached_a_solution(judged):

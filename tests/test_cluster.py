@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tcjudge.engine.grading import Pool, SolutionRun
 from tcjudge.engine.isolation import all_layers
+from tcjudge.problems.format import load_problem
+from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, judge_importable_elsewhere, stored_fixture
 
@@ -356,6 +359,32 @@ def test_bundles_are_content_addressed_and_checked(tmp_path):
         with pytest.raises(BundleError, match="bad path"):
             materialise({"key": bundle.bundle_key("accepted.py", files), "name": "accepted.py", "files": files},
                         "solutions", tmp_path)
+
+
+@pytest.mark.parametrize("tamper", ["changed", "writable", "foreign"])
+def test_a_bundle_found_on_disk_is_used_only_while_it_is_what_this_worker_wrote(tmp_path, tamper):
+    """issue 22: a bundle cache entry was trusted as found. Planted under the real adder's key (by
+    another user where the cache is shared, or changed on disk), tests that expect what a wrong
+    solution returns gave it AC. Now an entry is used only while every file in it is owned by this
+    user, writable by no one else, and hashes as the bundle says; else it is written again."""
+    if tamper == "foreign" and os.geteuid() != 0:
+        pytest.skip("giving files to another user needs root")
+    real = pack_folder(FIXTURE_PROBLEMS / "adder")
+    folder = materialise(real, "problems", tmp_path)
+    shutil.rmtree(folder)
+    shutil.copytree(TESTDATA / "cluster" / "planted" / "adder", folder)  # under the real key
+    for path in [folder, *folder.rglob("*")]:
+        if tamper == "writable":
+            path.chmod(0o777 if path.is_dir() else 0o666)
+        elif tamper == "foreign":
+            os.chown(path, 65534, 65534)
+    problem = load_problem(materialise(real, "problems", tmp_path))
+    with Pool(1) as pool:
+        result = pool.grade([SolutionRun(problem, SOLUTIONS / "wrong_answer.py", problem.tests, True)])[0]
+    assert result.verdict is Verdict.WA, result.verdict
+    for path in [folder, *folder.rglob("*")]:
+        assert path.stat().st_uid == os.getuid() and not path.stat().st_mode & 0o022, path
+    assert (folder / "tests" / "more.yaml").read_bytes() == (FIXTURE_PROBLEMS / "adder" / "tests" / "more.yaml").read_bytes()
 
 
 def test_judge_worker_starts_single_threaded_workers_and_removes_its_scratch(tmp_path):

@@ -9,8 +9,14 @@ Tests needing a compiler are skipped, with the reason, where it is not installed
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
+import sys
+import tempfile
+import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -279,3 +285,145 @@ def test_a_cached_build_is_used_only_while_it_is_what_the_judge_built(tmp_path, 
         result = pool.grade(runs)[0]
     assert result.verdict is Verdict.WA, result.verdict
     assert wrong_build.stat().st_mode & 0o022 == 0
+
+
+def _sized_build(mib: float):
+    def build(folder: Path):
+        with open(folder / "program", "wb") as handle:
+            handle.truncate(int(mib * (1 << 20)))  # (sparse: sizes are what the files say)
+        return True, "", {}
+    return build
+
+
+def test_a_build_over_the_program_limit_is_a_compile_error_and_not_kept(tmp_path, monkeypatch):
+    """issue 22: a 1 KiB C++ file with an initialised 250 MiB array left 252 MiB in the cache per
+    submission (testdata/adversarial/solutions/cpp_huge_binary.cpp, graded as root and uid 65534)."""
+    from tcjudge.languages import build
+
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
+    outcome = build.cached_build(["huge"], _sized_build(build.PROGRAM_LIMIT_MIB + 1))
+    assert not outcome.ok and f"over the {build.PROGRAM_LIMIT_MIB} MiB limit" in outcome.message
+    assert [p.name for p in outcome.folder.iterdir()] == ["outcome.json"]
+    assert build.cached_build(["huge"], _sized_build(0)) == outcome  # a failure cached as any other
+    assert build.cached_build(["fits"], _sized_build(build.PROGRAM_LIMIT_MIB - 1)).ok
+
+
+def test_the_build_cache_keeps_under_its_cap_by_removing_the_least_recently_used(tmp_path, monkeypatch):
+    """issue 22: nothing ever removed a build. Past the cap, the builds used least recently go first;
+    one used in the last IN_USE_SECONDS (a grading may be running it) only past twice the cap."""
+    from tcjudge.languages import build
+
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "CACHE_LIMIT_MIB", 3)
+    hours_ago = {}
+    for age, name in enumerate(["c", "b", "a"], start=1):  # 0.9 MiB each; a: used 3 hours ago, b: 2, c: 1
+        folder = build.cached_build([name], _sized_build(0.9)).folder
+        hours_ago[name] = folder
+        os.utime(folder, (time.time() - age * 3600,) * 2)
+    assert build.cached_build(["a"], _sized_build(0)).ok  # a used now (found, not built): b is the least recent
+    build.cached_build(["d"], _sized_build(0.9))  # 3.6 MiB: one must go
+    assert {name for name, folder in hours_ago.items() if folder.exists()} == {"a", "c"}
+    build.cached_build(["e"], _sized_build(0.9))  # 3.6 MiB again: c goes, a (used now) stays
+    assert not hours_ago["c"].exists() and hours_ago["a"].exists()
+    build.cached_build(["f"], _sized_build(1.5))  # 4.2 MiB, all used in the last minutes: all stay
+    assert hours_ago["a"].exists()
+    build.cached_build(["g"], _sized_build(2))  # 6.2 MiB, past twice the cap: the least recent go
+    left = {p.name for shelf in (tmp_path / "builds").iterdir() for p in shelf.iterdir()}
+    assert not hours_ago["a"].exists() and len(left) == 4 and build._size(tmp_path / "builds") <= 6 << 20
+
+
+# -- the compiler never reads the judge's folders, wherever they are ---------------------------------
+
+LEAK = FIXTURES / "leaks" / "include_hidden_tests.cpp"
+needs_landlock = pytest.mark.skipif(_landlock.abi_version()[0] <= 0, reason="no Landlock on this kernel: the compiler "
+                                                                            "is not confined")
+
+
+def _as_user(variant: str, cache: Path, work):
+    """work() in a forked process, as this user or as uid 65534, with its own build cache; what it
+    returned (JSON), or the traceback it raised."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(read_fd)
+            if variant == "nobody":
+                os.setgroups([])
+                os.setgid(65534)
+                os.setuid(65534)
+            os.environ["JUDGE_CACHE"] = str(cache)
+            if not os.access(sys.executable, os.X_OK):  # root's pyenv: the system's Python launches the compiler
+                sys.executable = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
+            answer = {"value": work()}
+        except BaseException:  # noqa: BLE001 - everything goes back to the test
+            answer = {"error": traceback.format_exc()}
+        with os.fdopen(write_fd, "w") as out:
+            json.dump(answer, out)
+        os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as source:
+        answer = json.loads(source.read() or '{"error": "the child wrote nothing"}')
+    os.waitpid(pid, 0)
+    assert "error" not in answer, answer["error"]
+    return answer["value"]
+
+
+@needs_gxx
+@needs_landlock
+@pytest.mark.parametrize("variant", ["self", "nobody"])
+def test_the_compiler_cannot_read_a_project_under_a_system_folder(variant):
+    """issue 22: with the project under /usr, all of which the compiler may read, an #include of a
+    hidden test file was allowed and the CE message quoted it."""
+    system = Path("/usr/local")
+    if not os.access(system, os.W_OK):
+        pytest.skip(f"cannot make a project under {system} as uid {os.getuid()}")
+    if variant == "nobody" and os.geteuid() != 0:
+        pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
+    project = Path(tempfile.mkdtemp(prefix="tcjudge-test-project-", dir=system))
+    try:
+        project.chmod(0o755)
+        shutil.copytree(FIXTURE_PROBLEMS / "adder", project / "problems" / "adder")
+        secret = project / "problems" / "adder" / "tests" / "more.yaml"
+        (project / "incoming").mkdir(mode=0o755)
+        solution = project / "incoming" / LEAK.name
+        solution.write_text(LEAK.read_text().replace("HIDDEN_TESTS", str(secret)))
+        shutil.copy(FIXTURES / "cpp" / "accepted.cpp", project / "incoming" / "accepted.cpp")
+        for path in [project, *project.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        (project / "cache").mkdir()
+        if variant == "nobody":
+            os.chown(project / "cache", 65534, 65534)
+        problem = load_problem(project / "problems" / "adder")
+
+        def compile_both():
+            CPP.program(project / "incoming" / "accepted.cpp", problem, 1 << 20)  # the rest of /usr is there
+            try:
+                CPP.program(solution, problem, 1 << 20)
+            except CompileError as err:
+                return str(err)
+            return "compiled"
+
+        message = _as_user(variant, project / "cache", compile_both)
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
+    assert "3000000000000" not in message and "name: big" not in message, message
+    assert "Permission denied" in message and "more.yaml" in message, message
+
+
+def test_landlock_grants_a_tree_minus_its_holes(tmp_path):
+    """The compiler's rules: a readable root holding a judge folder is granted as its entries, and the
+    entry on the way to the hole the same way; links are resolved, so none leads into a hole."""
+    root = tmp_path / "usr"
+    for folder in ["bin", "lib/gcc", "local/share/judge/problems", "local/share/judge/docs", "local/lib"]:
+        (root / folder).mkdir(parents=True)
+    (root / "local" / "README").write_text("")
+    (root / "lib" / "to-problems").symlink_to(root / "local" / "share" / "judge")
+    (root / "lib" / "to-usr").symlink_to(root)  # a loop back above the hole
+    hole = root / "local" / "share" / "judge" / "problems"
+    granted = _landlock.beneath_except([str(root), str(root / "bin")], [str(hole)])
+    real = Path(os.path.realpath(root))
+    expected = [real / "bin", real / "lib", real / "local" / "README", real / "local" / "lib",
+                real / "local" / "share" / "judge" / "docs"]
+    assert sorted(granted) == sorted(str(p) for p in expected)
+    assert not any(_landlock.covers(path, os.path.realpath(hole)) for path in granted)
+    assert _landlock.beneath_except([str(hole / "..")], [str(root)]) == []  # a root beneath a hole: nothing

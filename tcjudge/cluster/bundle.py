@@ -2,7 +2,9 @@
 their SHA-256, so a worker needs only the judge installed and materialises each bundle on disk once.
 
 The key covers every path and byte, so two different folders can never share a cache entry, and the
-worker re-checks it before writing: a damaged or forged bundle is refused, not graded.
+worker re-checks it before writing: a damaged or forged bundle is refused, not graded. An entry found
+on disk is used only while it is what this worker's user wrote (owned by it, writable by no one else,
+no links, every file hashing as the bundle says: the build cache's check); else it is written again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import os
 import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
+
+from ..languages.build import make_private, protect, verified
 
 SKIPPED_NAMES = {"__pycache__", ".git"}
 
@@ -69,8 +73,10 @@ def materialise(bundle: dict, kind: str, root: Path | None = None) -> Path:
         raise BundleError(f"bundle {name!r} does not match its key {key[:12]}")
     _check_name(name)
     root = root or cache_root()
+    protect(root)  # problems and other solutions: no compiler on this worker reads them, wherever they are
     final = root / kind / key
-    if not final.is_dir():
+    hashes = {relative: hashlib.sha256(data).hexdigest() for relative, data in files.items()}
+    if not verified(final, hashes):
         (root / kind).mkdir(parents=True, exist_ok=True, mode=0o700)
         staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root / kind))
         try:
@@ -78,13 +84,27 @@ def materialise(bundle: dict, kind: str, root: Path | None = None) -> Path:
                 target = staging / _safe_relative(relative, name)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
+            make_private(staging)
+            _set_aside(final)
             os.rename(staging, final)
         except OSError:
-            if not final.is_dir():  # lost a race with another worker process: theirs is the same bytes
+            if not verified(final, hashes):  # lost a race with another worker process: theirs is the same bytes
                 raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return final / name
+
+
+def _set_aside(entry: Path) -> None:
+    """An entry not to be trusted, out of the way (renamed first: its folder may not be ours to empty)."""
+    if not os.path.lexists(entry):
+        return
+    aside = Path(tempfile.mkdtemp(prefix=".untrusted-", dir=entry.parent)) / entry.name
+    try:
+        os.rename(entry, aside)
+    except FileNotFoundError:  # another worker process set it aside first
+        pass
+    shutil.rmtree(aside.parent, ignore_errors=True)
 
 
 def _check_name(name: str) -> None:

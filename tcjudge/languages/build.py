@@ -3,12 +3,16 @@
 A compiler reads whatever the source names (`#include "/etc/shadow"`, a template bomb, a
 gigabyte of error messages), so it runs in its own process group under rlimits (CPU, data,
 file size, open files), a wall-clock limit, a cap on the messages kept, and Landlock: read-only
-system directories, read-write only its fresh build directory; the project (problems, expected
-outputs) is never readable. The per-test seccomp filter cannot apply (g++ forks cc1plus, as, ld).
+system directories, read-write only its fresh build directory. The judge's own folders (the
+project: problems and their tests, solutions, reports, the history; the judge's package; the
+caches of other solutions) are never readable, wherever they are: a system directory that holds
+one is granted minus the way to it. The per-test seccomp filter cannot apply (g++ forks cc1plus, as, ld).
 
 Builds are kept under the cache folder ($JUDGE_CACHE, else $XDG_CACHE_HOME/judge, else
 ~/.cache/judge), keyed by a hash of the source, the compiler's version, the flags and our runtime,
-so a solution is compiled once per machine, whatever the number of workers or runs.
+so a solution is compiled once per machine, whatever the number of workers or runs. A build is at
+most PROGRAM_LIMIT_MIB (a larger one is CE, and its files are not kept), and the cache at most
+CACHE_LIMIT_MIB: past it, the builds used least recently are removed.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = PROJECT_ROOT / "tcjudge"
+PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
+CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
+IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
+STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a judge that died
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
 LAUNCH_FAILED = 125  # the launcher could not confine or start the compiler: the judge's fault
 LAUNCH = f"""import os, sys
@@ -51,7 +60,7 @@ class CompileLimits:
     cpu_seconds: int = 30
     wall_seconds: float = 120.0
     memory_mib: int = 2048  # RLIMIT_DATA of the compiler (each of its processes)
-    file_mib: int = 256  # largest file it may write
+    file_mib: int = PROGRAM_LIMIT_MIB  # largest file it may write (the assembler's, the linker's)
     message_bytes: int = 64 * 1024  # compiler output kept; the rest is read and dropped
 
 
@@ -61,6 +70,28 @@ class Outcome:
     message: str  # the compiler's messages (all of them when it failed)
     detail: dict  # what the language recorded (e.g. the C++ standard that compiled)
     folder: Path  # the build directory: the program and whatever it needs
+
+
+_judge_folders = {str(PACKAGE)} | ({str(PROJECT_ROOT)} if (PROJECT_ROOT / "judge.py").is_file() else set())
+
+
+def protect(*paths) -> None:
+    """Folders (or files) of the judge's that no compiler may read, from now on in this process (never
+    `/` itself: a problem folder right under it does not make the whole machine the project's)."""
+    _judge_folders.update(os.path.abspath(path) for path in paths if os.path.abspath(path) != "/")
+
+
+def protect_project(problem_folder: Path) -> None:
+    """A problem's project, as a project is laid out: its problems folder and the solutions and
+    reports (with the history) beside it."""
+    problems = Path(problem_folder).parent
+    protect(problem_folder, problems, problems.parent / "solutions", problems.parent / "reports")
+
+
+def judge_folders() -> list[str]:
+    """What the compiler's Landlock rules must never reach: the package (and the checkout it is run
+    from), the build cache (other solutions), and every folder given to protect()."""
+    return sorted(_judge_folders | {str(cache_root())})
 
 
 def cache_root() -> Path:
@@ -87,14 +118,13 @@ def cached_build(key_parts: list, build) -> Outcome:
     final = shelf / key
     recorded = _trusted_outcome(final)
     if recorded:
+        _mark_used(final)
         return recorded
     shelf.mkdir(mode=0o700, parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
     try:
-        ok, message, detail = build(fresh)
-        for path in fresh.rglob("*"):  # writable by no one else, whatever the umask
-            if not path.is_symlink():
-                path.chmod(path.stat().st_mode & ~0o022)
+        ok, message, detail = _within_limit(fresh, *build(fresh))
+        make_private(fresh)
         files = {str(path.relative_to(fresh)): _sha256(path) for path in sorted(fresh.rglob("*")) if path.is_file()}
         (fresh / "outcome.json").write_text(json.dumps({"ok": ok, "message": message, "detail": detail,
                                                         "files": files}))
@@ -111,7 +141,73 @@ def cached_build(key_parts: list, build) -> Outcome:
         os.rename(fresh, final)
     except OSError:  # another worker finished the same build first, or the entry is not ours to replace
         return _trusted_outcome(final) or _read_outcome(fresh)
+    evict(cache_root() / "builds", CACHE_LIMIT_MIB << 20)
     return _trusted_outcome(final) or _read_outcome(fresh if fresh.exists() else final)
+
+
+def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[bool, str, dict]:
+    """A build over PROGRAM_LIMIT_MIB is a compile error, and its files are not kept."""
+    size = _size(folder)
+    if size <= PROGRAM_LIMIT_MIB << 20:
+        return ok, message, detail
+    for entry in list(folder.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    return False, f"the build is {size / (1 << 20):.0f} MiB, over the {PROGRAM_LIMIT_MIB} MiB limit of a program", {}
+
+
+def _size(folder: Path) -> int:
+    """Bytes of the files beneath a folder (links not followed)."""
+    total = 0
+    for parent, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(parent, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _mark_used(folder: Path) -> None:
+    """The time of a build's last use, which eviction goes by: its folder's modification time."""
+    try:
+        os.utime(folder)
+    except OSError:
+        pass
+
+
+def evict(builds: Path, limit: int) -> None:
+    """Keep the builds under `limit` bytes: remove the least recently used first, never one used in the
+    last IN_USE_SECONDS (a grading may be running it) while the cache is under twice the limit; and
+    remove unfinished builds older than STALE_SECONDS."""
+    now = time.time()
+    found = []  # (last use, bytes, folder)
+    for shelf in _folders(builds):
+        for entry in _folders(shelf):
+            try:
+                used = entry.stat().st_mtime
+            except OSError:  # removed meanwhile by another judge
+                continue
+            if entry.name.startswith(".building-"):
+                if now - used > STALE_SECONDS:
+                    shutil.rmtree(entry, ignore_errors=True)
+                continue
+            found.append((used, _size(entry), entry))
+    total = sum(size for _, size, _ in found)
+    for used, size, entry in sorted(found):
+        if total <= limit or (now - used < IN_USE_SECONDS and total <= 2 * limit):
+            break
+        shutil.rmtree(entry, ignore_errors=True)
+        total -= size
+
+
+def _folders(folder: Path) -> list[Path]:
+    try:
+        return [entry for entry in folder.iterdir() if entry.is_dir() and not entry.is_symlink()]
+    except OSError:
+        return []
 
 
 def _trusted_outcome(folder: Path) -> Outcome | None:
@@ -121,13 +217,32 @@ def _trusted_outcome(folder: Path) -> Outcome | None:
         return None
     try:
         recorded = json.loads((folder / "outcome.json").read_text())["files"]
-        entries = [folder, *folder.rglob("*")]
-        present = {str(path.relative_to(folder)) for path in entries[1:] if path.is_file()} - {"outcome.json"}
-        if set(recorded) != present or not all(_private(path) for path in entries):
-            return None
-        return outcome if all(_sha256(folder / name) == value for name, value in recorded.items()) else None
+        return outcome if verified(folder, dict(recorded), unhashed={"outcome.json"}) else None
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def verified(folder: Path, hashes: dict[str, str], unhashed: set[str] = frozenset()) -> bool:
+    """Whether a folder of trusted state (a build, a cluster bundle) is as the judge wrote it: it holds
+    exactly these files (relative path -> SHA-256; `unhashed` may be there too), and it and every
+    entry in it is owned by this user, writable by no one else, and not a link."""
+    try:
+        if not _private(folder):
+            return False
+        entries = list(folder.rglob("*"))
+        present = {str(path.relative_to(folder)) for path in entries if path.is_file()} - set(unhashed)
+        if set(hashes) != present or not all(_private(path) for path in entries):
+            return False
+        return all(_sha256(folder / name) == value for name, value in hashes.items())
+    except OSError:
+        return False
+
+
+def make_private(folder: Path) -> None:
+    """Everything beneath `folder` writable by no one else, whatever the umask."""
+    for path in folder.rglob("*"):
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode & ~0o022)
 
 
 def _private(path: Path) -> bool:
@@ -163,7 +278,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                  limits: CompileLimits = CompileLimits()) -> tuple[int | None, str]:
     """Run a compiler in `folder` under the limits and Landlock; (exit status or None when it was
     stopped at a limit, its first messages). Never raises for what the compiler does."""
-    spec = {"argv": argv, "readable": readable, "folder": str(folder), "env": env,
+    spec = {"argv": argv, "readable": readable, "hidden": judge_folders(), "folder": str(folder), "env": env,
             "cpu": limits.cpu_seconds, "data": limits.memory_mib << 20, "fsize": limits.file_mib << 20}
     process = subprocess.Popen([sys.executable, "-S", "-B", "-P", "-c", LAUNCH, json.dumps(spec)],
                                cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -193,11 +308,15 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
         status = process.wait()
         process.stdout.close()
     message = kept.decode("utf-8", "replace")
-    if stopped or status in (-signal.SIGKILL, -signal.SIGXCPU) or _helper_stopped(message):
+    too_large = status == -signal.SIGXFSZ or "File size limit exceeded" in message
+    if stopped or too_large or status in (-signal.SIGKILL, -signal.SIGXCPU) or _helper_stopped(message):
         stopped = True
     if status == LAUNCH_FAILED:
         raise BuildFault(f"cannot start the compiler: {message.strip()[-500:]}")
-    if stopped:
+    if too_large:  # first, as what a contestant reads (the driver calls it an internal compiler error)
+        message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
+                  f"file it wrote reached it)\n{message}"
+    elif stopped:
         message += f"\n(the compiler was stopped at its limits: {limits.cpu_seconds} s of CPU, " \
                    f"{limits.wall_seconds:g} s, {limits.memory_mib} MiB)"
     return (None if stopped else status), message
@@ -209,24 +328,24 @@ def confine_and_exec(spec_json: str) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (spec["cpu"], spec["cpu"] + 1))
     resource.setrlimit(resource.RLIMIT_DATA, (spec["data"], spec["data"]))
     resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # (Python ignores it) a file past the limit ends its writer
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-    _landlock_compiler(spec["readable"], spec["folder"])
+    _landlock_compiler(spec["readable"], spec["hidden"], spec["folder"])
     os.execve(spec["argv"][0], spec["argv"], spec["env"])
 
 
-def _landlock_compiler(readable: list[str], folder: str) -> None:
-    """Read-only system paths, read-write build folder and /dev/null; nothing else. Skipped,
-    as everywhere, where the kernel has no Landlock (doctor says so)."""
+def _landlock_compiler(readable: list[str], hidden: list[str], folder: str) -> None:
+    """Read-only system paths minus the judge's folders, read-write build folder and /dev/null;
+    nothing else. Skipped, as everywhere, where the kernel has no Landlock (doctor says so)."""
     from tcjudge.engine.sandbox import _landlock, _sys
 
     abi, _errata, _why = _landlock.abi_version()
     if abi <= 0:
         return
     ruleset = _landlock.create_ruleset(abi)
-    for path in readable:
-        if os.path.exists(path):
-            _landlock.allow_read(ruleset, path)
+    for path in _landlock.beneath_except(readable, hidden):
+        _landlock.allow_read(ruleset, path)
     _landlock.allow_read_write(ruleset, folder, abi)
     _landlock.allow_read_write(ruleset, os.devnull, abi)
     _sys.check(_sys.libc().prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..problems.tctypes import TCType
 from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
-from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
+from .build import SYSTEM_READABLE, cached_build, first_errors, protect_project, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
 STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
@@ -64,6 +64,7 @@ class Cpp(Language):
         if toolchain is None:
             raise ToolchainMissing(self.missing_message())
         source = read_source(path, source_limit)
+        protect_project(problem.path)
         entry = entry_point(problem) if not problem.kind.program else None
         name = _file_name(Path(path).name)
         outcome = cached_build(

@@ -1,9 +1,15 @@
-"""Java: the contestant's file compiled with our entry class (runtime/tcjudge/Main.java), one JVM per test.
+"""Java: the contestant's file, compiled alone, run by our entry class (runtime/tcjudge/Main.java), one JVM per test.
+
+Our runtime is compiled once per JDK, on its own, into a build of its own (cached as any build), and
+is the JVM's class path; the contestant's file is compiled without it, and its classes are loaded
+by the entry through a class loader of their own whose parent is the JDK's platform loader. So a
+`package tcjudge` in the file joins nothing of ours: its classes can neither replace nor hide a
+class the runtime names (compiled together, its own `Long` stood for java.lang.Long in our entry).
 
 A test's child execs `java` after entering the sandbox (profile JVM: one execve, JIT memory); our
-entry class says "ready" once the JVM is up, and the zygote charges only the CPU time used after
-that line (the solution's class is loaded but not initialized before it, so its static
-initializers are charged). The entry class finds the method by reflection with problem.yaml's
+entry class says "ready" once the JVM is up, before anything of the solution is loaded, and the
+zygote charges only the CPU time used after that line: the solution's class loading and static
+initializers are charged. The entry class finds the method by reflection with problem.yaml's
 parameter types mapped to Java's (int, long, double, String, boolean, arrays), calls it on a fresh
 instance and writes the returned value as JSON. A main() in the file is just another method.
 
@@ -28,7 +34,8 @@ import subprocess
 from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
-from .build import SYSTEM_READABLE, CompileLimits, cached_build, first_errors, run_confined
+from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors, protect_project,
+                    run_confined)
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods), Stdin.java (programs)
 STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
@@ -65,6 +72,7 @@ class Java(Language):
         if toolchain is None:
             raise ToolchainMissing(self.missing_message())
         source = read_source(path, source_limit)
+        protect_project(problem.path)
         code = code_only(source.decode("utf-8", "replace"))
         public = PUBLIC_CLASS.findall(code)
         stdin = problem.kind.program
@@ -73,26 +81,24 @@ class Java(Language):
         package = PACKAGE.search(code)
         main_class = file_class if stdin else problem.class_name
         qualified = f"{package.group(1)}.{main_class}" if package else main_class
-        runtime = sorted(RUNTIME.glob("*.java"))
         needs_main = qualified if stdin else None
+        runtime = _runtime(toolchain)
         outcome = cached_build(
-            [self.name, toolchain.version, JAVAC_FLAGS, *(f.read_bytes() for f in runtime), file_class,
-             Path(path).name, source, f"main of {needs_main}"],
-            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name), runtime,
-                                    needs_main))
+            [self.name, toolchain.version, JAVAC_FLAGS, file_class, Path(path).name, source, f"main of {needs_main}"],
+            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name), needs_main))
         if not outcome.ok:
             raise CompileError(outcome.message)
+        classes = str(outcome.folder / "classes")
         if stdin:
-            entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(outcome.folder / "classes"),
-                     "tcjudge.Stdin", str(STACK_MIB), qualified]
+            entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(runtime), "tcjudge.Stdin",
+                     str(STACK_MIB), classes, qualified]
         else:
             types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
-            entry = ["-cp", str(outcome.folder / "classes"), "tcjudge.Main", str(STACK_MIB), qualified,
-                     problem.method, *types]
+            entry = ["-cp", str(runtime), "tcjudge.Main", str(STACK_MIB), classes, qualified, problem.method, *types]
         return {
             "argv": [toolchain.programs["java"], f"-Xmx{problem.memory_limit}m", *JVM_FLAGS, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
-            "readable": [str(outcome.folder / "classes"), *toolchain.programs["readable"].split(os.pathsep)],
+            "readable": [classes, str(runtime), *toolchain.programs["readable"].split(os.pathsep)],
             "profile": "jvm", "stdio": not stdin, "ready": True,
             "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB, "cpu_extra": START_CPU_SECONDS,
         }
@@ -103,37 +109,66 @@ def _display_name(name: str) -> str:
     return name if re.fullmatch(r"[\w.+-]{1,100}", name) else "the solution"
 
 
-def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str, runtime: list[Path],
+def _runtime(toolchain: Toolchain) -> Path:
+    """Our runtime's classes for this JDK, compiled on their own once (a cached build like any other,
+    verified as any other); the class path of every test's JVM."""
+    sources = sorted(RUNTIME.glob("*.java"))
+    outcome = cached_build(["java runtime", toolchain.version, JAVAC_FLAGS, *(f.name.encode() + f.read_bytes()
+                                                                               for f in sources)],
+                           lambda folder: _compile_runtime(toolchain, folder, sources))
+    return outcome.folder / "classes"
+
+
+def _compile_runtime(toolchain: Toolchain, folder: Path, sources: list[Path]):
+    """A failure is the judge's (IE), and never cached: the next run tries again."""
+    (folder / "src" / "tcjudge").mkdir(parents=True)
+    for file in sources:
+        shutil.copyfile(file, folder / "src" / "tcjudge" / file.name)
+    ok, message = _javac(toolchain, folder, [f"src/tcjudge/{file.name}" for file in sources])
+    if not ok:
+        raise BuildFault(f"the judge's Java runtime does not compile: {message.strip()[-500:]}")
+    return True, "", {}
+
+
+def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str,
              needs_main: str | None = None):
-    sources = folder / "src"
-    (sources / "tcjudge").mkdir(parents=True)
-    (sources / f"{file_class}.java").write_bytes(source)
-    for file in runtime:
-        shutil.copyfile(file, sources / "tcjudge" / file.name)
-    (folder / "classes").mkdir()
-    argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-sourcepath", "",
-            f"src/{file_class}.java", *(f"src/tcjudge/{file.name}" for file in runtime)]
-    readable = list(SYSTEM_READABLE) + toolchain.programs["readable"].split(os.pathsep)
-    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
-    status, message = run_confined(argv, folder, readable, env)
-    if status != 0:
+    """The contestant's file alone (nothing of ours on its class path or beside it)."""
+    (folder / "src").mkdir()
+    (folder / "src" / f"{file_class}.java").write_bytes(source)
+    ok, message = _javac(toolchain, folder, [f"src/{file_class}.java"])
+    if not ok:
         return False, first_errors(message.replace(f"src/{file_class}.java", name)), {}
-    if needs_main and not _has_main(toolchain, folder, needs_main, readable, env):
+    if needs_main and not _has_main(toolchain, folder, needs_main):
         return False, f"class {needs_main} has no method public static void main(String[])", {}
     return True, "", {}
+
+
+def _javac(toolchain: Toolchain, folder: Path, files: list[str]) -> tuple[bool, str]:
+    """javac, confined, of these files (relative to `folder`) into folder/classes: (compiled, messages)."""
+    (folder / "classes").mkdir()
+    argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-cp", "classes", "-sourcepath", "", *files]
+    status, message = run_confined(argv, folder, _readable(toolchain), JAVAC_ENV)
+    return status == 0, message
+
+
+JAVAC_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+
+
+def _readable(toolchain: Toolchain) -> list[str]:
+    return list(SYSTEM_READABLE) + toolchain.programs["readable"].split(os.pathsep)
 
 
 LISTING_BYTES = 4 << 20  # javap's listing of the public members: far above what a 256 KiB source declares
 MAIN = re.compile(r"^\s*public static (?:final )?void main\(java\.lang\.String(?:\[\]|\.\.\.)\)", re.MULTILINE)
 
 
-def _has_main(toolchain: Toolchain, folder: Path, qualified: str, readable: list[str], env: dict) -> bool:
+def _has_main(toolchain: Toolchain, folder: Path, qualified: str) -> bool:
     """Whether a stdin program's class has `public static void main(String[])`, read by javap from the
     compiled class (confined as the compile was): a missing main is CE from this build step, never
     from what a running program says on the result channel."""
     javap = str(Path(toolchain.programs["javac"]).with_name("javap"))
-    status, listing = run_confined([javap, "-public", "-cp", "classes", qualified], folder, readable, env,
-                                   CompileLimits(message_bytes=LISTING_BYTES))
+    status, listing = run_confined([javap, "-public", "-cp", "classes", qualified], folder, _readable(toolchain),
+                                   JAVAC_ENV, CompileLimits(message_bytes=LISTING_BYTES))
     return status == 0 and MAIN.search(listing) is not None
 
 

@@ -85,10 +85,6 @@ def _mapped_library_dirs() -> list[str]:
     return dirs
 
 
-def _covers(granted: str, secret: str) -> bool:
-    return granted == "/" or secret == granted or secret.startswith(granted.rstrip("/") + "/")
-
-
 # --- probe ---------------------------------------------------------------------------------------
 
 
@@ -259,7 +255,7 @@ def prepare(
 
     def grantable(path: str, strict: bool) -> str | None:
         real = os.path.realpath(path)
-        bad = [s for s in secrets if _covers(real, s)]
+        bad = [s for s in secrets if _landlock.covers(real, s)]
         if real == "/" or bad:
             if strict:
                 raise ValueError(f"readable path {path!r} would expose {bad or ['/']}")

@@ -135,6 +135,42 @@ def allow_read_write(ruleset_fd: int, path: str, abi: int) -> None:
            | FS_MAKE_DIR | FS_MAKE_REG)
 
 
+def covers(granted: str, path: str) -> bool:
+    """Whether a rule on `granted` reaches `path` (both resolved): the same path, or one beneath."""
+    return granted == "/" or path == granted or path.startswith(granted.rstrip("/") + "/")
+
+
+def beneath_except(roots: list[str], holes: list[str]) -> list[str]:
+    """Resolved paths whose rules reach everything beneath `roots` except what is beneath `holes`.
+
+    Landlock only ever allows, so a root that holds a hole is replaced by its entries, each taken
+    the same way: the siblings along the way to a hole are granted whole and the hole is not.
+    Links are resolved first, so no rule lands on a hole or above one, whatever path led there;
+    a root on or beneath a hole is left out."""
+    holes = [os.path.realpath(hole) for hole in holes]
+    granted: list[str] = []
+    seen: set[str] = set()
+
+    def take(path: str) -> None:
+        real = os.path.realpath(path)
+        if real in seen or not os.path.lexists(real) or any(covers(hole, real) for hole in holes):
+            return
+        seen.add(real)
+        if not any(covers(real, hole) for hole in holes):
+            granted.append(real)
+            return
+        try:
+            names = sorted(os.listdir(real))
+        except OSError:  # (not a folder we can list: nothing of it is granted)
+            return
+        for name in names:
+            take(os.path.join(real, name))
+
+    for root in roots:
+        take(root)
+    return granted
+
+
 def _allow(ruleset_fd: int, path: str, file_rights: int, dir_rights: int) -> None:
     fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     try:

@@ -9,6 +9,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -22,12 +26,18 @@ import java.util.List;
  * zygote's forked child after its limits and confinement. fd 0 carries the test's arguments
  * (JSON, closed when complete), fd 1 is the result channel, fd 2 the captured output (System.out
  * and System.err of the solution). It writes "ready" once the JVM is up, so the zygote charges
- * only what follows; the solution's class is loaded without being initialized until then. It then
- * calls the method on a fresh instance and writes one JSON line, as the Python child does.
+ * only what follows; nothing of the solution is loaded until then. It then calls the method on a
+ * fresh instance and writes one JSON line, as the Python child does.
  *
- * Arguments: the solution thread's stack size in MiB, class name, method name, then the problem's
- * TopCoder types: return type, parameter types. The solution runs in a thread of its own with
- * that stack (deep recursion as in C++); the JVM's other threads keep their small default stacks.
+ * The runtime is compiled on its own, once, and is the class path; the solution's classes are
+ * loaded from their own folder by a class loader of their own whose parent is the platform's
+ * loader: they see the JDK and nothing of ours, and whatever package they declare (this one
+ * included), no class of theirs can stand for one this runtime names.
+ *
+ * Arguments: the solution thread's stack size in MiB, the solution's classes folder, class name,
+ * method name, then the problem's TopCoder types: return type, parameter types. The solution runs
+ * in a thread of its own with that stack (deep recursion as in C++); the JVM's other threads keep
+ * their small default stacks.
  */
 public final class Main {
     static OutputStream result; // the result channel
@@ -37,22 +47,49 @@ public final class Main {
         PrintStream output = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 16), false);
         System.setOut(output);
         System.setErr(output);
-        long stack = Long.parseLong(argv[0]) << 20;
-        Thread solution = new Thread(null, () -> run(argv[1], argv[2], java.util.Arrays.copyOfRange(argv, 3, argv.length)),
-                                     "main", stack);
+        ClassLoader loader = solutionLoader(argv[1]);
+        Thread solution = new Thread(null, () -> run(loader, argv[2], argv[3], java.util.Arrays.copyOfRange(argv, 4, argv.length)),
+                                     "main", Long.parseLong(argv[0]) << 20);
+        solution.setContextClassLoader(loader);
         write("ready");
         solution.start();
         solution.join();
     }
 
-    private static void run(String className, String methodName, String[] types) {
+    /** The loader of the solution's classes (nothing is loaded yet): the JDK is its parent, not us. */
+    static ClassLoader solutionLoader(String folder) {
+        try {
+            warmUp();
+            URL[] path = {Path.of(folder).toUri().toURL()};
+            return new URLClassLoader(SOLUTION_LOADER, path, ClassLoader.getPlatformClassLoader());
+        } catch (MalformedURLException err) {
+            Runtime.getRuntime().halt(71); // never ready: the zygote reports the judge's fault
+            return null;
+        }
+    }
+
+    /** Load one of our own classes from our own folder through a loader like the solution's: the
+     *  JDK's first use of that path (about 8 ms of CPU) is then start-up, not charged, and holds no
+     *  code of the solution's. */
+    private static void warmUp() {
+        URL[] ours = {Main.class.getProtectionDomain().getCodeSource().getLocation()};
+        try (URLClassLoader warm = new URLClassLoader("warm-up", ours, ClassLoader.getPlatformClassLoader())) {
+            Class.forName(Json.Number.class.getName(), false, warm);
+        } catch (ReflectiveOperationException | IOException err) {
+            // only slower
+        }
+    }
+
+    static final String SOLUTION_LOADER = "solution"; // names the solution's frames in stack traces
+
+    private static void run(ClassLoader loader, String className, String methodName, String[] types) {
         String call = "load";
         try {
             String data = new String(readAll(new FileInputStream(FileDescriptor.in)), StandardCharsets.UTF_8);
             Object args = new Json(data).document();
             Class<?> cls;
             try {
-                cls = Class.forName(className, args == null, Main.class.getClassLoader());
+                cls = Class.forName(className, args == null, loader);
             } catch (ClassNotFoundException err) {
                 report("{\"kind\":\"missing\",\"message\":" + quote("the file defines no public class " + className) + "}");
                 return;
@@ -104,8 +141,7 @@ public final class Main {
         if (message.length() > 300) message = message.substring(0, 300);
         Integer line = null;
         for (StackTraceElement frame : err.getStackTrace()) {
-            if (!frame.getClassName().startsWith("tcjudge.") && !frame.getClassName().startsWith("java.")
-                    && !frame.getClassName().startsWith("jdk.") && frame.getLineNumber() > 0) {
+            if (SOLUTION_LOADER.equals(frame.getClassLoaderName()) && frame.getLineNumber() > 0) {
                 line = frame.getLineNumber();
                 break;
             }

@@ -16,6 +16,7 @@ import java.lang.reflect.Modifier;
  * the JVM with its exit status as it would anywhere.
  *
  * Arguments: the stack size in MiB of the thread that runs main (deep recursion as in C++), the
+ * program's classes folder (loaded as Main loads a solution's: nothing of it before "ready"), the
  * program's class name.
  */
 public final class Stdin {
@@ -27,17 +28,18 @@ public final class Stdin {
         } catch (ReflectiveOperationException | RuntimeException err) {
             Runtime.getRuntime().halt(71); // never ready: the zygote reports the judge's fault
         }
-        long stack = Long.parseLong(argv[0]) << 20;
-        Thread program = new Thread(null, () -> run(argv[1]), "main", stack);
+        ClassLoader loader = Main.solutionLoader(argv[1]);
+        Thread program = new Thread(null, () -> run(loader, argv[2]), "main", Long.parseLong(argv[0]) << 20);
+        program.setContextClassLoader(loader);
         Main.write("ready");
         program.start();
         program.join();
     }
 
-    private static void run(String className) {
+    private static void run(ClassLoader loader, String className) {
         Method main;
         try {
-            Class<?> cls = Class.forName(className, false, Stdin.class.getClassLoader());
+            Class<?> cls = Class.forName(className, false, loader);
             main = cls.getDeclaredMethod("main", String[].class);
             if (!Modifier.isStatic(main.getModifiers()) || !Modifier.isPublic(main.getModifiers())) {
                 throw new NoSuchMethodException();
