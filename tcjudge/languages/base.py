@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +19,25 @@ class Toolchain:
 
     version: str  # one line, as `doctor` shows it and as the build cache keys on it
     programs: dict[str, str]  # role -> absolute path of the executable
+
+
+def gnu_compiler(program: str) -> Toolchain | None:
+    """A GNU compiler driver (g++, gcc) on the system PATH, with the first line of its --version."""
+    found = shutil.which(program, path="/usr/local/bin:/usr/bin:/bin")
+    if not found:
+        return None
+    try:
+        version = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    line = version.splitlines()[0] if version else f"{program} (unknown version)"
+    return Toolchain(line, {program: str(Path(found).resolve())})
+
+
+def safe_file_name(name: str, fallback: str) -> str:
+    """The contestant's file name as the compiler's messages will show it, or `fallback` where it is not
+    a plain one (a name is the solution's to choose: hostile until proven otherwise)."""
+    return name if re.fullmatch(r"[\w.+-]{1,100}", name) and not name.startswith((".", "-")) else fallback
 
 
 class CompileError(Exception):

@@ -22,11 +22,11 @@ from __future__ import annotations
 import functools
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 from ..problems.tctypes import TCType
-from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
+from .base import (CompileError, Language, Toolchain, ToolchainMissing, code_only, gnu_compiler, read_source,
+                   safe_file_name)
 from .build import SYSTEM_READABLE, cached_build, first_errors, protect_project, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
@@ -66,7 +66,7 @@ class Cpp(Language):
         source = read_source(path, source_limit)
         protect_project(problem.path)
         entry = entry_point(problem) if not problem.kind.program else None
-        name = _file_name(Path(path).name)
+        name = safe_file_name(Path(path).name, "solution.cpp")
         outcome = cached_build(
             [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, name,
              source],
@@ -108,11 +108,6 @@ def _cpp_type(t: TCType) -> str:
     return name
 
 
-def _file_name(name: str) -> str:
-    """The contestant's file name as the compiler's messages will show it (a safe one)."""
-    return name if re.fullmatch(r"[\w.+-]{1,100}", name) and not name.startswith((".", "-")) else "solution.cpp"
-
-
 def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry: str | None):
     """Compile the file with our entry point (`entry`), or alone when it is a stdin program (None)."""
     (folder / name).write_bytes(source)
@@ -138,15 +133,7 @@ def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry
 
 @functools.cache
 def _gxx() -> Toolchain | None:
-    found = shutil.which("g++", path="/usr/local/bin:/usr/bin:/bin")
-    if not found:
-        return None
-    try:
-        version = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    line = version.splitlines()[0] if version else "g++ (unknown version)"
-    return Toolchain(line, {"g++": str(Path(found).resolve())})
+    return gnu_compiler("g++")
 
 
 CPP = Cpp()
