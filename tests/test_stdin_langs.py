@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tcjudge.engine.pool import Pool, SolutionRun
-from tcjudge.languages import CPP, JAVA
+from tcjudge.languages import CPP, JAVA, C
 from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
@@ -106,6 +106,35 @@ JAVA_PROGRAMS = {
 }
 
 
+# issue 21: C, as Kattis compiles it (gcc -std=gnu11 -O2 -static -lm)
+C_PROGRAMS = {
+    "sum.c": ("""\
+        #include <stdio.h>
+        int main(void) {
+            int t; long long a, b;
+            if (scanf("%d", &t) != 1) return 1;
+            while (t--) { scanf("%lld %lld", &a, &b); printf("%lld\\n", a + b); }
+            return 0;
+        }""", "AC", ""),
+    "uses_libm.c": ("""\
+        #include <math.h>
+        #include <stdio.h>
+        int main(void) {
+            int t; double a, b;
+            scanf("%d", &t);
+            while (t--) { scanf("%lf %lf", &a, &b); printf("%.0f\\n", floor(a + b + 0.25)); }
+            return 0;
+        }""", "AC", ""),
+    "int_overflow.c": ("""\
+        #include <stdio.h>
+        int main(void) { int t, a, b; scanf("%d", &t); while (t--) { scanf("%d %d", &a, &b); printf("%d\\n", a + b); } return 0; }""",
+                       "WA", "expected '2147483648', got '-2147483648'"),
+    "exit_status.c": ("int main(void) { return 3; }", "RE", "exited with status 3"),
+    "spins.c": ("int main(void) { volatile long n = 0; for (;;) n++; }", "TLE", "limit"),
+    "syntax.c": ("int main(void) { return x; }", "CE", "syntax.c:1"),
+}
+
+
 def _grade(programs: dict, folder: Path) -> dict:
     problem = load_problem(ADD)
     runs = []
@@ -138,6 +167,18 @@ def java_results(tmp_path_factory):
     if JAVA.toolchain() is None:
         pytest.skip(JAVA.missing_message())
     return _grade(JAVA_PROGRAMS, tmp_path_factory.mktemp("java"))
+
+
+@pytest.fixture(scope="module")
+def c_results(tmp_path_factory):
+    if C.toolchain() is None:
+        pytest.skip(C.missing_message())
+    return _grade(C_PROGRAMS, tmp_path_factory.mktemp("c"))
+
+
+@pytest.mark.parametrize("name", C_PROGRAMS)
+def test_c_program_gets_its_verdict(c_results, name):
+    _check(c_results, C_PROGRAMS, name)
 
 
 @pytest.mark.parametrize("name", CPP_PROGRAMS)

@@ -14,7 +14,7 @@ CLASS_LINE = re.compile(r"^class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 class Python(Language):
     name = "python"
     title = "Python"
-    extensions = (".py",)
+    extensions = (".py", ".py3")  # .py3: how some archives mark Python 3
     layers = ("compiled and run in a child forked from a zygote: rlimits, Landlock, seccomp "
               "(interpreter profile: no execve)")
 

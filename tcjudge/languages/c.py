@@ -1,0 +1,69 @@
+"""C: standard-input programs (Kattis and ICPC packages have C submissions; TopCoder had no C), the
+file alone with its own main, compiled as Kattis compiles C: gcc -std=gnu11 -O2 -static, with the
+maths library. Confined, limited and cached like C++ (build.py); each test execs the binary in a
+fresh confined child with the native profile, its one execve decided from outside (sandbox.exec_token).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from .base import CompileError, Language, Toolchain, ToolchainMissing, gnu_compiler, read_source, safe_file_name
+from .build import SYSTEM_READABLE, cached_build, first_errors, protect_project, run_confined
+
+FLAGS = ("-std=gnu11", "-O2", "-static", "-w", "-fmax-errors=5", "-pipe")
+LIBRARIES = ("-lm",)
+
+
+class CLanguage(Language):
+    name = "c"
+    title = "C"
+    extensions = (".c",)
+    layers = ("standard-input programs; compiled confined (rlimits, Landlock, process group), cached; each test "
+              "execs the binary in a fresh confined child: rlimits, Landlock, seccomp (native profile: one execve)")
+    install_hint = "gcc was not found on PATH (Debian/Ubuntu: apt install gcc)"
+
+    def classes(self, source: str) -> set[str]:
+        return set()  # C has no classes: a C file can only be a program for a standard-input problem
+
+    def toolchain(self) -> Toolchain | None:
+        return _gcc()
+
+    def program(self, path: Path, problem, source_limit: int) -> dict:
+        if not problem.kind.program:
+            raise CompileError(f"{problem.slug} asks for a class {problem.class_name}; a C file can only be a "
+                               "standard-input program")
+        folder = self.build(path, problem, source_limit).folder
+        return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
+                "readable": [str(folder)], "profile": "native", "data_extra_mib": 32, "result_channel": False}
+
+    def build(self, path: Path, problem, source_limit: int):
+        """The compiled program (cached)."""
+        toolchain = self.toolchain()
+        if toolchain is None:
+            raise ToolchainMissing(self.missing_message())
+        source = read_source(path, source_limit)
+        protect_project(problem.path)
+        name = safe_file_name(Path(path).name, "solution.c")
+        outcome = cached_build([self.name, toolchain.version, FLAGS, LIBRARIES, name, source],
+                               lambda folder: _compile(toolchain, folder, name, source))
+        if not outcome.ok:
+            raise CompileError(outcome.message)
+        return outcome
+
+
+def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes):
+    (folder / name).write_bytes(source)
+    argv = [toolchain.programs["gcc"], *FLAGS, "-x", "c", name, "-o", "solution", *LIBRARIES]
+    status, message = run_confined(argv, folder, list(SYSTEM_READABLE), {"PATH": "/usr/bin:/bin",
+                                                                         "TMPDIR": str(folder), "LC_ALL": "C"})
+    return (True, "", {}) if status == 0 else (False, first_errors(message), {})
+
+
+@functools.cache
+def _gcc() -> Toolchain | None:
+    return gnu_compiler("gcc")
+
+
+C = CLanguage()
