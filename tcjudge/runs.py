@@ -20,6 +20,7 @@ from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
 from .reports.history import History, Judged
 from .reports.progress import Progress
+from .text import count
 
 
 def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
@@ -39,11 +40,15 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
     for path in catalog.skipped:
         print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",
               file=sys.stderr)
-    for language, count in unavailable.items():  # the machine's limit, not a mismatch: said once per language
-        print(f"judge: note: {count} stored {language.title} solution(s) not graded: {language.missing_message()}",
+    for language, number in unavailable.items():  # the machine's limit, not a mismatch: said once per language
+        print(f"judge: note: {number} stored {language.title} solution(s) not graded: {language.missing_message()}",
               file=sys.stderr)
     if not runs:
-        raise JudgeInputError("no stored solutions to check", catalog.solutions_dir)
+        chosen = slugs or catalog.slugs()
+        left_out = len(catalog.skipped) + sum(unavailable.values())
+        why = f": {count(left_out, 'stored solution')} left out (see the notes above)" if left_out else ""
+        where = catalog.solutions_folder(chosen[0]) if len(chosen) == 1 else catalog.solutions_dir
+        raise JudgeInputError(f"no stored solutions to check{why}", where)
     return runs
 
 

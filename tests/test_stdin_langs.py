@@ -230,3 +230,13 @@ def test_a_java_program_cannot_forge_a_compile_error(tmp_path):
     result = _grade({"Forge.java": (source,)}, tmp_path)["Forge.java"]
     assert result.verdict is not Verdict.CE and result.verdict is not Verdict.AC, result.compile_message
     assert "forged" not in (result.compile_message or "")
+
+
+def test_show_output_of_a_program_says_what_it_shows(judge, tmp_path):
+    """issue 21: a program's captured output is its standard error; a failure whose exception came on
+    the result channel said '(no failing test printed anything)' right under that exception."""
+    program = tmp_path / "quiet.py"
+    program.write_text("raise ValueError('boom')\n")
+    code, out, _ = judge("--problems", ADD.parent, "grade", program, "--problem", "add", "--show-output", "--examples")
+    assert code == 1 and "ValueError: boom" in out
+    assert "no failing test wrote anything to standard error" in out

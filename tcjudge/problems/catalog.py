@@ -91,6 +91,11 @@ class Catalog:
         spec, _ = load_mapping(self.problems_dir / slug / "problem.yaml")
         return spec.get("class")
 
+    def solutions_folder(self, slug: str) -> Path:
+        """Where the problem keeps its stored solutions (its kind says)."""
+        folder = self.problems_dir / slug
+        return kind_of(folder).solutions_folder(folder, self.solutions_dir / slug)
+
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
         """The stored solutions of a problem, in a stable order, where its kind keeps them (ours:
         solutions/<slug>/<expected verdict folder>/; a Kattis/ICPC package: its own submissions/<verdict>/,

@@ -124,6 +124,10 @@ class Kind:
         """The problem's signature as reports show it."""
         raise NotImplementedError
 
+    def solutions_folder(self, folder: Path, solutions: Path) -> Path:
+        """Where the problem in `folder` keeps its stored solutions (ours: `solutions`, solutions/<slug>/)."""
+        return solutions
+
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
                          ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
         """(solution, expected verdict) for every stored solution of the problem in `folder`, in a stable

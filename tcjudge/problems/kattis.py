@@ -64,6 +64,9 @@ class PackageKind(StdinKind):
                 findings: Findings) -> tuple[Problem | None, Findings]:
         return inspect_package(folder, spec, findings, self)
 
+    def solutions_folder(self, folder: Path, solutions: Path) -> Path:
+        return folder / "submissions"
+
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
                          ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
         return submissions(folder, languages)

@@ -60,7 +60,11 @@ def failing_output(result: GradeResult) -> str:
         if test.verdict not in (Verdict.AC, None) and test.output:
             parts.append(f"--- output of {test.name} ({test.verdict}, first {OUTPUT_KEPT} characters at most) ---")
             parts.append(test.output.rstrip("\n"))  # made safe in TestResult
-    return "\n".join(parts) or "(no failing test printed anything)"
+    if parts:
+        return "\n".join(parts)
+    # a program's standard output is its answer: what is shown is what it wrote to standard error
+    return ("(no failing test wrote anything to standard error; the exception, if any, is in the failure line)"
+            if result.problem.kind.program else "(no failing test printed anything)")
 
 
 def check_row(result: GradeResult) -> list[str]:
