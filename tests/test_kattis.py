@@ -137,3 +137,38 @@ def test_a_package_with_nothing_to_run_names_its_own_submissions_folder(tmp_path
     code, _out, err = judge("--problems", package.parent, "check")
     assert code == 2
     assert "addtwo/submissions: no stored solutions to check: 1 stored solution left out" in err, err
+
+
+TWO_NUMBERS = """\
+import re, sys
+number = r"-?\\d+(\\.\\d+)?(e\\d+)?"
+if not re.fullmatch(f"{number} {number}\\n", sys.stdin.read()):
+    print("expected two numbers on one line")
+    sys.exit(43)
+sys.exit(42)
+"""
+
+
+def test_validate_runs_the_input_validators_on_every_input(tmp_path, judge):
+    """issue 21: input_validators/ were not read; now each input they reject is named, with their words."""
+    package = _copy(tmp_path)
+    validator = package / "input_validators" / "two_numbers"
+    validator.mkdir(parents=True)
+    (validator / "validate.py").write_text(TWO_NUMBERS)
+    code, out, err = judge("--problems", package.parent, "validate", "addtwo")
+    assert code == 0, out + err
+    (package / "data" / "secret" / "04-three.in").write_text("1 2 3\n")
+    (package / "data" / "secret" / "04-three.ans").write_text("6\n")
+    code, out, err = judge("--problems", package.parent, "validate", "addtwo")
+    assert code == 1
+    assert "data/secret/04-three.in: error: rejected by input validator two_numbers: expected two numbers" in out + err
+    assert (out + err).count("rejected by input validator") == 1
+
+
+def test_a_checktestdata_script_without_the_tool_is_one_warning(tmp_path, judge, monkeypatch):
+    package = _copy(tmp_path)
+    (package / "input_validators" / "format").mkdir(parents=True)
+    (package / "input_validators" / "format" / "format.ctd").write_text("FLOAT SPACE FLOAT NEWLINE EOF\n")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    code, out, err = judge("--problems", package.parent, "validate", "addtwo")
+    assert code == 0 and "input validator skipped: checktestdata is not installed" in out + err

@@ -34,6 +34,7 @@ from ..problems.format import Findings, Problem
 from ..problems.loader import inspect_problem, kind_of
 from ..problems.testgen import load_solution, run_program
 from . import legacy_imports
+from .input_validators import check_inputs
 from ..verdicts import Verdict
 
 SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -56,8 +57,9 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     """Every error and warning of one problem folder, the proofs included."""
     folder = catalog.problems_dir / slug
     problem, findings = inspect_problem(folder)
-    if not kind_of(folder).own_format:  # a package, read as it is: what the loader reads, and its submissions
-        if problem is not None and not findings.errors:
+    if not kind_of(folder).own_format:  # a package, read as it is: what the loader reads, its input
+        if problem is not None and not findings.errors:  # validators on every input, and its submissions
+            check_inputs(problem, findings)
             check_failing_solutions(catalog, problem, findings, jobs, source_limit)
         return findings
     check_folder(folder, findings)

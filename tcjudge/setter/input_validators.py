@@ -1,0 +1,110 @@
+"""A package's input validators, run by `judge validate` on every test input, as the Kattis format says.
+
+Where they are: input_validators/NAME/ (legacy, one or more) or input_validator/ (2023-07), each a
+program prepared as an output validator is (one Python file, C++ sources, an executable, a folder
+with `run`, or with `build` then `run`), or a checktestdata script (`*.ctd`), run with the
+`checktestdata` tool where it is installed (one warning line where it is not). A validator reads one
+input on its standard input, with its flags (`input_validator_flags`, or `input_validator_args`, in
+the testdata.yaml nearest the input) as arguments, and exits 42 when the input is valid, 43 when it
+is not; anything else is the validator's own failure. Every input that fails is named with its file.
+
+The problem's own code: trusted, but run with a time limit so a bug in it cannot hang the judge.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..errors import JudgeInputError
+from ..problems.checkers.output_validator import OutputValidator, ValidatorFailed
+from ..problems.format import Findings, Problem
+from ..problems.yamlio import load_mapping
+
+VALID, INVALID = 42, 43
+TIMEOUT = 60.0  # seconds for one input
+MESSAGE = 200  # characters of a validator's complaint kept
+
+
+def check_inputs(problem: Problem, findings: Findings) -> int:
+    """Run every input validator of the package on every test input; returns how many ran."""
+    validators = _validators(problem.path)
+    for validator in validators:
+        command = _command(validator, findings)
+        if command is None:
+            continue
+        for test in problem.tests:
+            given = test.input.path
+            flags = _flags(given, problem.path, findings)
+            if flags is not None:
+                _run(validator, command + flags, given, findings)
+    return len(validators)
+
+
+def _validators(folder: Path) -> list[Path]:
+    legacy = folder / "input_validators"
+    found = sorted(p for p in legacy.iterdir() if not p.name.startswith(".")) if legacy.is_dir() else []
+    if (folder / "input_validator").exists():
+        found.append(folder / "input_validator")
+    return found
+
+
+def _command(validator: Path, findings: Findings) -> list[str] | None:
+    scripts = [validator] if validator.suffix == ".ctd" else sorted(validator.glob("*.ctd")) if validator.is_dir() else []
+    if scripts:
+        tool = shutil.which("checktestdata")
+        if tool is None:
+            findings.warn("input validator skipped: checktestdata is not installed (it runs .ctd scripts)", validator)
+            return None
+        return [tool, str(scripts[0])]
+    try:
+        return OutputValidator(validator, []).command()
+    except ValidatorFailed as err:
+        findings.error(f"input validator: {err}", validator)
+        return None
+
+
+def _flags(given: Path, root: Path, findings: Findings) -> list[str] | None:
+    """The flags of the testdata.yaml nearest the input (its folder, then each folder up to data/)."""
+    folder = given.parent
+    while root in folder.parents:
+        settings = folder / "testdata.yaml"
+        if settings.is_file():
+            try:
+                values, _ = load_mapping(settings)
+            except JudgeInputError as err:
+                findings.errors.append(err)
+                return None
+            value = values.get("input_validator_flags", values.get("input_validator_args"))
+            if value is not None:
+                if isinstance(value, str):
+                    return value.split()
+                if isinstance(value, list):
+                    return [str(word) for word in value]
+                findings.error("input_validator_flags: expected text or a list of words", settings)
+                return None
+        folder = folder.parent
+    return []
+
+
+def _run(validator: Path, command: list[str], given: Path, findings: Findings) -> None:
+    name = validator.name
+    try:
+        with open(given, "rb") as handle:
+            done = subprocess.run(command, stdin=handle, capture_output=True, timeout=TIMEOUT, cwd=given.parent)
+    except subprocess.TimeoutExpired:
+        findings.error(f"input validator {name} took more than {TIMEOUT:g} s on it", given)
+        return
+    except OSError as err:
+        findings.error(f"input validator {name} could not run: {err.strerror}", given)
+        return
+    if done.returncode == VALID:
+        return
+    said = " ".join((done.stdout + done.stderr).decode("utf-8", "replace").split())
+    said = "".join(ch if ch.isprintable() else "?" for ch in said)[:MESSAGE]
+    if done.returncode == INVALID:
+        findings.error(f"rejected by input validator {name}" + (f": {said}" if said else ""), given)
+    else:
+        findings.error(f"input validator {name} exited with status {done.returncode}, not {VALID} or {INVALID}"
+                       + (f": {said}" if said else ""), given)
