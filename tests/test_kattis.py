@@ -172,3 +172,17 @@ def test_a_checktestdata_script_without_the_tool_is_one_warning(tmp_path, judge,
     monkeypatch.setenv("PATH", "/nonexistent")
     code, out, err = judge("--problems", package.parent, "validate", "addtwo")
     assert code == 0 and "input validator skipped: checktestdata is not installed" in out + err
+
+
+def test_limits_output_is_the_package_output_limit(tmp_path, judge):
+    """issue 21: limits.output (MiB; the format's default is 8) was not read: 64 MiB for every package."""
+    package = _copy(tmp_path)
+    spec = package / "problem.yaml"
+    spec.write_text(spec.read_text().replace("limits:\n", "limits:\n  output: 1\n"))
+    assert load_problem(package).output_limit == 1
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text("a, b = map(float, input().split())\nprint(a + b)\nprint(' ' * (2 << 20))\n")
+    code, out, _ = judge("--problems", package.parent, "grade", chatty, "--problem", "addtwo", "--examples")
+    assert code == 1 and "output limit exceeded: more than 1 MiB on standard output" in out, out
+    spec.write_text(spec.read_text().replace("  output: 1\n", ""))
+    assert load_problem(package).output_limit == 8

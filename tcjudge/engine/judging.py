@@ -12,10 +12,9 @@ from typing import Any
 
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
-from ..protocol import ACCEPTED, ANSWER_CAP, NOT_STARTED, REJECTED, Limits
+from ..protocol import ACCEPTED, NOT_STARTED, REJECTED, Limits
 from ..verdicts import RunFacts, Verdict, decide
 
-OUTPUT_LIMIT_MIB = ANSWER_CAP // (1024 * 1024)
 RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports show it beside the expected one)
 INPUT_SHOWN = 200  # characters of a failing test's arguments kept
 
@@ -101,7 +100,7 @@ def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Ve
     """A stdin program's standard output against the test's answer: AC, WA or (the output
     validator failed) IE."""
     if facts.answer_truncated:
-        return Verdict.WA, f"output limit exceeded: more than {OUTPUT_LIMIT_MIB} MiB on standard output"
+        return Verdict.WA, f"output limit exceeded: more than {problem.output_limit} MiB on standard output"
     outcome = problem.check(test.input.read(), test.answer.read(), facts.answer or b"")
     if outcome.judge_fault:
         return Verdict.IE, outcome.message

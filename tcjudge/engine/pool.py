@@ -261,7 +261,8 @@ class Pool:
             check = not run.load_checked and (not problem.kind.program or run.program is None)
             response = worker.load(run.key, run.solution, problem.class_name, problem.method,
                                    problem.time_limit, problem.memory_limit, check=check, mode=problem.kind.mode,
-                                   source_limit=self.source_limit, program=run.program)
+                                   source_limit=self.source_limit, program=run.program,
+                                   output_limit_mib=problem.output_limit)
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024
             if not response["ok"]:

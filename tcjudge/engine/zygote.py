@@ -24,7 +24,7 @@ only the CPU time it uses after that line. See Program, child._exec_program and 
 Standard-input mode ("mode": "stdin" in the load request, no class or method): the program is run as
 `__main__`, the test's input (`{"op": "run", "input": base64}`) arrives on its descriptor 0
 through the same pipe that carries a method's arguments, and what it writes on descriptor 1 comes
-back as "answer" (base64: any bytes, a third larger), up to ANSWER_CAP bytes. Descriptor 2 is the
+back as "answer" (base64: any bytes, a third larger), up to the problem's output limit (at most ANSWER_CAP bytes). Descriptor 2 is the
 captured "output" as for a method. The spare child loads nothing before its input starts to arrive:
 it is forked and confined ahead, and runs the program once descriptor 0 is readable. A compiled
 program needs nothing else: exec'd in the child with the same descriptors, it ends with its exit
@@ -75,6 +75,8 @@ class Solution:
         # (protocol.Limits, whose rules also stand for a request that leaves them out).
         rules = Limits(self.time_limit, int(request["memory_mib"]))
         self.address_space = rules.address_space
+        # a stdin program's standard output kept: the problem's output limit, at most ANSWER_CAP
+        self.answer_cap = min(ANSWER_CAP, int(request.get("output_limit_mib", ANSWER_CAP >> 20)) << 20)
         self.idle_limit = float(request.get("idle_limit", rules.idle))
         self.overload_wait = float(request.get("overload_wait", rules.overload))
         self.source = read_source(self.path, int(request["source_limit"]))
@@ -249,8 +251,8 @@ class Zygote:
             "output": output.decode("utf-8", "replace"),
             "setup_error": setup_error,
             "oom_killed": child.pid in self.slots and self.cgroups.oom_killed(self.slots[child.pid]),
-        } | ({} if answer is None else {"answer": base64.b64encode(answer[:ANSWER_CAP]).decode(),
-                                        "answer_truncated": len(answer) > ANSWER_CAP}) \
+        } | ({} if answer is None else {"answer": base64.b64encode(answer[:self.solution.answer_cap]).decode(),
+                                        "answer_truncated": len(answer) > self.solution.answer_cap}) \
           | ({} if other is None else {"interactor": other.facts()})
 
     def finish(self) -> None:
@@ -393,7 +395,7 @@ class Zygote:
                             ended = "returned" if usage else None  # None: it exited, ask wait4
                             exited = True
                     elif fd == answer_r:
-                        drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes, self.devnull)  # one byte over: too much
+                        drain(fd, answer, solution.answer_cap + 1, poller, open_pipes, self.devnull)  # one byte over: too much
                     else:
                         drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
                 if exited:
@@ -406,7 +408,7 @@ class Zygote:
                 if fd == result_r:
                     truncated |= drain(fd, report, REPORT_CAP, poller, open_pipes, self.devnull)
                 elif fd == answer_r:
-                    drain(fd, answer, ANSWER_CAP + 1, poller, open_pipes, self.devnull)
+                    drain(fd, answer, solution.answer_cap + 1, poller, open_pipes, self.devnull)
                 else:
                     drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
         finally:

@@ -165,6 +165,7 @@ class Problem:
     returns: TCType
     time_limit: float = 2.0
     memory_limit: int = 256
+    output_limit: int = 64  # MiB of a program's standard output (protocol.ANSWER_CAP at most); more is WA
     checker: tuple[str, ...] = ("exact",)
     double_tolerance: float = 1e-9
     tests: list[TestCase] = field(default_factory=list)

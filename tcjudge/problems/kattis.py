@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ..errors import JudgeInputError
+from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .format import Data, Findings, Problem, SolutionLanguage, TestCase
 from .checkers import OutputCheck
@@ -41,6 +42,7 @@ SUBMISSION_VERDICTS = {
 }
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
+DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
 UNSUPPORTED_TYPES = ("multi-pass", "multipass", "scoring", "submit-answer")
 # problem.yaml keys only a package has (ours name a class or say type: stdin): such a folder is a package
@@ -104,11 +106,16 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     if type(memory) not in (int, float) or not 16 <= memory <= 1 << 20:
         findings.error(f"limits.memory: expected MiB between 16 and {1 << 20}, got {memory!r}", spec_path)
         return None, findings
+    output = limits.get("output", DEFAULT_OUTPUT)
+    if type(output) not in (int, float) or not 1 <= output <= ANSWER_CAP >> 20:
+        findings.error(f"limits.output: expected MiB between 1 and {ANSWER_CAP >> 20}, got {output!r}", spec_path)
+        return None, findings
     check = _output_check(folder, spec, version, findings)
     if time_limit is None or check is None:
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
                             package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=kind or PACKAGE)
+    problem.output_limit = int(output)
     problem.tests = _tests(folder, findings)
     if not problem.tests and not findings.errors:
         findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")
