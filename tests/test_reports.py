@@ -512,3 +512,45 @@ def test_junit_is_valid_xml_whatever_the_file_name_and_message(project):
     assert classnames == {"adder.evil\\x1b[2J\ufffd"}
     failure = root.find(".//testcase[@name='%s']/failure" % result.tests[0].name)
     assert "\\x1b[31m" in failure.get("message")
+
+
+# -- the index: a dashboard ------------------------------------------------------------------------
+
+def test_the_index_shows_changes_since_the_previous_report_even_when_a_check_saw_them_first(run, project):
+    """The "changes" column was always empty: it showed how many changes the page's own run found, and
+    nothing at all for none or for a first run; and a setter checks after each edit, so the next
+    report compared with that check and found none. The index now compares the report with the
+    previous report in the history."""
+    out = project / "out"
+    run("report", "--out", out)
+    assert "first report" in (out / "index.html").read_text()
+    (project / "solutions" / "adder" / "accepted" / "straightforward.py").write_text(WRONG)
+    _, checked, _ = run("check")
+    assert "straightforward.py: AC -> WA" in checked
+    _, reported, _ = run("report", "--out", out)
+    assert "changes since the last run: none" in reported  # the check was the last run
+    row = _index_rows(out)["adder"]
+    assert "1 change since" in row and "<code>accepted/straightforward.py</code>: AC \u2192 WA" in row
+    run("report", "--out", out)
+    assert "none since" in _index_rows(out)["adder"]
+
+
+def test_the_index_lists_mismatches_first_with_the_slug_and_links_to_each_file(run, project):
+    shutil.copytree(FIXTURE_PROBLEMS / "adder", project / "problems" / "bdder")  # same name, another slug
+    shutil.copytree(project / "solutions" / "adder", project / "solutions" / "bdder")
+    (project / "solutions" / "bdder" / "accepted" / "straightforward.py").write_text(WRONG)
+    out = project / "out"
+    run("report", "--out", out)
+    rows = _index_rows(out)
+    assert list(rows) == ["bdder", "adder"]  # bdder has a mismatch
+    for slug in rows:
+        for name in (f"{slug}.html", f"{slug}.md", f"{slug}.json"):
+            assert f'href="{name}"' in rows[slug] and (out / name).is_file()
+        assert f'<code class="slug">{slug}</code>' in rows[slug]
+    assert "1 MISMATCH" in rows["bdder"] and "solutions/bdder/accepted/straightforward.py" in rows["bdder"]
+
+
+def _index_rows(out) -> dict[str, str]:
+    """The index's rows in order, by slug: each row's HTML."""
+    body = (out / "index.html").read_text().split("<tbody>")[1]
+    return {re.search(r'<code class="slug">(.*?)</code>', row).group(1): row for row in body.split("<tr")[1:]}

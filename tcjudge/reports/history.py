@@ -152,12 +152,19 @@ def slowest_in_common(before: list[TestResult], after: list[TestResult]) -> tupl
 
 
 def change_between(before: GradeResult, after: GradeResult) -> Change | None:
-    slow_before, slow_after = slowest_in_common(before.tests, after.tests)
+    return change_of(after.problem.slug, after.solution, (str(before.verdict), before.tests),
+                     (str(after.verdict), after.tests))
+
+
+def change_of(problem: str, solution: Path, before: tuple[str, list[TestResult]],
+              after: tuple[str, list[TestResult]]) -> Change | None:
+    """A solution's change between two results, each (verdict, tests): another verdict, or a slowest
+    CPU time that grew beyond noise."""
+    slow_before, slow_after = slowest_in_common(before[1], after[1])
     slower = slow_after > slow_before * SLOWER_RATIO and slow_after - slow_before > SLOWER_MS
-    if before.verdict is after.verdict and not slower:
+    if before[0] == after[0] and not slower:
         return None
-    return Change(after.problem.slug, display_path(after.solution), str(before.verdict), str(after.verdict),
-                  slow_before, slow_after)
+    return Change(problem, display_path(solution), before[0], after[0], slow_before, slow_after)
 
 
 # -- the store --------------------------------------------------------------------------------------
@@ -297,6 +304,44 @@ class History:
 
     def known_solutions(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT DISTINCT solution FROM results")}
+
+    def since_last_report(self, problem: str, run_id: int | None = None) -> SinceLastReport | None:
+        """What changed for a problem between its report `run_id` (default: its latest) and the report
+        before it, whatever ran in between: the index compares pages with pages (a change that a
+        `check` saw first is still one the previous pages did not show). None: no report of it here."""
+        runs = self.db.execute(
+            """SELECT runs.id, runs.started FROM runs JOIN results r ON r.run_id = runs.id
+               WHERE runs.command = 'report' AND runs.status = 'complete' AND r.problem = ? AND runs.id <= ?
+               GROUP BY runs.id ORDER BY runs.id DESC LIMIT 2""", (problem, run_id or sys.maxsize)).fetchall()
+        if not runs or (run_id is not None and runs[0][0] != run_id):
+            return None
+        if len(runs) == 1:
+            return SinceLastReport(None, None)
+        now, before = (self._report_results(problem, found) for found, _ in runs)
+        changes = [change for solution, result in now.items() if solution in before
+                   if (change := change_of(problem, Path(solution), before[solution], result))]
+        return SinceLastReport(runs[1][0], runs[1][1], changes, sorted(display_path(Path(s)) for s in now.keys() - before))
+
+    def _report_results(self, problem: str, run_id: int) -> dict[str, tuple[str, list[TestResult]]]:
+        rows = self.db.execute("SELECT solution, verdict, COALESCE(tests_from, id) FROM results WHERE run_id = ? AND problem = ?",
+                               (run_id, problem)).fetchall()
+        results = {}
+        for solution, verdict, tests_id in rows:
+            try:
+                results[solution] = (verdict, self._tests(tests_id))
+            except ValueError:  # a verdict this judge no longer has: nothing to compare
+                pass
+        return results
+
+
+@dataclass
+class SinceLastReport:
+    """A problem's report against the one before it: None for the first report."""
+
+    previous_run: int | None
+    previous_started: float | None
+    changes: list[Change] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)  # solutions the previous report did not have
 
 
 def asks_every_test(run: SolutionRun) -> bool:

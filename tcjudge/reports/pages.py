@@ -21,9 +21,12 @@ from ..problems.catalog import display_path
 from ..problems.format import Problem
 from ..problems.tctypes import shorten
 from ..verdicts import Verdict
+from ..text import count
+from .history import History, SinceLastReport
 from .grid import PALETTE, SLOT, VERDICT_NAMES, catches_strip, short_name, solution_strip
 
 EXPECTED_SHOWN = 200
+CHANGES_LISTED = 6  # changes named per problem on the index (then "and N more")
 GRID_LETTERS = {"AC": ".", "WA": "W", "TLE": "T", "MLE": "M", "RE": "R", "CE": "C", "IE": "I", None: " "}
 SPREAD_WIDTH, SPREAD_HEIGHT, SPREAD_FLOOR_MS = 320, 18, 0.1
 AXIS_WIDTH = SPREAD_WIDTH + 80  # room right of the plot for the limit's label
@@ -98,14 +101,15 @@ def summary_of(report: dict) -> dict | None:
             "slowest": slowest and {"solution": slowest["solution"], "cpu_ms": slowest["slowest"]["cpu_ms"]},
             "limit_ms": limit_ms,
             "bar": slowest and min(1.0, slowest["slowest"]["cpu_ms"] / limit_ms),
-            "changes": len(report.get("changes", [])),
+            "run": report.get("run"),
         }
     except (KeyError, IndexError, TypeError, ZeroDivisionError):
         return None
 
 
-def write_index(out_dir: Path) -> Path:
-    """DIR/index.html: every problem whose page and JSON are in DIR."""
+def write_index(out_dir: Path, history: History | None = None) -> Path:
+    """DIR/index.html: every problem whose page and JSON are in DIR, those with a mismatch first, each
+    with what changed since its previous report (from `history`)."""
     summaries = []
     for path in sorted(out_dir.glob("*.json")):
         try:
@@ -113,10 +117,30 @@ def write_index(out_dir: Path) -> Path:
         except (OSError, ValueError):
             summary = None
         if summary and (out_dir / f"{summary['slug']}.html").is_file():
+            summary["since"] = since_text(history.since_last_report(summary["slug"], summary["run"]) if history else None)
             summaries.append(summary)
+    summaries.sort(key=lambda s: (not s["mismatched"], not s["since"]["changes"], s["name"].lower(), s["slug"]))
     index = out_dir / "index.html"
     index.write_text(index_page(summaries, time.strftime("%Y-%m-%d %H:%M:%S %Z")), encoding="utf-8")
     return index
+
+
+def since_text(since: SinceLastReport | None) -> dict:
+    """The index's "since the previous report" cell: a headline and the changes, each solution
+    named by its folder and file."""
+    if since is None:
+        return {"headline": "not in the run history", "changes": [], "new": []}
+    if since.previous_run is None:
+        return {"headline": "first report", "changes": [], "new": []}
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(since.previous_started))
+    short = [(_short_path(c.solution), c.what) for c in since.changes]
+    headline = f"{count(len(short), 'change')} since {when}" if short else f"none since {when}"
+    return {"headline": headline, "changes": short[:CHANGES_LISTED], "more": len(short) - CHANGES_LISTED,
+            "new": [_short_path(s) for s in since.new]}
+
+
+def _short_path(path: str) -> str:
+    return "/".join(path.rsplit("/", 2)[-2:])
 
 
 # -- CPU spread: each test's CPU time on a log scale up to the limit -------------------------------
