@@ -29,6 +29,7 @@ from ..errors import JudgeInputError
 from ..problems.catalog import SOURCE_LIMIT, display_path
 from ..problems.format import Problem
 from ..verdicts import Verdict
+from .eta import Planned
 
 HARNESS = Path(__file__).resolve().parents[1]
 # Source that cannot change a verdict: what is printed and written (reports), and the command line
@@ -304,6 +305,32 @@ class History:
 
     def known_solutions(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT DISTINCT solution FROM results")}
+
+    def plan(self, runs: list[SolutionRun]) -> list[Planned]:
+        """For the progress's estimate of the time left: each run's solution (named as the progress
+        sees it) and the wall seconds of each of its tests in the latest complete run that ran them
+        all, whatever its content then; a test the record lacks costs the mean of those it has. A run
+        that stops at its first failure costs nothing after the test that failed then."""
+        planned = []
+        for run in runs:
+            row = self.db.execute(
+                """SELECT COALESCE(r.tests_from, r.id) FROM results r JOIN runs ON runs.id = r.run_id
+                   WHERE r.solution = ? AND r.problem = ? AND r.full AND r.all_tests AND runs.status = 'complete'
+                   ORDER BY r.id DESC LIMIT 1""", (str(run.solution.resolve()), run.problem.slug)).fetchone()
+            costs = None
+            if row:
+                recorded = {name: (wall / 1000, verdict) for name, wall, verdict in self.db.execute(
+                    "SELECT name, wall_ms, verdict FROM tests WHERE result_id = ?", (row[0],))}
+                known = [recorded[t.name][0] for t in run.tests if t.name in recorded]
+                if known:
+                    mean = sum(known) / len(known)
+                    costs, failed = [], False
+                    for test in run.tests:
+                        wall, verdict = recorded.get(test.name, (mean, "AC"))
+                        costs.append(0.0 if failed else wall)
+                        failed = failed or (run.stop_on_failure and verdict not in ("AC", None))
+            planned.append(Planned(display_path(run.solution), len(run.tests), costs))
+        return planned
 
     def since_last_report(self, problem: str, run_id: int | None = None) -> SinceLastReport | None:
         """What changed for a problem between its report `run_id` (default: its latest) and the report
