@@ -7,16 +7,14 @@ accessibility check. Each test skips, saying why, where chromium or axe-core is 
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
-from tcjudge.cli import main
 from tcjudge.reports.grid import SLOT, short_name
 from tcjudge.reports.tables import write_report
 
 from .browser import Browser, axe_missing, big_results, missing
-from .conftest import FIXTURE_PROBLEMS, TESTDATA
+from .test_reports import project, run  # noqa: F401 (fixtures: the adder fixture in a temp folder, the CLI)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
@@ -46,19 +44,10 @@ DETAIL = "(() => { const d = document.getElementById('detail'); return d.hidden 
 
 
 @pytest.fixture
-def project(tmp_path):
-    shutil.copytree(FIXTURE_PROBLEMS / "adder", tmp_path / "problems" / "adder")
-    shutil.copytree(TESTDATA / "stored", tmp_path / "solutions")
-    return tmp_path
-
-
-@pytest.fixture
-def report(project, capsys):
+def report(run, project):
     """A real `report` of the adder fixture (two solutions, four tests) into project/out."""
     out = project / "out"
-    code = main(["--problems", str(project / "problems"), "--solutions", str(project / "solutions"),
-                 "--history", str(project / "history.sqlite"), "report", "--out", str(out), "-j", "1"])
-    capsys.readouterr()
+    code, _, _ = run("report", "--out", out, "-j", "1")
     assert code == 0
     return out
 
