@@ -412,12 +412,13 @@ def test_plain_progress_line_comes_on_its_own_off_a_terminal():
 
 def _simulated(solutions, workers: int = 2, overhead: float = 0.004) -> tuple[list[tuple[float, str]], float]:
     """A pool's run: tests handed out in order to the first free worker; (time, solution) as each
-    test finishes, and the run's length. `solutions`: (name, each test's true seconds)."""
+    test finishes, and the run's length. `solutions`: (name, each test's true seconds); a name
+    "compiled N" takes N seconds more on its first test."""
     free, events = [0.0] * workers, []
     for name, costs in solutions:
-        for cost in costs:
+        for index, cost in enumerate(costs):
             worker = free.index(min(free))
-            free[worker] += cost + overhead
+            free[worker] += cost + overhead + (float(name.split()[1]) if name.startswith("compiled") and not index else 0)
             events.append((free[worker], name))
     return sorted(events), max(free)
 
@@ -443,7 +444,8 @@ def test_the_time_left_is_within_30_percent_once_a_fifth_of_the_run_is_done():
     """Simulated runs on 2 workers, recorded wall times off by up to 20% from this run's: roxor's shape
     (ten fast solutions, one TLE solution spending 2 s on each of 138 tests) with the TLE solution
     late or first; with two solutions the history never saw; with the judge's own cost per test ten
-    times the recorded wall time; 70 solutions of 300 tests. The pace of the last minute, which the
+    times the recorded wall time; with two solutions compiled first, for 8 s and 5 s; 70 solutions of
+    300 tests. The pace of the last minute, which the
     progress used before, was off by up to 8x in the first of them, the whole run's pace by 90%."""
     rng = random.Random(18)
 
@@ -464,6 +466,8 @@ def test_the_time_left_is_within_30_percent_once_a_fifth_of_the_run_is_done():
         "judge's cost": ([(n, [0.02] * 138) for n, _ in roxor[:8]] + roxor[8:9],
                          [[0.002] * 138] * 8 + [record(roxor[8][1])]),
     }
+    compiled = [("compiled 8", fast()), ("compiled 5", fast())] + roxor[2:]
+    scenarios["compiles"] = (compiled, [record(c) for _, c in compiled])
     big = [(f"s{i}", [2.05 if rng.random() < 0.3 else rng.uniform(0.01, 0.3) for _ in range(300)] if i % 10 == 3 else
             [rng.choice([0.002, 0.01, 0.05]) * rng.uniform(0.5, 2) for _ in range(300)]) for i in range(70)]
     scenarios["70 x 300"] = (big, [record(c) for _, c in big])

@@ -9,10 +9,11 @@ are costed one by one:
   earlier run (tests run in order, so the remaining ones are its last), scaled into this run's time;
 - one it has not: its own cost per test so far, or, before its first test, the median solution's;
 - the scale is fitted as the run goes: the time each solution has taken (the time between two
-  finished tests goes to the solution whose test finished), against its recorded wall time and its
-  count of tests: elapsed = a x recorded wall + b x tests. a starts at 1/workers and b at a few
-  milliseconds per test (the judge's own cost around a test), and the run's own figures take over as
-  they come, so that neither a run of fast tests nor one slow test misleads it.
+  finished tests goes to the solution whose test finished), against its recorded wall time, its
+  count of tests and its start: elapsed = a x recorded wall + b x tests + c (compiling a C++ or Java
+  solution, loading a Python one). a starts at 1/workers, b at a few milliseconds per test (the
+  judge's own cost around a test) and c at 0.1 s, and the run's own figures take over as they come,
+  so that neither a run of fast tests, nor one slow test, nor a compile misleads it.
 
 A solution whose tests now cost more or less than recorded (its content changed) is followed by its
 own figures as they come in. tests/test_reports.py simulates runs and holds the estimate within 30%
@@ -26,6 +27,8 @@ from dataclasses import dataclass, field
 PRIOR_OVERHEAD = 0.004  # seconds of the judge's own work per test, before the run shows its own
 PRIOR_WALL = 2.0  # the prior on a counts as much as this many seconds of recorded wall time
 PRIOR_TESTS = 20  # the prior on b counts as much as this many tests
+PRIOR_START = 0.1  # seconds to start grading a solution (load or compile it), before the run shows its own
+PRIOR_STARTS = 2  # the prior on c counts as much as this many solutions started
 OWN_WEIGHT = 10  # after this many of its tests, a solution's own figures count as much as its record
 NEW_WEIGHT = 2  # ... and, for a solution never graded before, as much as the run's pace so far
 
@@ -83,46 +86,40 @@ class Estimate:
             solution.spent += now - self.last
         self.last = now
 
-    def scale(self) -> tuple[float, float]:
-        """(a, b): elapsed seconds per recorded wall second and per test, fitted by least squares on
-        the solutions with a record and some tests done, with the priors as two more observations."""
-        a0, b0 = 1 / self.workers, PRIOR_OVERHEAD / self.workers
-        rows = [(PRIOR_WALL, 0.0, a0 * PRIOR_WALL), (0.0, PRIOR_TESTS, b0 * PRIOR_TESTS)]
-        rows += [(s.recorded(0, s.done), s.done, s.spent) for s in self.solutions.values() if s.known and s.done]
-        sww = sum(w * w for w, _, _ in rows)
-        swn = sum(w * n for w, n, _ in rows)
-        snn = sum(n * n for _, n, _ in rows)
-        swy = sum(w * y for w, _, y in rows)
-        sny = sum(n * y for _, n, y in rows)
-        det = sww * snn - swn * swn
-        a, b = (swy * snn - sny * swn) / det, (sny * sww - swy * swn) / det
-        if a <= 0 or b <= 0:  # a fit that says tests cost nothing: keep the part that is sure
-            a, b = max(a, a0 / 10), max(b, 0.0)
-        return a, b
+    def scale(self) -> tuple[float, float, float]:
+        """(a, b, c): elapsed seconds per recorded wall second, per test and per solution started (its
+        compile or load), fitted by least squares on the solutions with a record and some tests
+        done, with the priors as three more observations."""
+        priors = (1 / self.workers, PRIOR_OVERHEAD / self.workers, PRIOR_START / self.workers)
+        rows = [((PRIOR_WALL, 0.0, 0.0), priors[0] * PRIOR_WALL), ((0.0, PRIOR_TESTS, 0.0), priors[1] * PRIOR_TESTS),
+                ((0.0, 0.0, PRIOR_STARTS), priors[2] * PRIOR_STARTS)]
+        rows += [((s.recorded(0, s.done), s.done, 1.0), s.spent) for s in self.solutions.values() if s.known and s.done]
+        a, b, c = _least_squares(rows)
+        return max(a, priors[0] / 10), max(b, 0.0), max(c, 0.0)
 
-    def typical(self, a: float, b: float) -> float | None:
+    def typical(self, a: float, b: float, c: float) -> float | None:
         """Seconds per test of a solution never graded before, until it shows its own: the median
         solution's so far (a median: one TLE solution must not make every new one look slow)."""
-        paces = sorted(s.spent / s.done for s in self.solutions.values() if s.done)
+        paces = sorted(max(s.spent - c, 0.0) / s.done for s in self.solutions.values() if s.done)
         if not paces:
             paces = sorted(a * s.recorded(0) / s.plan.tests + b for s in self.solutions.values()
                            if s.known and s.plan.tests)
         return paces[len(paces) // 2] if paces else None
 
     def left(self, now: float) -> float | None:
-        a, b = self.scale()
-        typical = self.typical(a, b)
+        a, b, c = self.scale()
+        typical = self.typical(a, b, c)
         total = 0.0
         for s in self.solutions.values():
             left = s.plan.tests - s.done
             if left <= 0:
                 continue
-            own = s.spent / s.done if s.done else None
+            own = max(s.spent - c, 0.0) / s.done if s.done else None  # seconds per test, its start aside
             if s.known:
                 expected = a * s.recorded(s.done) + b * left
                 if own is not None:  # followed by its own figures as they come
                     recorded = a * s.recorded(0, s.done) + b * s.done
-                    ratio = s.spent / recorded if recorded > 0 else 1.0
+                    ratio = own * s.done / recorded if recorded > 0 else 1.0
                     expected *= 1 + s.done / (s.done + OWN_WEIGHT) * (ratio - 1)
             elif typical is None:
                 return None
@@ -131,5 +128,20 @@ class Estimate:
                 expected = left * (weight * own + (1 - weight) * typical)
             else:
                 expected = left * typical
-            total += expected
+            total += expected + (0.0 if s.done else c)
         return total
+
+
+def _least_squares(rows: list[tuple[tuple[float, ...], float]]) -> list[float]:
+    """The x minimising the sum of (row . x - y)^2: the normal equations, solved by elimination."""
+    size = len(rows[0][0])
+    matrix = [[sum(r[i] * r[j] for r, _ in rows) for j in range(size)] + [sum(r[i] * y for r, y in rows)]
+              for i in range(size)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda k: abs(matrix[k][column]))
+        matrix[column], matrix[pivot] = matrix[pivot], matrix[column]
+        for k in range(size):
+            if k != column and matrix[column][column]:
+                factor = matrix[k][column] / matrix[column][column]
+                matrix[k] = [x - factor * p for x, p in zip(matrix[k], matrix[column])]
+    return [matrix[i][size] / matrix[i][i] for i in range(size)]
