@@ -5,12 +5,14 @@ being graded: on roxor it read 1:32, 7:34, 11:19 and 2:07 for a run that took 1:
 stored TLE solution costs more than the ten others together. Here each solution's remaining tests
 are costed one by one:
 
-- a solution the history has graded before: the wall time of each of its remaining tests in that
-  earlier run (tests run in order, so the remaining ones are its last), scaled into this run's time;
+- a solution the history has graded before: the CPU time of each of its remaining tests in that
+  earlier run (tests run in order, so the remaining ones are its last), scaled into this run's time
+  (CPU, as a test's wall time swings with the machine's load when it ran: from 3.6x to 8.8x its CPU
+  time, quarter by quarter, for roxor's TLE solution in one run on the busy dev machine);
 - one it has not: its own cost per test so far, or, before its first test, the median solution's;
 - the scale is fitted as the run goes: the time each solution has taken (the time between two
-  finished tests goes to the solution whose test finished), against its recorded wall time, its
-  count of tests and its start: elapsed = a x recorded wall + b x tests + c (compiling a C++ or Java
+  finished tests goes to the solution whose test finished), against its recorded CPU time, its
+  count of tests and its start: elapsed = a x recorded CPU + b x tests + c (compiling a C++ or Java
   solution, loading a Python one). a starts at 1/workers, b at a few milliseconds per test (the
   judge's own cost around a test) and c at 0.1 s, and the run's own figures take over as they come,
   so that neither a run of fast tests, nor one slow test, nor a compile misleads it.
@@ -25,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 PRIOR_OVERHEAD = 0.004  # seconds of the judge's own work per test, before the run shows its own
-PRIOR_WALL = 2.0  # the prior on a counts as much as this many seconds of recorded wall time
+PRIOR_WALL = 2.0  # the prior on a counts as much as this many seconds of recorded CPU time
 PRIOR_TESTS = 20  # the prior on b counts as much as this many tests
 PRIOR_START = 0.1  # seconds to start grading a solution (load or compile it), before the run shows its own
 PRIOR_STARTS = 2  # the prior on c counts as much as this many solutions started
@@ -36,7 +38,7 @@ NEW_WEIGHT = 2  # ... and, for a solution never graded before, as much as the ru
 @dataclass
 class Planned:
     """A solution about to be graded: the name the progress sees for it, its test count, and the
-    seconds of wall time each of its tests took the last time the history saw it (None: never)."""
+    CPU seconds each of its tests took the last time the history saw it (None: never)."""
 
     name: str
     tests: int
@@ -62,7 +64,7 @@ class _Solution:
         return self.plan.costs is not None
 
     def recorded(self, start: int, end: int | None = None) -> float:
-        """Recorded wall seconds of tests start..end-1."""
+        """Recorded seconds of tests start..end-1."""
         stop = len(self.remaining) - 1 if end is None else min(end, len(self.remaining) - 1)
         start = min(start, stop)
         return self.remaining[start] - self.remaining[stop]
@@ -87,7 +89,7 @@ class Estimate:
         self.last = now
 
     def scale(self) -> tuple[float, float, float]:
-        """(a, b, c): elapsed seconds per recorded wall second, per test and per solution started (its
+        """(a, b, c): elapsed seconds per recorded CPU second, per test and per solution started (its
         compile or load), fitted by least squares on the solutions with a record and some tests
         done, with the priors as three more observations."""
         priors = (1 / self.workers, PRIOR_OVERHEAD / self.workers, PRIOR_START / self.workers)

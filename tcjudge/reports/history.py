@@ -308,9 +308,10 @@ class History:
 
     def plan(self, runs: list[SolutionRun]) -> list[Planned]:
         """For the progress's estimate of the time left: each run's solution (named as the progress
-        sees it) and the wall seconds of each of its tests in the latest complete run that ran them
-        all, whatever its content then; a test the record lacks costs the mean of those it has. A run
-        that stops at its first failure costs nothing after the test that failed then."""
+        sees it) and the CPU seconds of each of its tests in the latest complete run that ran them
+        all, whatever its content then (CPU, not wall: a test's wall time swings with the machine's
+        load at the time, its CPU time does not); a test the record lacks costs the mean of those it
+        has. A run that stops at its first failure costs nothing after the test that failed then."""
         planned = []
         for run in runs:
             row = self.db.execute(
@@ -319,15 +320,15 @@ class History:
                    ORDER BY r.id DESC LIMIT 1""", (str(run.solution.resolve()), run.problem.slug)).fetchone()
             costs = None
             if row:
-                recorded = {name: (wall / 1000, verdict) for name, wall, verdict in self.db.execute(
-                    "SELECT name, wall_ms, verdict FROM tests WHERE result_id = ?", (row[0],))}
+                recorded = {name: (cpu / 1000, verdict) for name, cpu, verdict in self.db.execute(
+                    "SELECT name, cpu_ms, verdict FROM tests WHERE result_id = ?", (row[0],))}
                 known = [recorded[t.name][0] for t in run.tests if t.name in recorded]
                 if known:
                     mean = sum(known) / len(known)
                     costs, failed = [], False
                     for test in run.tests:
-                        wall, verdict = recorded.get(test.name, (mean, "AC"))
-                        costs.append(0.0 if failed else wall)
+                        cost, verdict = recorded.get(test.name, (mean, "AC"))
+                        costs.append(0.0 if failed else cost)
                         failed = failed or (run.stop_on_failure and verdict not in ("AC", None))
             planned.append(Planned(display_path(run.solution), len(run.tests), costs))
         return planned
