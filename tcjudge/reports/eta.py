@@ -18,12 +18,15 @@ are costed one by one:
   so that neither a run of fast tests, nor one slow test, nor a compile misleads it.
 
 A solution whose tests now cost more or less than recorded (its content changed) is followed by its
-own figures as they come in. tests/test_reports.py simulates runs and holds the estimate within 30%
+own figures as they come in; and the whole is corrected by the last minute's pace against the fit,
+since the machine's load changes under a run (on the shared dev machine a TLE test took 4.3 s of a
+run in one minute and 1.9 s a few minutes later). tests/test_reports.py simulates runs and holds the estimate within 30%
 of the truth once a fifth of the run is done.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 PRIOR_OVERHEAD = 0.004  # seconds of the judge's own work per test, before the run shows its own
@@ -32,6 +35,8 @@ PRIOR_TESTS = 20  # the prior on b counts as much as this many tests
 PRIOR_START = 0.1  # seconds to start grading a solution (load or compile it), before the run shows its own
 PRIOR_STARTS = 2  # the prior on c counts as much as this many solutions started
 OWN_WEIGHT = 10  # after this many of its tests, a solution's own figures count as much as its record
+RECENT, RECENT_TESTS, RECENT_MOST = 60.0, 20, 500  # the last minute's pace (20 to 500 tests) corrects the fit
+PACE_RANGE = (1 / 3, 3.0)
 NEW_WEIGHT = 2  # ... and, for a solution never graded before, as much as the run's pace so far
 
 
@@ -78,6 +83,7 @@ class Estimate:
         self.workers = max(1, workers)
         self.started = self.last = started
         self.unplanned = 0  # tests done of solutions the plan did not name
+        self.recent: deque[tuple[float, float, _Solution, int]] = deque()  # (time, seconds, solution, its test)
 
     def done(self, name: str, now: float) -> None:
         solution = self.solutions.get(name)
@@ -86,6 +92,10 @@ class Estimate:
         else:
             solution.done += 1
             solution.spent += now - self.last
+            if solution.known:
+                self.recent.append((now, now - self.last, solution, solution.done - 1))
+                while len(self.recent) > RECENT_MOST or (len(self.recent) > RECENT_TESTS and self.recent[0][0] < now - RECENT):
+                    self.recent.popleft()
         self.last = now
 
     def scale(self) -> tuple[float, float, float]:
@@ -98,6 +108,25 @@ class Estimate:
         rows += [((s.recorded(0, s.done), s.done, 1.0), s.spent) for s in self.solutions.values() if s.known and s.done]
         a, b, c = _least_squares(rows)
         return max(a, priors[0] / 10), max(b, 0.0), max(c, 0.0)
+
+    def pace(self, a: float, b: float, c: float) -> float:
+        """The last minute against the fit: its seconds over what the fit (and each solution's own
+        correction) says its tests cost. The machine's load changes under a run: on the dev machine
+        a TLE test took 4.3 s of the run in one minute and 1.9 s a few minutes later."""
+        if len(self.recent) < RECENT_TESTS:
+            return 1.0
+        spent = expected = 0.0
+        for _, seconds, s, index in self.recent:
+            spent += seconds
+            expected += (a * s.recorded(index, index + 1) + b + (c if index == 0 else 0.0)) * self.ratio(s, a, b, c)
+        return min(max(spent / expected, PACE_RANGE[0]), PACE_RANGE[1]) if expected > 0 else 1.0
+
+    def ratio(self, s: _Solution, a: float, b: float, c: float) -> float:
+        """How much slower than its record a solution runs so far, trusted as its tests come."""
+        recorded = a * s.recorded(0, s.done) + b * s.done
+        if not s.done or recorded <= 0:
+            return 1.0
+        return 1 + s.done / (s.done + OWN_WEIGHT) * (max(s.spent - c, 0.0) / recorded - 1)
 
     def typical(self, a: float, b: float, c: float) -> float | None:
         """Seconds per test of a solution never graded before, until it shows its own: the median
@@ -118,11 +147,7 @@ class Estimate:
                 continue
             own = max(s.spent - c, 0.0) / s.done if s.done else None  # seconds per test, its start aside
             if s.known:
-                expected = a * s.recorded(s.done) + b * left
-                if own is not None:  # followed by its own figures as they come
-                    recorded = a * s.recorded(0, s.done) + b * s.done
-                    ratio = own * s.done / recorded if recorded > 0 else 1.0
-                    expected *= 1 + s.done / (s.done + OWN_WEIGHT) * (ratio - 1)
+                expected = (a * s.recorded(s.done) + b * left) * self.ratio(s, a, b, c)
             elif typical is None:
                 return None
             elif own is not None:
@@ -131,7 +156,7 @@ class Estimate:
             else:
                 expected = left * typical
             total += expected + (0.0 if s.done else c)
-        return total
+        return total * self.pace(a, b, c)
 
 
 def _least_squares(rows: list[tuple[tuple[float, ...], float]]) -> list[float]:
