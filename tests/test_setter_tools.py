@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -147,7 +148,7 @@ def test_calibrate_proposes_a_rounded_limit_and_writes_it(judge, project):
     spec = project / "problems" / "largest" / "problem.yaml"
     code, out, _ = judge("calibrate", "largest", *_in(project))
     assert code == 0
-    assert "time limit: 0.1 s (x3, rounded up); problem.yaml had 1 s" in out
+    assert "time limit:  0.1 s (x3, rounded up); problem.yaml had 1 s" in out
     assert "warning: the 1 s limit is far above the slowest accepted run" in out
     assert "time_limit: 1\n" in spec.read_text()
     code, out, _ = judge("calibrate", "largest", *_in(project), "--write")
@@ -169,6 +170,34 @@ def test_calibrate_warns_about_a_sensitive_limit_and_a_slow_accepted_solution(ju
     assert "slowish.py, test edge-last)" in out  # the slowest accepted run
     assert "just_too_slow.py (filed as TLE) passes at 1.5x the 0.2 s limit: the limit is sensitive" in out
     assert "slowish.py uses" in out and "ms on edge-last, more than half the 0.2 s limit" in out
+
+
+def test_calibrate_gives_the_margins_between_the_slowest_ac_and_the_fastest_tle(judge, project):
+    """As BAPCtools prints them. Limit 0.2 s: the accepted solutions need at most 0.05 s; the two TLE
+    solutions 0.4 s and 2 s on one test, timed up to 2.25x the limit (0.45 s)."""
+    solutions = project / "solutions" / "largest"
+    (solutions / "time_limit_exceeded").mkdir()
+    (solutions / "time_limit_exceeded" / "slow.py").write_text(BURN.format(seconds=0.4))
+    (solutions / "time_limit_exceeded" / "slower.py").write_text(BURN.format(seconds=2))
+    (solutions / "accepted" / "slowish.py").write_text(BURN.format(seconds=0.05))
+    spec = project / "problems" / "largest" / "problem.yaml"
+    spec.write_text(spec.read_text().replace("time_limit: 1", "time_limit: 0.2"))
+    code, out, _ = judge("calibrate", "largest", *_in(project))
+    assert code == 0, out
+    lines = dict(line.split(":", 1) for line in out.splitlines() if line.startswith(("slowest AC", "fastest TLE", "margin")))
+    assert re.fullmatch(r"  5\d\.\d ms CPU \(.*slowish\.py, test edge-last\)", lines["slowest AC"]), out
+    assert re.fullmatch(r" 4\d\d\.\d ms CPU \(.*/slow\.py, test edge-last\)", lines["fastest TLE"]), out
+    assert re.fullmatch(r"      the fastest TLE is x[67]\.\d+ the slowest AC; the 0\.2 s limit is x[34]\.\d+ "
+                        r"above the slowest AC and x2\.\d+ below the fastest TLE", lines["margin"]), out
+    (solutions / "time_limit_exceeded" / "slow.py").unlink()  # the other one is stopped at 0.45 s
+    code, out, _ = judge("calibrate", "largest", *_in(project))
+    assert re.search(r"fastest TLE: at least 4\d\d\.\d ms CPU \(.*/slower\.py, test edge-last; stopped at 2\.25x the "
+                     r"0\.2 s limit\)\nmargin: +the fastest TLE is at least x", out), out
+
+
+def test_calibrate_says_when_no_tle_solution_is_stored(judge, project):
+    code, out, _ = judge("calibrate", "largest", *_in(project))
+    assert code == 0 and "fastest TLE: none stored (solutions/largest/time_limit_exceeded/)" in out
 
 
 def test_calibrate_refuses_when_an_accepted_solution_fails(judge, project):

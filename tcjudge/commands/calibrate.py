@@ -20,14 +20,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_jobs(parser)
 
 
+def margins(result, factor: float) -> list[tuple[str, str]]:
+    """BAPCtools' lines: the slowest AC, the limit, the fastest TLE and how far apart they are."""
+    from ..setter.calibrate import TIMEOUT
+
+    ac, limit_ms = result.slowest_ms, result.in_force * 1000
+    lines = [("slowest AC", f"{ac:.1f} ms CPU ({result.slowest_where})"),
+             ("time limit", f"{result.limit:g} s (x{factor:g}, rounded up); problem.yaml had {result.problem.time_limit:g} s")]
+    fastest = result.fastest_tle
+    if fastest is None:
+        stored = "none stored" if not result.tle_stored else "none timed"
+        return lines + [("fastest TLE", f"{stored} (solutions/{result.problem.slug}/time_limit_exceeded/): "
+                                        "nothing says how slow a wrong approach is")]
+    at_least = "at least " if fastest.capped else ""
+    stopped = f"; stopped at {TIMEOUT:g}x the {result.in_force:g} s limit" if fastest.capped else ""
+    lines.append(("fastest TLE", f"{at_least}{fastest.ms:.1f} ms CPU ({fastest.where}{stopped})"))
+    if ac > 0:
+        lines.append(("margin", f"the fastest TLE is {at_least}x{fastest.ms / ac:.3g} the slowest AC; the "
+                                f"{result.in_force:g} s limit is x{limit_ms / ac:.3g} above the slowest AC and "
+                                f"{at_least}x{fastest.ms / limit_ms:.3g} below the fastest TLE"))
+    return lines
+
+
 def run(options) -> int:
     from ..setter.calibrate import calibrate
 
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     problem = catalog.problem(options.slug)
     result = calibrate(catalog, problem, options.jobs, options.factor, options.write, options.source_limit * 1024)
-    print(f"slowest accepted run: {result.slowest_ms:.1f} ms CPU ({result.slowest_where})")
-    print(f"time limit: {result.limit:g} s (x{options.factor:g}, rounded up); problem.yaml had {problem.time_limit:g} s")
+    for label, text in margins(result, options.factor):
+        print(f"{label + ':':<13}{text}")
     for line in result.failures:
         print(f"error: {line}")
     for line in result.warnings:

@@ -10,6 +10,7 @@ from ..engine.results import GradeResult
 from .. import languages
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
+from ..reports.history import History
 from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, write_report
 from ..text import count
@@ -42,9 +43,13 @@ def run(options) -> int:
             print(f"\n{group[0].problem.name} ({slug})")
             print(check_table([check_row(result) for result in group]))
             changes = [c for c in judged.outcome.changes if c.problem == slug]
-            for path in write_report(options.out, slug, group, changes, options.hide_expected):
+            for path in write_report(options.out, slug, group, changes, options.hide_expected, judged.outcome.run_id):
                 print(f"wrote {display_path(path)}")
-        print(f"wrote {display_path(write_index(options.out))}")
+        history = History(options.history)
+        try:
+            print(f"wrote {display_path(write_index(options.out, history))}")
+        finally:
+            history.close()
     except OSError as err:
         raise JudgeInputError(f"cannot write the report: {err.strerror}", err.filename or options.out) from None
     matched = sum(result.verdict is result.expected for result in judged.results)

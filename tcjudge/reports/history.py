@@ -29,6 +29,7 @@ from ..errors import JudgeInputError
 from ..problems.catalog import SOURCE_LIMIT, display_path
 from ..problems.format import Problem
 from ..verdicts import Verdict
+from .eta import Planned
 
 HARNESS = Path(__file__).resolve().parents[1]
 # Source that cannot change a verdict: what is printed and written (reports), and the command line
@@ -152,12 +153,19 @@ def slowest_in_common(before: list[TestResult], after: list[TestResult]) -> tupl
 
 
 def change_between(before: GradeResult, after: GradeResult) -> Change | None:
-    slow_before, slow_after = slowest_in_common(before.tests, after.tests)
+    return change_of(after.problem.slug, after.solution, (str(before.verdict), before.tests),
+                     (str(after.verdict), after.tests))
+
+
+def change_of(problem: str, solution: Path, before: tuple[str, list[TestResult]],
+              after: tuple[str, list[TestResult]]) -> Change | None:
+    """A solution's change between two results, each (verdict, tests): another verdict, or a slowest
+    CPU time that grew beyond noise."""
+    slow_before, slow_after = slowest_in_common(before[1], after[1])
     slower = slow_after > slow_before * SLOWER_RATIO and slow_after - slow_before > SLOWER_MS
-    if before.verdict is after.verdict and not slower:
+    if before[0] == after[0] and not slower:
         return None
-    return Change(after.problem.slug, display_path(after.solution), str(before.verdict), str(after.verdict),
-                  slow_before, slow_after)
+    return Change(problem, display_path(solution), before[0], after[0], slow_before, slow_after)
 
 
 # -- the store --------------------------------------------------------------------------------------
@@ -297,6 +305,71 @@ class History:
 
     def known_solutions(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT DISTINCT solution FROM results")}
+
+    def plan(self, runs: list[SolutionRun]) -> list[Planned]:
+        """For the progress's estimate of the time left: each run's solution (named as the progress
+        sees it) and the CPU seconds of each of its tests in the latest complete run that ran them
+        all, whatever its content then (CPU, not wall: a test's wall time swings with the machine's
+        load at the time, its CPU time does not); a test the record lacks costs the mean of those it
+        has. A run that stops at its first failure costs nothing after the test that failed then."""
+        planned = []
+        for run in runs:
+            row = self.db.execute(
+                """SELECT COALESCE(r.tests_from, r.id) FROM results r JOIN runs ON runs.id = r.run_id
+                   WHERE r.solution = ? AND r.problem = ? AND r.full AND r.all_tests AND runs.status = 'complete'
+                   ORDER BY r.id DESC LIMIT 1""", (str(run.solution.resolve()), run.problem.slug)).fetchone()
+            costs = None
+            if row:
+                recorded = {name: (cpu / 1000, verdict) for name, cpu, verdict in self.db.execute(
+                    "SELECT name, cpu_ms, verdict FROM tests WHERE result_id = ?", (row[0],))}
+                known = [recorded[t.name][0] for t in run.tests if t.name in recorded]
+                if known:
+                    mean = sum(known) / len(known)
+                    costs, failed = [], False
+                    for test in run.tests:
+                        cost, verdict = recorded.get(test.name, (mean, "AC"))
+                        costs.append(0.0 if failed else cost)
+                        failed = failed or (run.stop_on_failure and verdict not in ("AC", None))
+            planned.append(Planned(display_path(run.solution), len(run.tests), costs))
+        return planned
+
+    def since_last_report(self, problem: str, run_id: int | None = None) -> SinceLastReport | None:
+        """What changed for a problem between its report `run_id` (default: its latest) and the report
+        before it, whatever ran in between: the index compares pages with pages (a change that a
+        `check` saw first is still one the previous pages did not show). None: no report of it here."""
+        runs = self.db.execute(
+            """SELECT runs.id, runs.started FROM runs JOIN results r ON r.run_id = runs.id
+               WHERE runs.command = 'report' AND runs.status = 'complete' AND r.problem = ? AND runs.id <= ?
+               GROUP BY runs.id ORDER BY runs.id DESC LIMIT 2""", (problem, run_id or sys.maxsize)).fetchall()
+        if not runs or (run_id is not None and runs[0][0] != run_id):
+            return None
+        if len(runs) == 1:
+            return SinceLastReport(None, None)
+        now, before = (self._report_results(problem, found) for found, _ in runs)
+        changes = [change for solution, result in now.items() if solution in before
+                   if (change := change_of(problem, Path(solution), before[solution], result))]
+        return SinceLastReport(runs[1][0], runs[1][1], changes, sorted(display_path(Path(s)) for s in now.keys() - before))
+
+    def _report_results(self, problem: str, run_id: int) -> dict[str, tuple[str, list[TestResult]]]:
+        rows = self.db.execute("SELECT solution, verdict, COALESCE(tests_from, id) FROM results WHERE run_id = ? AND problem = ?",
+                               (run_id, problem)).fetchall()
+        results = {}
+        for solution, verdict, tests_id in rows:
+            try:
+                results[solution] = (verdict, self._tests(tests_id))
+            except ValueError:  # a verdict this judge no longer has: nothing to compare
+                pass
+        return results
+
+
+@dataclass
+class SinceLastReport:
+    """A problem's report against the one before it: None for the first report."""
+
+    previous_run: int | None
+    previous_started: float | None
+    changes: list[Change] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)  # solutions the previous report did not have
 
 
 def asks_every_test(run: SolutionRun) -> bool:

@@ -23,13 +23,20 @@ from ..problems.catalog import display_path
 from ..problems.format import Problem
 from ..problems.tctypes import shorten
 from ..verdicts import Verdict
+from ..text import count
+from .history import History, SinceLastReport
+from .grid import PALETTE, SLOT, VERDICT_NAMES, catches_strip, short_name, solution_strip
 
 EXPECTED_SHOWN = 200
+CHANGES_LISTED = 6  # changes named per problem on the index (then "and N more")
 GRID_LETTERS = {"AC": ".", "WA": "W", "TLE": "T", "MLE": "M", "RE": "R", "CE": "C", "IE": "I", None: " "}
 SPREAD_WIDTH, SPREAD_HEIGHT, SPREAD_FLOOR_MS = 320, 18, 0.1
+AXIS_WIDTH = SPREAD_WIDTH + 80  # room right of the plot for the limit's label
+CHAR_WIDTH, LABEL_GAP = 6.5, 6  # px per character of a 10px axis label (an upper bound), and between two labels
 
 _environment = Environment(loader=PackageLoader("tcjudge.reports", "templates"),
                            autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
+_environment.globals["palette"] = PALETTE
 
 
 def is_wrong(result: GradeResult) -> bool:
@@ -50,13 +57,13 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
     caught = catches(results)
     wrong = sum(is_wrong(r) and not r.compile_message for r in results)
     limit_ms = problem.time_limit * 1000
-    tests = [{"index": i + 1, "name": t.name, "catches": caught[i]} for i, t in enumerate(problem.tests)]
+    names = [t.name for t in problem.tests]
+    tests = [{"name": name, "short": short_name(name), "catches": caught[i]} for i, name in enumerate(names)]
     solutions = [{
         "path": display_path(r.solution), "expected": str(r.expected or "-"), "verdict": str(r.verdict),
         "match": r.expected is None or r.verdict is r.expected, "passed": r.passed,
         "slowest_ms": r.slowest.cpu_ms if r.slowest else None,
-        "cells": [{"verdict": str(t.verdict) if t.verdict else "none", "cpu": _ms(t.cpu_ms) if t.verdict else ""}
-                  for t in r.tests],
+        "strip": solution_strip([t.verdict for t in r.tests], [t.cpu_ms for t in r.tests], names),
         "spread": spread_svg([t.cpu_ms for t in r.tests if t.verdict], limit_ms),
     } for r in results]
     details = {
@@ -72,7 +79,8 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
     return _environment.get_template("problem.html").render(
         problem=problem, tests=tests, solutions=solutions, wrong=wrong, stamp=stamp, machine=machine,
         uncaught=[t["name"] for t in tests if not t["catches"]] if wrong else [], changes=changes,
-        limit_ms=limit_ms, axis=spread_axis(limit_ms), details=details)
+        limit_ms=limit_ms, axis=spread_axis(limit_ms), details=details, verdict_names=VERDICT_NAMES,
+        slot=SLOT, catches_row=catches_strip(caught))
 
 
 def index_page(summaries: list[dict], stamp: str) -> str:
@@ -95,14 +103,15 @@ def summary_of(report: dict) -> dict | None:
             "slowest": slowest and {"solution": slowest["solution"], "cpu_ms": slowest["slowest"]["cpu_ms"]},
             "limit_ms": limit_ms,
             "bar": slowest and min(1.0, slowest["slowest"]["cpu_ms"] / limit_ms),
-            "changes": len(report.get("changes", [])),
+            "run": report.get("run"),
         }
     except (KeyError, IndexError, TypeError, ZeroDivisionError):
         return None
 
 
-def write_index(out_dir: Path) -> Path:
-    """DIR/index.html: every problem whose page and JSON are in DIR."""
+def write_index(out_dir: Path, history: History | None = None) -> Path:
+    """DIR/index.html: every problem whose page and JSON are in DIR, those with a mismatch first, each
+    with what changed since its previous report (from `history`)."""
     summaries = []
     for path in sorted(out_dir.glob("*.json")):
         try:
@@ -110,10 +119,30 @@ def write_index(out_dir: Path) -> Path:
         except (OSError, ValueError):
             summary = None
         if summary and (out_dir / f"{summary['slug']}.html").is_file():
+            summary["since"] = since_text(history.since_last_report(summary["slug"], summary["run"]) if history else None)
             summaries.append(summary)
+    summaries.sort(key=lambda s: (not s["mismatched"], not s["since"]["changes"], s["name"].lower(), s["slug"]))
     index = out_dir / "index.html"
     index.write_text(index_page(summaries, time.strftime("%Y-%m-%d %H:%M:%S %Z")), encoding="utf-8")
     return index
+
+
+def since_text(since: SinceLastReport | None) -> dict:
+    """The index's "since the previous report" cell: a headline and the changes, each solution
+    named by its folder and file."""
+    if since is None:
+        return {"headline": "not in the run history", "changes": [], "new": []}
+    if since.previous_run is None:
+        return {"headline": "first report", "changes": [], "new": []}
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(since.previous_started))
+    short = [(_short_path(c.solution), c.what) for c in since.changes]
+    headline = f"{count(len(short), 'change')} since {when}" if short else f"none since {when}"
+    return {"headline": headline, "changes": short[:CHANGES_LISTED], "more": len(short) - CHANGES_LISTED,
+            "new": [_short_path(s) for s in since.new]}
+
+
+def _short_path(path: str) -> str:
+    return "/".join(path.rsplit("/", 2)[-2:])
 
 
 # -- CPU spread: each test's CPU time on a log scale up to the limit -------------------------------
@@ -127,16 +156,44 @@ def spread_svg(cpu_ms: list[float], limit_ms: float) -> dict:
     """Positions for the template: one tick per test, the median, the limit."""
     ordered = sorted(cpu_ms)
     median = ordered[len(ordered) // 2] if ordered else None
-    return {"ticks": sorted({_x(ms, limit_ms) for ms in cpu_ms}), "limit": _x(limit_ms, limit_ms),
+    ticks = sorted({_x(ms, limit_ms) for ms in cpu_ms})
+    return {"ticks": "".join(f"M{x:g} 3V{SPREAD_HEIGHT - 3}" for x in ticks), "limit": _x(limit_ms, limit_ms),
             "median": _x(median, limit_ms) if median is not None else None,
             "median_ms": median, "max_ms": ordered[-1] if ordered else None,
             "width": SPREAD_WIDTH, "height": SPREAD_HEIGHT}
 
 
-def spread_axis(limit_ms: float) -> list[tuple[float, str]]:
-    marks = [(ms, label) for ms, label in ((1, "1 ms"), (10, "10 ms"), (100, "100 ms"), (1000, "1 s"), (10000, "10 s"))
-             if ms < limit_ms * 0.8]
-    return [(_x(ms, limit_ms), label) for ms, label in marks]
+def spread_axis(limit_ms: float) -> dict:
+    """The scale's labels: the limit's own ("2 s limit", right of its red line) and the round figures
+    whose label keeps clear of it and of each other (a "1 s" beside a 2 s limit once read "1 s limit")."""
+    limit_x = _x(limit_ms, limit_ms)
+    labels = [{"x": round(limit_x + 3, 1), "text": f"{_seconds(limit_ms)} limit", "anchor": "start", "limit": True}]
+    for ms, text in ((1, "1 ms"), (10, "10 ms"), (100, "100 ms"), (1000, "1 s"), (10000, "10 s")):
+        label = {"x": _x(ms, limit_ms), "text": text, "anchor": "middle", "limit": False}
+        if ms < limit_ms and _fits(label, AXIS_WIDTH) and not any(_overlap(label, other) for other in labels):
+            labels.append(label)
+    return {"labels": sorted(labels, key=lambda label: label["x"]), "width": AXIS_WIDTH}
+
+
+def label_span(label: dict) -> tuple[float, float]:
+    """Where a label's text lies along the axis, at most (CHAR_WIDTH per character)."""
+    width = len(label["text"]) * CHAR_WIDTH
+    start = {"start": label["x"], "middle": label["x"] - width / 2, "end": label["x"] - width}[label["anchor"]]
+    return start, start + width
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    (a0, a1), (b0, b1) = label_span(a), label_span(b)
+    return a0 < b1 + LABEL_GAP and b0 < a1 + LABEL_GAP
+
+
+def _fits(label: dict, width: float) -> bool:
+    start, end = label_span(label)
+    return start >= 0 and end <= width
+
+
+def _seconds(ms: float) -> str:
+    return f"{ms / 1000:g} s" if ms >= 1000 else f"{ms:g} ms"
 
 
 # -- Markdown: a compact summary and the grid as letters --------------------------------------------
@@ -154,10 +211,6 @@ def markdown_grid(results: list[GradeResult]) -> list[str]:
     lines += ["```", "", "`.` AC, `W` WA, `T` TLE, `M` MLE, `R` RE, `C` CE, `I` IE, blank: not run; "
               "the ruler's digits stand above tests 10, 20, 30, ... (their tens digit)."]
     return lines
-
-
-def _ms(value: float) -> str:
-    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
 
 
 def _shown(value) -> str:

@@ -1,5 +1,6 @@
 """Progress of a long run: a live display on a terminal, a plain line every few seconds otherwise
-(CI logs, pipes), so that a run of minutes is never silent.
+(CI logs, pipes), so that a run of minutes is never silent. The time left is eta.Estimate's: from
+the history's record of each solution (`plan`) and the run's own figures.
 
 rich draws the live display: it keeps a bar, counts and an ETA on the last lines of the terminal while
 other lines scroll above it, and handles resizing and non-ASCII widths, which a hand-made `\\r` line did
@@ -11,44 +12,49 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections import deque
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as LiveProgress
 from rich.text import Text
 
+from .eta import Estimate, Planned
+
 PLAIN_EVERY = 10.0  # seconds between plain progress lines
 LABEL_WIDTH = 48  # characters of the current solution's path on the live display (its end is kept)
-RATE_WINDOW = 7  # the ETA follows the pace of the last six lines (a minute), not the whole run's
+ETA_EVERY = 0.5  # seconds between two estimates on the live display
 
 
 class Progress:
     """Counts of tests and solutions done, the solution being graded, and an ETA."""
 
     def __init__(self, tests: int, solutions: int, live: bool | None = None, every: float = PLAIN_EVERY,
-                 stream=None):
+                 stream=None, plan: list[Planned] | None = None, workers: int = 1, clock=time.monotonic):
+        """`plan`: the solutions in the order they are graded, with their record in the history; without
+        it, the time left is the run's pace so far over the tests left."""
         self.tests, self.solutions = tests, solutions
         self.tests_done = self.solutions_done = 0
         self.current = ""
-        self.started = time.monotonic()
+        self.clock = clock
+        self.started = clock()
+        self.estimate = Estimate(plan, workers, self.started) if plan else None
+        self._eta, self._eta_at = "", None
         self.every = every
         self.stream = stream or sys.stderr
         self.live = sys.stdout.isatty() and sys.stderr.isatty() if live is None else live
         self._display = None
         self._stop = threading.Event()
         self._ticker = None
-        self._samples: deque[tuple[float, int]] = deque(maxlen=RATE_WINDOW)  # (time, tests done) per line
 
     def __enter__(self) -> Progress:
         if self.live:
             self._display = LiveProgress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("tests"),
-                TextColumn("{task.fields[solutions]}"), TimeElapsedColumn(), TextColumn("ETA"),
-                TimeRemainingColumn(), console=Console(file=sys.stdout), transient=True)
+                TextColumn("{task.fields[solutions]}"), TimeElapsedColumn(), TextColumn("ETA {task.fields[eta]}"),
+                console=Console(file=sys.stdout), transient=True)
             self._display.start()
-            self._task = self._display.add_task("starting", total=self.tests, solutions=self._solutions_text())
+            self._task = self._display.add_task("starting", total=self.tests, solutions=self._solutions_text(), eta="-")
         else:
             self._ticker = threading.Thread(target=self._tick, daemon=True)
             self._ticker.start()
@@ -64,7 +70,15 @@ class Progress:
     def test_done(self, solution: str) -> None:
         self.tests_done += 1
         self.current = solution
+        if self.estimate:
+            self.estimate.done(solution, self.clock())
         self._refresh()
+
+    def seconds_left(self) -> float | None:
+        now = self.clock()
+        if self.estimate:
+            return self.estimate.left(now)
+        return (self.tests - self.tests_done) * (now - self.started) / self.tests_done if self.tests_done else None
 
     def solution_done(self, line: str | None = None) -> None:
         """One more solution finished; `line` (ours, never a solution's text) is printed above the display."""
@@ -77,12 +91,9 @@ class Progress:
         self._refresh()
 
     def plain_line(self) -> str:
-        now = time.monotonic()
-        elapsed = now - self.started
-        self._samples.append((now, self.tests_done))
-        since, done_then = self._samples[0] if len(self._samples) > 1 else (self.started, 0)
-        rate = (self.tests_done - done_then) / (now - since) if now > since else 0  # recent tests per second
-        eta = f", about {_duration((self.tests - self.tests_done) / rate)} left" if rate > 0 else ""
+        elapsed = self.clock() - self.started
+        left = self.seconds_left()
+        eta = f", about {_duration(left)} left" if left is not None else ""
         current = f", grading {self.current}" if self.current else ""
         return (f"judge: {self.tests_done}/{self.tests} tests, {self._solutions_text()}{current}, "
                 f"{_duration(elapsed)} elapsed{eta}")
@@ -93,8 +104,12 @@ class Progress:
     def _refresh(self) -> None:
         if self._display:
             label = self.current if len(self.current) <= LABEL_WIDTH else "..." + self.current[3 - LABEL_WIDTH:]
+            now = self.clock()
+            if self._eta_at is None or now - self._eta_at >= ETA_EVERY:
+                left = self.seconds_left()
+                self._eta, self._eta_at = _duration(left) if left is not None else "-", now
             self._display.update(self._task, completed=self.tests_done, description=escape(label),
-                                 solutions=self._solutions_text())
+                                 solutions=self._solutions_text(), eta=self._eta)
 
     def _tick(self) -> None:
         while not self._stop.wait(self.every):

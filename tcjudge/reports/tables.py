@@ -95,9 +95,10 @@ def check_table(rows: list[list[str]], fmt: str = "simple") -> str:
 
 
 def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: list[Change],
-                 verdicts_only: bool = False) -> list[Path]:
+                 verdicts_only: bool = False, run: int | None = None) -> list[Path]:
     """DIR/<slug>.md (summary and grid), DIR/<slug>.json (everything as data) and DIR/<slug>.html (the
-    page); returns the paths. `verdicts_only` (--hide-expected): no test's input or expected value."""
+    page); returns the paths. `verdicts_only` (--hide-expected): no test's input or expected value;
+    `run`: the run's id in the history, for the index to compare it with the previous report."""
     out_dir.mkdir(parents=True, exist_ok=True)
     problem = results[0].problem
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %Z")
@@ -120,8 +121,8 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
         lines += ["", f"Tests that catch no wrong solution: {', '.join(uncaught) or 'none'}."]
     markdown = out_dir / f"{slug}.md"
     data = out_dir / f"{slug}.json"
-    payload = versioned({"problem": slug, "name": problem.name, "generated": stamp, "machine": machine(),
-               "solutions": [r.to_json() for r in results], "changes": [c.to_json() for c in changes]})
+    payload = versioned({"problem": slug, "name": problem.name, "generated": stamp, "machine": machine(), "run": run,
+                         "solutions": [r.to_json() for r in results], "changes": [c.to_json() for c in changes]})
     data.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")  # the data first, whatever follows
     markdown.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="backslashreplace")
     page = out_dir / f"{slug}.html"

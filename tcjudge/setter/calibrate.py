@@ -1,6 +1,8 @@
 """`judge.py calibrate`: a time limit from the stored solutions, as problemtools sets one: the slowest
 accepted run (CPU time, the measure verdicts use) times a safety factor, rounded up to a round
-number; with the warnings that say a limit is fragile: an accepted solution close to it, a solution
+number; with the margins as BAPCtools gives them (the slowest AC, the fastest TLE among the stored
+TLE solutions, each solution's time being its slowest test, and how far apart they and the limit
+are) and the warnings that say a limit is fragile: an accepted solution close to it, a solution
 filed as TLE that would pass with a little more time, a limit far above what accepted code needs."""
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..verdicts import Verdict
 
 FACTOR = 3.0  # slowest accepted x FACTOR, like problemtools' time_multiplier
 SENSITIVE = 1.5  # a TLE solution that passes at 1.5x the limit makes the limit sensitive
+TIMEOUT = SENSITIVE ** 2  # TLE solutions are timed up to 2.25x the limit (BAPCtools' timeout)
 FAR_ABOVE = 2.0  # a limit more than 2x what the factor asks for is far above the accepted solutions
 MIN_LIMIT, MAX_LIMIT = 0.1, 60.0  # what problem.yaml accepts (format.py), in seconds
 TIME_LIMIT_LINE = re.compile(r"^time_limit:.*$", re.MULTILINE)
@@ -34,6 +37,19 @@ class Calibration:
     limit: float  # the proposed limit, in seconds
     warnings: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # accepted solutions that do not pass: no sound limit
+    in_force: float = 0.0  # the limit the TLE solutions were measured against (seconds)
+    fastest_tle: FastestTle | None = None  # None: no stored TLE solution ran to the cap or passed under it
+    tle_stored: int = 0
+
+
+@dataclass
+class FastestTle:
+    """The fastest stored TLE solution: its slowest test's CPU time; `capped` when that test was
+    stopped at TIMEOUT x the limit (the solution is at least that slow)."""
+
+    ms: float
+    where: str
+    capped: bool
 
 
 def round_limit(seconds: float) -> float:
@@ -59,17 +75,37 @@ def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float = FAC
     in_force = calibration.limit if write else problem.time_limit
     _warn_about(calibration, results, in_force, factor)
     tle = [s for s in stored if s.expected is Verdict.TLE]
+    calibration.in_force, calibration.tle_stored = in_force, len(tle)
     if tle:
-        generous = dataclasses.replace(problem, time_limit=min(MAX_LIMIT, in_force * SENSITIVE), tests=problem.tests)
+        generous = dataclasses.replace(problem, time_limit=min(MAX_LIMIT, in_force * TIMEOUT), tests=problem.tests)
         with Pool(jobs, source_limit=source_limit) as pool:
-            for result in pool.grade([SolutionRun(generous, s.path, problem.tests, True, Verdict.TLE) for s in tle]):
-                if result.verdict is Verdict.AC:
-                    calibration.warnings.append(
-                        f"{display_path(result.solution)} (filed as TLE) passes at {SENSITIVE:g}x the {in_force:g} s "
-                        f"limit: the limit is sensitive")
+            tle_results = pool.grade([SolutionRun(generous, s.path, problem.tests, True, Verdict.TLE) for s in tle])
+        _measure_tle(calibration, tle_results, in_force)
     if write and not failures:
         write_limit(problem.path / "problem.yaml", calibration.limit)
     return calibration
+
+
+def _measure_tle(calibration: Calibration, results: list[GradeResult], limit: float) -> None:
+    """The fastest TLE solution, each timed by its slowest test (run up to TIMEOUT x the limit and
+    stopped at its first failure), and the warnings: one that passes at SENSITIVE x the limit makes
+    the limit sensitive; one that fails otherwise (WA, RE...) says nothing about time."""
+    timed = []
+    for result in results:
+        ran = [t for t in result.tests if t.verdict is not None]
+        slowest = max(ran, key=lambda t: t.cpu_ms, default=None)
+        if result.verdict not in (Verdict.AC, Verdict.TLE):
+            calibration.warnings.append(f"{display_path(result.solution)} (filed as TLE) gets {result.verdict} at "
+                                        f"{TIMEOUT:g}x the {limit:g} s limit: not timed")
+            continue
+        if slowest is None:
+            continue
+        if result.verdict is Verdict.AC and slowest.cpu_ms <= limit * SENSITIVE * 1000:
+            calibration.warnings.append(f"{display_path(result.solution)} (filed as TLE) passes at {SENSITIVE:g}x the "
+                                        f"{limit:g} s limit: the limit is sensitive")
+        timed.append(FastestTle(slowest.cpu_ms, f"{display_path(result.solution)}, test {slowest.name}",
+                                result.verdict is Verdict.TLE))
+    calibration.fastest_tle = min(timed, key=lambda f: (f.capped, f.ms), default=None)
 
 
 def _warn_about(calibration: Calibration, results: list[GradeResult], limit: float, factor: float) -> None:
