@@ -97,7 +97,8 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
     def grade(to_grade: list[SolutionRun]) -> list[GradeResult]:
         if not to_grade:
             return []
-        with Progress(sum(len(run.tests) for run in to_grade), len(to_grade)) as progress:
+        with Progress(sum(len(run.tests) for run in to_grade), len(to_grade), plan=history.plan(to_grade),
+                      workers=worker_count(options)) as progress:  # the ETA starts from the history's record
             return grade_runs(options, to_grade, progress, line)
 
     def reused(result: GradeResult) -> None:

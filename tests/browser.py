@@ -19,7 +19,8 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from tcjudge.engine.grading import GradeResult, TestResult
+from tcjudge.engine.results import GradeResult, TestResult
+from tcjudge.languages import EXTENSIONS
 from tcjudge.problems.catalog import Catalog
 from tcjudge.verdicts import Verdict
 
@@ -192,7 +193,7 @@ def big_results(project: Path, tests: int = 300, solutions: int = 70, seed: int 
     report tests make), with names, verdicts and timings of a real problem's spread: most solutions
     accepted, wrong ones failing on some tests with every verdict, one that does not load."""
     rng = random.Random(seed)
-    base = Catalog(project / "problems", project / "solutions").problem("adder")
+    base = Catalog(project / "problems", project / "solutions", EXTENSIONS).problem("adder")
     cases = [replace(base.tests[i % len(base.tests)], name=TEST_NAMES[i % len(TEST_NAMES)].format(i)) for i in range(tests)]
     problem = replace(base, tests=cases, time_limit=2.0)
     folders = ["accepted"] * 30 + ["wrong_answer"] * 25 + ["time_limit_exceeded"] * 8 + ["runtime_error"] * 4 + \

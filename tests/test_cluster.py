@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tcjudge.engine.grading import Pool, SolutionRun
+from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.isolation import all_layers
-from tcjudge.problems.format import load_problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, judge_importable_elsewhere, stored_fixture

@@ -23,6 +23,7 @@ from tcjudge.cli import main
 from tcjudge.engine import results
 from tcjudge.engine.pool import SolutionRun
 from tcjudge.engine.results import GradeResult
+from tcjudge.languages import EXTENSIONS
 from tcjudge.problems.catalog import Catalog
 from tcjudge import languages
 from tcjudge.reports import history
@@ -501,7 +502,7 @@ def test_the_time_left_follows_the_machine_when_its_load_changes():
 
 def test_the_history_plans_each_solution_by_its_last_full_run(run, project):
     run("report")
-    catalog = Catalog(project / "problems", project / "solutions")
+    catalog = Catalog(project / "problems", project / "solutions", EXTENSIONS)
     problem = catalog.problem("adder")
     runs = [SolutionRun(problem, s.path, problem.tests, stop, s.expected)
             for s in catalog.stored_solutions("adder") for stop in (False, True)]
