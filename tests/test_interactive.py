@@ -107,6 +107,10 @@ def test_both_sides_run_on_one_cpu(tmp_path):
     assert verdict is Verdict.WA and len(eval(message)) == 1 and message == facts.output.strip()
 
 
+def _package_copy(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(PACKAGE, tmp_path / "guess"))
+
+
 def test_check_grades_an_interactive_package_in_every_language(judge, tmp_path):
     """The package as a user checks it: Python, C++ and Java submissions, each against the interactor."""
     problems = tmp_path / "problems"
@@ -121,8 +125,7 @@ def test_check_grades_an_interactive_package_in_every_language(judge, tmp_path):
 
 def test_a_package_says_interactive_in_its_own_words(tmp_path):
     """2023-07's `type: interactive` with output_validator/ reads as the legacy form does."""
-    folder = tmp_path / "guess"
-    shutil.copytree(PACKAGE, folder)
+    folder = _package_copy(tmp_path)
     (folder / "problem.yaml").write_text("problem_format_version: 2023-07-draft\nname: Guess\ntype: interactive\n"
                                          "limits: {time_limit: 1}\n")
     (folder / "output_validators").rename(folder / "output_validator_tmp")
@@ -133,8 +136,7 @@ def test_a_package_says_interactive_in_its_own_words(tmp_path):
 
 
 def test_an_interactive_package_without_its_interactor_is_refused_at_its_folder(tmp_path):
-    folder = tmp_path / "guess"
-    shutil.copytree(PACKAGE, folder)
+    folder = _package_copy(tmp_path)
     shutil.rmtree(folder / "output_validators")
     with pytest.raises(JudgeInputError, match="exactly one under output_validator"):
         load_problem(folder)
@@ -142,8 +144,7 @@ def test_an_interactive_package_without_its_interactor_is_refused_at_its_folder(
 
 def test_a_package_without_data_is_read_as_a_package(tmp_path):
     """Before, a package with no data/ was taken for a TopCoder problem ("missing required field 'class'")."""
-    folder = tmp_path / "guess"
-    shutil.copytree(PACKAGE, folder)
+    folder = _package_copy(tmp_path)
     shutil.rmtree(folder / "data")
     with pytest.raises(JudgeInputError, match="the package has no tests"):
         load_problem(folder)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import protocol
+from .build import protect_project
 
 SCAN_LIMIT = 1 << 20  # characters of a source scanned for class names: far above any TopCoder solution
 
@@ -67,6 +68,16 @@ class Language:
 
     def missing_message(self) -> str:
         return f"{self.title} is unavailable: {self.install_hint}"
+
+    def to_compile(self, path: Path, problem, source_limit: int) -> tuple[Toolchain, bytes]:
+        """The installed compiler and at most `source_limit` bytes of source (ToolchainMissing,
+        CompileError), with the problem's project hidden from the compiler from here on."""
+        toolchain = self.toolchain()
+        if toolchain is None:
+            raise ToolchainMissing(self.missing_message())
+        source = read_source(path, source_limit)
+        protect_project(problem.path)
+        return toolchain, source
 
     def program(self, path: Path, problem, source_limit: int) -> dict | None:
         """What the zygote runs for this solution: None when it loads the source itself (Python),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .base import CompileError, Language, Toolchain, ToolchainMissing, gnu_compiler, read_source, safe_file_name
-from .build import SYSTEM_READABLE, cached_build, first_errors, protect_project, run_confined
+from .base import CompileError, Language, Toolchain, gnu_compiler, safe_file_name
+from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 FLAGS = ("-std=gnu11", "-O2", "-static", "-w", "-fmax-errors=5", "-pipe")
 LIBRARIES = ("-lm",)
@@ -40,11 +40,7 @@ class CLanguage(Language):
 
     def build(self, path: Path, problem, source_limit: int):
         """The compiled program (cached)."""
-        toolchain = self.toolchain()
-        if toolchain is None:
-            raise ToolchainMissing(self.missing_message())
-        source = read_source(path, source_limit)
-        protect_project(problem.path)
+        toolchain, source = self.to_compile(path, problem, source_limit)
         name = safe_file_name(Path(path).name, "solution.c")
         outcome = cached_build([self.name, toolchain.version, FLAGS, LIBRARIES, name, source],
                                lambda folder: _compile(toolchain, folder, name, source))

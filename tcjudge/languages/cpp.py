@@ -25,9 +25,9 @@ import shutil
 from pathlib import Path
 
 from ..problems.tctypes import TCType
-from .base import (CompileError, Language, Toolchain, ToolchainMissing, code_only, gnu_compiler, read_source,
+from .base import (CompileError, Language, Toolchain, code_only, gnu_compiler,
                    safe_file_name)
-from .build import SYSTEM_READABLE, cached_build, first_errors, protect_project, run_confined
+from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
 STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
@@ -60,11 +60,7 @@ class Cpp(Language):
 
     def build(self, path: Path, problem, source_limit: int):
         """The compiled solution (cached); its detail names the C++ standard that compiled it."""
-        toolchain = self.toolchain()
-        if toolchain is None:
-            raise ToolchainMissing(self.missing_message())
-        source = read_source(path, source_limit)
-        protect_project(problem.path)
+        toolchain, source = self.to_compile(path, problem, source_limit)
         entry = entry_point(problem) if not problem.kind.program else None
         name = safe_file_name(Path(path).name, "solution.cpp")
         outcome = cached_build(

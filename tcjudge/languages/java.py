@@ -33,8 +33,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .base import CompileError, Language, Toolchain, ToolchainMissing, code_only, read_source
-from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors, protect_project,
+from .base import CompileError, Language, Toolchain, code_only
+from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors,
                     run_confined)
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods), Stdin.java (programs)
@@ -68,11 +68,7 @@ class Java(Language):
         return _jdk()
 
     def program(self, path: Path, problem, source_limit: int) -> dict:
-        toolchain = self.toolchain()
-        if toolchain is None:
-            raise ToolchainMissing(self.missing_message())
-        source = read_source(path, source_limit)
-        protect_project(problem.path)
+        toolchain, source = self.to_compile(path, problem, source_limit)
         code = code_only(source.decode("utf-8", "replace"))
         public = PUBLIC_CLASS.findall(code)
         stdin = problem.kind.program
