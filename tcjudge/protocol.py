@@ -6,7 +6,8 @@ that runs in a confined child), so it imports nothing but the standard library.
 The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Then one JSON line each way:
 
   {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "idle_limit", "overload_wait",
-   "check": bool, "mode": "method" | "stdin" | "interactive", "source_limit", "program"?, "output_limit_mib"?}
+   "check": bool, "mode": "method" | "stdin" | "interactive", "source_limit", "program"?, "output_limit_mib"?,
+   "protect": [folders no child may read: the problem's project]}
       -> {"ok": true} (with check, also "facts" of a child that only compiles and loads the solution)
       or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]}            (a method's test)

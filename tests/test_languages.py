@@ -410,6 +410,52 @@ def test_the_compiler_cannot_read_a_project_under_a_system_folder(variant):
     assert "Permission denied" in message and "more.yaml" in message, message
 
 
+READS_HIDDEN_TESTS = """\
+class Adder:
+    def add(self, values, factor):
+        try:
+            with open(HIDDEN) as handle:
+                leaked = handle.read()
+        except OSError:
+            return sum(values) * factor
+        raise RuntimeError("LEAK: " + leaked[:40])
+"""
+
+
+@needs_landlock
+@pytest.mark.parametrize("variant", ["self", "nobody"])
+def test_a_test_cannot_read_a_project_under_a_folder_the_interpreter_reads(variant):
+    """issue 22: a Python solution may read the interpreter's folders (/usr/local/lib among them); a
+    project kept beneath one was readable by every test, hidden tests included. The zygote now
+    grants such a folder minus the project's folders (the load request names them)."""
+    system = Path("/usr/local/lib")
+    if not os.access(system, os.W_OK):
+        pytest.skip(f"cannot make a project under {system} as uid {os.getuid()}")
+    if variant == "nobody" and os.geteuid() != 0:
+        pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
+    project = Path(tempfile.mkdtemp(prefix="tcjudge-test-project-", dir=system))
+    try:
+        shutil.copytree(FIXTURE_PROBLEMS / "adder", project / "problems" / "adder")
+        secret = project / "problems" / "adder" / "tests" / "more.yaml"
+        (project / "incoming").mkdir()
+        solution = project / "incoming" / "reads_hidden_tests.py"
+        solution.write_text(READS_HIDDEN_TESTS.replace("HIDDEN", repr(str(secret))))
+        for path in [project, *project.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        (project / "cache").mkdir(mode=0o777)
+        problem = load_problem(project / "problems" / "adder")
+
+        def grade():
+            with Pool(1, python=sys.executable) as pool:  # (as nobody: an interpreter it can run)
+                [result] = pool.grade([SolutionRun(problem, solution, problem.tests, True)])
+            return [str(result.verdict), result.first_failure.message if result.first_failure else ""]
+
+        verdict, message = _as_user(variant, project / "cache", grade)
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
+    assert (verdict, message) == ("AC", ""), message
+
+
 def test_landlock_grants_a_tree_minus_its_holes(tmp_path):
     """The compiler's rules: a readable root holding a judge folder is granted as its entries, and the
     entry on the way to the hole the same way; links are resolved, so none leads into a hole."""

@@ -262,7 +262,8 @@ class Pool:
             response = worker.load(run.key, run.solution, problem.class_name, problem.method,
                                    problem.time_limit, problem.memory_limit, check=check, mode=problem.kind.mode,
                                    source_limit=self.source_limit, program=run.program,
-                                   output_limit_mib=problem.output_limit)
+                                   output_limit_mib=problem.output_limit,
+                                   protect=languages.project_folders(problem.path))
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024
             if not response["ok"]:

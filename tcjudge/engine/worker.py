@@ -70,7 +70,7 @@ class Worker:
 
     def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
              memory_mib: int, check: bool, mode: str = "method", source_limit: int = SOURCE_LIMIT,
-             program: dict | None = None, output_limit_mib: int | None = None) -> dict:
+             program: dict | None = None, output_limit_mib: int | None = None, protect: list = ()) -> dict:
         """Hand a solution to the zygote (and, with check, compile and load it once in a child); see zygote docs.
         `mode` "stdin": a program reading its input (no class or method). `program`: a compiled
         language's program to exec instead (tcjudge.languages)."""
@@ -84,6 +84,7 @@ class Worker:
             "time_limit": time_limit, "memory_mib": memory_mib, "check": check, "mode": mode,
             "source_limit": source_limit,
             "idle_limit": limits.idle, "overload_wait": limits.overload,
+            "protect": [str(path) for path in protect],
         } | ({"output_limit_mib": output_limit_mib} if output_limit_mib else {}) | ({"program": program} if program else {}))
         if response.get("ok"):
             self.loaded_key = key

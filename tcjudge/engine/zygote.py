@@ -138,12 +138,15 @@ class Zygote:
         except OSError as err:
             self.solution = None
             return {"ok": False, "compile_error": f"cannot read the file: {err.strerror}"}
-        if self.solution.program is not None and self.confinement is not None:
-            program = self.solution.program
+        program = self.solution.program
+        protected = [str(path) for path in request.get("protect", [])]  # the problem's project folders
+        if self.confinement is not None and (program is not None or any(map(self.confinement.reaches, protected))):
+            # a compiled program's own layers, or a project kept beneath a folder the interpreter reads
             held = _hold_child_descriptors(self.devnull)  # the layers' descriptors must not be 3 or 4
             try:
-                self.solution.confinement, problems = _load_confinement(self.project_root, program.readable,
-                                                                        program.profile)
+                self.solution.confinement, problems = _load_confinement(
+                    [self.project_root, *protected], program.readable if program else [],
+                    program.profile if program else "python")
             finally:
                 for fd in held:
                     os.close(fd)
@@ -514,17 +517,19 @@ def _open_cgroups():
         return None, f"{type(err).__name__}: {err}"
 
 
-def _load_confinement(project_root: str, readable: list[str] = (), profile: str = "python"):
+def _load_confinement(secrets: list[str], readable: list[str] = (), profile: str = "python"):
     """The kernel confinement layers, prepared once here (once per compiled program: its folder
-    and runtime become readable, its profile allows the exec) and entered by every child.
+    and runtime become readable, its profile allows the exec; once per solution whose project lies
+    beneath a folder the interpreter reads) and entered by every child.
 
     Returns (confinement or None, problems): a layer that cannot be prepared is reported, never fatal.
-    The project folder (problems, expected outputs, reports) must stay unreadable to solutions.
+    The `secrets` (the judge's own folder; the problem's project: problems, expected outputs,
+    reports) must stay unreadable to solutions.
     """
     try:
         from tcjudge.engine import sandbox
 
-        return sandbox.prepare(readable, must_not_cover=[project_root], profile=sandbox.PROFILES[profile]), []
+        return sandbox.prepare(readable, must_not_cover=secrets, profile=sandbox.PROFILES[profile]), []
     except Exception as err:  # any failure of an optional layer degrades to running without it
         return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
 
@@ -543,7 +548,7 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     if (devnull, placeholder) != (RESULT_FD, ARGS_FD):
         raise RuntimeError("the zygote must start with only descriptors 0, 1 and 2 open")
     project_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    confinement, problems = _load_confinement(project_root) if confine else (None, ["kernel layers off"])
+    confinement, problems = _load_confinement([project_root]) if confine else (None, ["kernel layers off"])
     os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
     cgroups, no_cgroups = _open_cgroups() if confine else (None, "kernel layers off")

@@ -13,13 +13,13 @@ from pathlib import Path
 
 from ..errors import JudgeInputError
 from .base import CompileError, Language, Toolchain, ToolchainMissing
-from .build import BuildFault
+from .build import BuildFault, project_folders
 from .c import C
 from .cpp import CPP
 from .java import JAVA
 from .python import PYTHON
 
-__all__ = ["BuildFault", "C", "CompileError", "EXTENSIONS", "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "for_path",
+__all__ = ["BuildFault", "C", "project_folders", "CompileError", "EXTENSIONS", "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "for_path",
            "statuses"]
 
 LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA, C)

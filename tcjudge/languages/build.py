@@ -81,11 +81,16 @@ def protect(*paths) -> None:
     _judge_folders.update(os.path.abspath(path) for path in paths if os.path.abspath(path) != "/")
 
 
-def protect_project(problem_folder: Path) -> None:
+def project_folders(problem_folder: Path) -> list[Path]:
     """A problem's project, as a project is laid out: its problems folder and the solutions and
     reports (with the history) beside it."""
     problems = Path(problem_folder).parent
-    protect(problem_folder, problems, problems.parent / "solutions", problems.parent / "reports")
+    return [Path(problem_folder), problems, problems.parent / "solutions", problems.parent / "reports"]
+
+
+def protect_project(problem_folder: Path) -> None:
+    """No compiler may read the problem's project (project_folders)."""
+    protect(*project_folders(problem_folder))
 
 
 def judge_folders() -> list[str]:

@@ -174,6 +174,11 @@ class Confinement:
             self._pid_offsets = tuple(8 * i + 4 for i in prog.pid_slots)
             self._exec_slots = tuple((8 * i + 4, shift) for i, shift in prog.exec_slots)
 
+    def reaches(self, path: str) -> bool:
+        """Whether a child of this confinement could read `path` (a granted path is it or above it)."""
+        real = os.path.realpath(path)
+        return any(_landlock.covers(granted, real) for granted in self.granted_paths)
+
     @property
     def keep_fds(self) -> tuple[int, ...]:
         """fds that must stay open in the child until enter() (which closes them)."""
@@ -245,7 +250,7 @@ def prepare(
         directories, /etc/ld.so.cache, directories of already-mapped shared objects) are added.
     must_not_cover: paths that must stay unreadable (project folder, problems, expected outputs):
         a readable_path equal to or above one of them is a ValueError; an interpreter directory
-        that would be is left out.
+        that would be is granted as its entries minus the way to them (_landlock.beneath_except).
     landlock / seccomp: switch a layer off (tests use this to check each layer on its own).
     profile: what the runtime needs beyond the strict default (PYTHON): NATIVE lets the child execve
         one prepared binary (put its folder in readable_paths: EXECUTE is granted there), JVM also
@@ -277,12 +282,12 @@ def prepare(
     if abi > 0:
         granted = list(explicit)
         for path in dict.fromkeys(interpreter_paths() + _mapped_library_dirs()):
-            if os.path.exists(path):
-                # an interpreter or library directory at or above a secret is left out (the
-                # narrower mapped-library directories usually still cover what is needed)
-                real = grantable(path, strict=False)
-                if real and real not in granted:
-                    granted.append(real)
+            if os.path.exists(path) and os.path.realpath(path) != "/":
+                # an interpreter or library directory that holds a secret (a project kept beneath
+                # it) is granted as its entries minus the way to the secret
+                for real in _landlock.beneath_except([path], secrets):
+                    if real not in granted:
+                        granted.append(real)
         ruleset_fd = _landlock.create_ruleset(abi)
         try:
             for real in granted:
