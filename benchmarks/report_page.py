@@ -79,10 +79,13 @@ def main() -> int:
                         print(f"  axe: {axe_missing()}")
                     else:
                         started = time.perf_counter()
-                        violations = browser.axe()
-                        print(f"  axe-core: {len(violations)} violation(s) in {time.perf_counter() - started:.1f} s"
+                        found = browser.axe()
+                        print(f"  axe-core {found['version']}: {len(found['violations'])} violation(s) in "
+                              f"{time.perf_counter() - started:.1f} s"
                               + "".join(f"\n    {v['id']} ({v['impact']}, {v['nodes']} nodes): {v['help']}"
-                                        for v in violations))
+                                        for v in found["violations"])
+                              + "".join(f"\n    undecided: {v['id']} on {', '.join(v['where'])}: {'; '.join(v['why'])}"
+                                        for v in found["incomplete"]))
                     options.axe = False  # once is enough
         print(f"laid out and painted: median {statistics.median(painted):.0f} ms, max {max(painted):.0f} ms; "
               f"main thread CPU: median {statistics.median(busy):.0f} ms")
