@@ -5,23 +5,26 @@ being graded: on roxor it read 1:32, 7:34, 11:19 and 2:07 for a run that took 1:
 stored TLE solution costs more than the ten others together. Here each solution's remaining tests
 are costed one by one:
 
-- a solution the history has graded before: the CPU time of each of its remaining tests in that
-  earlier run (tests run in order, so the remaining ones are its last), scaled into this run's time
-  (CPU, as a test's wall time swings with the machine's load when it ran: from 3.6x to 8.8x its CPU
-  time, quarter by quarter, for roxor's TLE solution in one run on the busy dev machine);
+- a solution the history has graded before: what each of its remaining tests cost in that earlier
+  run (tests run in order, so the remaining ones are its last; History.plan: the CPU time, times
+  how much longer the solution's tests took in wall time than the run's median test), scaled into
+  this run's time;
 - one it has not: its own cost per test so far, or, before its first test, the median solution's;
 - the scale is fitted as the run goes: the time each solution has taken (the time between two
-  finished tests goes to the solution whose test finished), against its recorded CPU time, its
-  count of tests and its start: elapsed = a x recorded CPU + b x tests + c (compiling a C++ or Java
-  solution, loading a Python one). a starts at 1/workers, b at a few milliseconds per test (the
-  judge's own cost around a test) and c at 0.1 s, and the run's own figures take over as they come,
-  so that neither a run of fast tests, nor one slow test, nor a compile misleads it.
+  finished tests goes to the solution whose test finished), against its recorded cost and its
+  count of tests: elapsed = a x recorded + b x tests. a starts at 1/workers, b at a few
+  milliseconds per test (the judge's own cost around a test), and the run's own figures take over as
+  they come, so that neither a run of fast tests nor one slow test misleads it;
+- each solution's first test is set apart: it also pays for its start (compiling a C++ or Java
+  solution, loading a Python one) and, after a fast solution, for waiting on the other worker; a
+  solution yet to start adds the median start of those of its language so far.
 
 A solution whose tests now cost more or less than recorded (its content changed) is followed by its
-own figures as they come in; and the whole is corrected by the last minute's pace against the fit,
-since the machine's load changes under a run (on the shared dev machine a TLE test took 4.3 s of a
-run in one minute and 1.9 s a few minutes later). tests/test_reports.py simulates runs and holds the estimate within 30%
-of the truth once a fifth of the run is done.
+own figures as they come in; and the whole is corrected by the last minute's pace against each
+solution's own, since the machine's load changes under a run (on the shared dev machine a TLE test
+took 4.3 s of a run in one minute and 1.9 s a few minutes later). tests/test_reports.py simulates
+runs and holds the estimate within 30% of the truth once a fifth of the run is done; a load that
+changes mid-run, which no estimate can foresee, it follows within about a minute.
 """
 
 from __future__ import annotations
@@ -30,20 +33,18 @@ from collections import deque
 from dataclasses import dataclass, field
 
 PRIOR_OVERHEAD = 0.004  # seconds of the judge's own work per test, before the run shows its own
-PRIOR_WALL = 2.0  # the prior on a counts as much as this many seconds of recorded CPU time
+PRIOR_RECORDED = 2.0  # the prior on a counts as much as this many seconds of recorded time
 PRIOR_TESTS = 20  # the prior on b counts as much as this many tests
-PRIOR_START = 0.1  # seconds to start grading a solution (load or compile it), before the run shows its own
-PRIOR_STARTS = 2  # the prior on c counts as much as this many solutions started
 OWN_WEIGHT = 10  # after this many of its tests, a solution's own figures count as much as its record
+NEW_WEIGHT = 2  # ... and, for a solution never graded before, as much as the median solution's pace
 RECENT, RECENT_TESTS, RECENT_MOST = 60.0, 20, 500  # the last minute's pace (20 to 500 tests) corrects the fit
 PACE_RANGE = (1 / 3, 3.0)
-NEW_WEIGHT = 2  # ... and, for a solution never graded before, as much as the run's pace so far
 
 
 @dataclass
 class Planned:
-    """A solution about to be graded: the name the progress sees for it, its test count, and the
-    CPU seconds each of its tests took the last time the history saw it (None: never)."""
+    """A solution about to be graded: the name the progress sees for it (its path), its test count,
+    and what each of its tests cost the last time the history saw it, in seconds (None: never)."""
 
     name: str
     tests: int
@@ -54,7 +55,8 @@ class Planned:
 class _Solution:
     plan: Planned
     done: int = 0
-    spent: float = 0.0  # seconds of the run attributed to it
+    first: float = 0.0  # seconds of the run until its first test was done: its start (a compile) and that test
+    spent: float = 0.0  # seconds of the run attributed to its later tests
     remaining: list[float] = field(default_factory=list)  # suffix sums of costs: remaining[i] = sum(costs[i:])
 
     def __post_init__(self):
@@ -67,6 +69,16 @@ class _Solution:
     @property
     def known(self) -> bool:
         return self.plan.costs is not None
+
+    @property
+    def kind(self) -> str:
+        """What its start costs depend on: its language, by the file's extension."""
+        return self.plan.name.rsplit(".", 1)[-1]
+
+    @property
+    def later(self) -> int:
+        """Tests done after the first."""
+        return max(self.done - 1, 0)
 
     def recorded(self, start: int, end: int | None = None) -> float:
         """Recorded seconds of tests start..end-1."""
@@ -87,76 +99,89 @@ class Estimate:
 
     def done(self, name: str, now: float) -> None:
         solution = self.solutions.get(name)
+        seconds, self.last = now - self.last, now
         if solution is None:
             self.unplanned += 1
-        else:
-            solution.done += 1
-            solution.spent += now - self.last
-            if solution.known:
-                self.recent.append((now, now - self.last, solution, solution.done - 1))
-                while len(self.recent) > RECENT_MOST or (len(self.recent) > RECENT_TESTS and self.recent[0][0] < now - RECENT):
-                    self.recent.popleft()
-        self.last = now
+            return
+        solution.done += 1
+        if solution.done == 1:
+            solution.first = seconds
+            return
+        solution.spent += seconds
+        if solution.known:
+            self.recent.append((now, seconds, solution, solution.done - 1))
+            while len(self.recent) > RECENT_MOST or (len(self.recent) > RECENT_TESTS and self.recent[0][0] < now - RECENT):
+                self.recent.popleft()
 
-    def scale(self) -> tuple[float, float, float]:
-        """(a, b, c): elapsed seconds per recorded CPU second, per test and per solution started (its
-        compile or load), fitted by least squares on the solutions with a record and some tests
-        done, with the priors as three more observations."""
-        priors = (1 / self.workers, PRIOR_OVERHEAD / self.workers, PRIOR_START / self.workers)
-        rows = [((PRIOR_WALL, 0.0, 0.0), priors[0] * PRIOR_WALL), ((0.0, PRIOR_TESTS, 0.0), priors[1] * PRIOR_TESTS),
-                ((0.0, 0.0, PRIOR_STARTS), priors[2] * PRIOR_STARTS)]
-        rows += [((s.recorded(0, s.done), s.done, 1.0), s.spent) for s in self.solutions.values() if s.known and s.done]
-        a, b, c = _least_squares(rows)
-        return max(a, priors[0] / 10), max(b, 0.0), max(c, 0.0)
+    def scale(self) -> tuple[float, float]:
+        """(a, b): elapsed seconds per recorded second and per test, fitted by least squares on the
+        solutions with a record and tests done after their first, with the priors as two more
+        observations."""
+        priors = (1 / self.workers, PRIOR_OVERHEAD / self.workers)
+        rows = [((PRIOR_RECORDED, 0.0), priors[0] * PRIOR_RECORDED), ((0.0, PRIOR_TESTS), priors[1] * PRIOR_TESTS)]
+        rows += [((s.recorded(1, s.done), s.later), s.spent) for s in self.solutions.values() if s.known and s.later]
+        a, b = _least_squares(rows)
+        return max(a, priors[0] / 10), max(b, 0.0)
 
-    def pace(self, a: float, b: float, c: float) -> float:
-        """The last minute against the fit: its seconds over what the fit (and each solution's own
-        correction) says its tests cost. The machine's load changes under a run: on the dev machine
-        a TLE test took 4.3 s of the run in one minute and 1.9 s a few minutes later."""
+    def ratio(self, s: _Solution, a: float, b: float, doubt: float = OWN_WEIGHT) -> float:
+        """How much slower than its record a solution runs so far, trusted as its tests come (after
+        `doubt` tests, half)."""
+        recorded = a * s.recorded(1, s.done) + b * s.later
+        if not s.later or recorded <= 0:
+            return 1.0
+        return 1 + s.later / (s.later + doubt) * (s.spent / recorded - 1)
+
+    def pace(self, a: float, b: float) -> float:
+        """The last minute against each solution's own pace over the run so far: its seconds over what
+        its tests cost at that pace (so that a solution slower than its record is not taken for a
+        slower machine). The machine's load changes under a run: on the dev machine a TLE test took
+        4.3 s of the run in one minute and 1.9 s a few minutes later."""
         if len(self.recent) < RECENT_TESTS:
             return 1.0
         spent = expected = 0.0
         for _, seconds, s, index in self.recent:
             spent += seconds
-            expected += (a * s.recorded(index, index + 1) + b + (c if index == 0 else 0.0)) * self.ratio(s, a, b, c)
+            expected += (a * s.recorded(index, index + 1) + b) * self.ratio(s, a, b, 0)
         return min(max(spent / expected, PACE_RANGE[0]), PACE_RANGE[1]) if expected > 0 else 1.0
 
-    def ratio(self, s: _Solution, a: float, b: float, c: float) -> float:
-        """How much slower than its record a solution runs so far, trusted as its tests come."""
-        recorded = a * s.recorded(0, s.done) + b * s.done
-        if not s.done or recorded <= 0:
-            return 1.0
-        return 1 + s.done / (s.done + OWN_WEIGHT) * (max(s.spent - c, 0.0) / recorded - 1)
-
-    def typical(self, a: float, b: float, c: float) -> float | None:
+    def typical(self, a: float, b: float) -> float | None:
         """Seconds per test of a solution never graded before, until it shows its own: the median
         solution's so far (a median: one TLE solution must not make every new one look slow)."""
-        paces = sorted(max(s.spent - c, 0.0) / s.done for s in self.solutions.values() if s.done)
+        paces = sorted(s.spent / s.later for s in self.solutions.values() if s.later)
         if not paces:
             paces = sorted(a * s.recorded(0) / s.plan.tests + b for s in self.solutions.values()
                            if s.known and s.plan.tests)
         return paces[len(paces) // 2] if paces else None
 
+    def starts(self, a: float, b: float) -> dict[str, float]:
+        """Each language's start (compiling or loading a solution), from the solutions started so
+        far: the median of how much longer their first test took than their later ones. A median:
+        the first test of a slow solution after a fast one also waits for the other worker."""
+        seen: dict[str, list[float]] = {}
+        for s in self.solutions.values():
+            if s.later:
+                seen.setdefault(s.kind, []).append(max(s.first - s.spent / s.later, 0.0))
+        return {kind: sorted(values)[len(values) // 2] for kind, values in seen.items()}
+
     def left(self, now: float) -> float | None:
-        a, b, c = self.scale()
-        typical = self.typical(a, b, c)
+        a, b = self.scale()
+        typical, starts = self.typical(a, b), self.starts(a, b)
         total = 0.0
         for s in self.solutions.values():
             left = s.plan.tests - s.done
             if left <= 0:
                 continue
-            own = max(s.spent - c, 0.0) / s.done if s.done else None  # seconds per test, its start aside
             if s.known:
-                expected = (a * s.recorded(s.done) + b * left) * self.ratio(s, a, b, c)
+                expected = (a * s.recorded(s.done) + b * left) * self.ratio(s, a, b)
             elif typical is None:
                 return None
-            elif own is not None:
-                weight = s.done / (s.done + NEW_WEIGHT)
-                expected = left * (weight * own + (1 - weight) * typical)
+            elif s.later:
+                weight = s.later / (s.later + NEW_WEIGHT)
+                expected = left * (weight * s.spent / s.later + (1 - weight) * typical)
             else:
                 expected = left * typical
-            total += expected + (0.0 if s.done else c)
-        return total * self.pace(a, b, c)
+            total += expected + (0.0 if s.done else starts.get(s.kind, 0.0))
+        return total * self.pace(a, b)
 
 
 def _least_squares(rows: list[tuple[tuple[float, ...], float]]) -> list[float]:

@@ -308,30 +308,44 @@ class History:
 
     def plan(self, runs: list[SolutionRun]) -> list[Planned]:
         """For the progress's estimate of the time left: each run's solution (named as the progress
-        sees it) and the CPU seconds of each of its tests in the latest complete run that ran them
-        all, whatever its content then (CPU, not wall: a test's wall time swings with the machine's
-        load at the time, its CPU time does not); a test the record lacks costs the mean of those it
-        has. A run that stops at its first failure costs nothing after the test that failed then."""
-        planned = []
+        sees it) and what each of its tests cost in the latest complete run that ran them all,
+        whatever its content then; a test the record lacks costs the mean of those it has. A run that
+        stops at its first failure costs nothing after the test that failed then.
+
+        A test's cost is its CPU time times how much longer than its CPU time the solution's tests
+        took in wall time, against the median test of that run: its wall time itself swings with the
+        machine's load at the time (from 3.6x to 8.8x its CPU time, quarter by quarter, for roxor's
+        TLE solution in one run on the busy dev machine), while some solutions always take longer
+        than their CPU time (2.1x for chefgame's TLE solution on a quiet machine, 1.0x for roxor's)."""
+        planned, run_ratios = [], {}
         for run in runs:
             row = self.db.execute(
-                """SELECT COALESCE(r.tests_from, r.id) FROM results r JOIN runs ON runs.id = r.run_id
+                """SELECT COALESCE(r.tests_from, r.id), r.run_id FROM results r JOIN runs ON runs.id = r.run_id
                    WHERE r.solution = ? AND r.problem = ? AND r.full AND r.all_tests AND runs.status = 'complete'
                    ORDER BY r.id DESC LIMIT 1""", (str(run.solution.resolve()), run.problem.slug)).fetchone()
-            costs = None
-            if row:
-                recorded = {name: (cpu / 1000, verdict) for name, cpu, verdict in self.db.execute(
-                    "SELECT name, cpu_ms, verdict FROM tests WHERE result_id = ?", (row[0],))}
-                known = [recorded[t.name][0] for t in run.tests if t.name in recorded]
-                if known:
-                    mean = sum(known) / len(known)
-                    costs, failed = [], False
-                    for test in run.tests:
-                        cost, verdict = recorded.get(test.name, (mean, "AC"))
-                        costs.append(0.0 if failed else cost)
-                        failed = failed or (run.stop_on_failure and verdict not in ("AC", None))
-            planned.append(Planned(display_path(run.solution), len(run.tests), costs))
+            planned.append(Planned(display_path(run.solution), len(run.tests), row and self._costs(run, *row, run_ratios)))
         return planned
+
+    def _costs(self, run: SolutionRun, tests_id: int, run_id: int, run_ratios: dict[int, float]) -> list[float] | None:
+        rows = self.db.execute("SELECT name, cpu_ms, wall_ms, verdict FROM tests WHERE result_id = ?", (tests_id,)).fetchall()
+        recorded = {name: (cpu / 1000, verdict) for name, cpu, _, verdict in rows}
+        known = [recorded[t.name][0] for t in run.tests if t.name in recorded]
+        if not known:
+            return None
+        if run_id not in run_ratios:  # the run's median test: wall over CPU time (tests of 5 ms or more)
+            ratios = sorted(wall / cpu for cpu, wall in self.db.execute(
+                """SELECT t.cpu_ms, t.wall_ms FROM tests t JOIN results r ON t.result_id = COALESCE(r.tests_from, r.id)
+                   WHERE r.run_id = ? AND t.cpu_ms >= 5""", (run_id,)))
+            run_ratios[run_id] = ratios[len(ratios) // 2] if ratios else 1.0
+        cpu, wall = sum(r[1] for r in rows), sum(r[2] for r in rows)
+        own = min(max(wall / cpu / run_ratios[run_id], 0.5), 4.0) if cpu > 0 else 1.0
+        mean = sum(known) / len(known)
+        costs, failed = [], False
+        for test in run.tests:
+            cost, verdict = recorded.get(test.name, (mean, "AC"))
+            costs.append(0.0 if failed else cost * own)
+            failed = failed or (run.stop_on_failure and verdict not in ("AC", None))
+        return costs
 
     def since_last_report(self, problem: str, run_id: int | None = None) -> SinceLastReport | None:
         """What changed for a problem between its report `run_id` (default: its latest) and the report
