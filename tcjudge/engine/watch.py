@@ -173,6 +173,22 @@ def live_usage(clock: int, pid: int) -> tuple[float, int] | None:
     return None
 
 
+def reset_peak(pid: int) -> int | None:
+    """Reset a live process's resident high-water mark (VmHWM) to what it holds now, and return that
+    (KiB): a runtime that serves many tests then shows each test's own peak. None where the kernel
+    refuses (no permission on /proc/<pid>/clear_refs, a process already gone)."""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "wb", buffering=0) as handle:
+            handle.write(b"5")
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 class Child:
     """A forked child that has loaded the solution and waits on its argument pipe for one test.
 
@@ -180,7 +196,8 @@ class Child:
     code runs, so a solution cannot pass itself off as the judge's fault.
     """
 
-    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r", "interaction", "cpu")
+    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r", "interaction", "cpu", "base_kib",
+                 "ready_kib")
 
     def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int, answer_r: int | None,
                  interaction: tuple[int, int] | None = None, cpu: int = -1):
@@ -189,6 +206,10 @@ class Child:
         # an interactive program's standard input (write end) and output (read end), for its interactor
         self.interaction = interaction
         self.cpu = cpu  # the one CPU it runs on (-1: unknown)
+        # A runtime that serves many tests: its resident memory when it was first ready, and when it
+        # was last ready (its peak reset there); None for a child that runs one test.
+        self.base_kib: int | None = None
+        self.ready_kib: int | None = None
 
     def setup_error(self) -> str | None:
         """What the child said went wrong before the solution ran (read once it has ended)."""
@@ -208,7 +229,8 @@ class Child:
     def discard(self) -> None:
         kill_group(self.pid)
         os.waitpid(self.pid, 0)
-        os.close(self.args_w)
+        if self.args_w is not None:
+            os.close(self.args_w)
         self.close()
 
 

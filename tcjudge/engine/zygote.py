@@ -47,9 +47,12 @@ from ..protocol import ANSWER_CAP, ARGS_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, L
 from . import child as child_side
 from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, libc, reap_orphans
 from . import interaction
-from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock
+from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock, reset_peak
 
 RUNQUEUE_GRACE = 0.01  # seconds to wait for a runnable child's queued wait to show in its statistics
+WARM_READY_TIMEOUT = 5.0  # seconds for a serving runtime to be ready again; past it, a fresh one is started
+WARM_GROWTH_KIB = 32 << 10  # a serving runtime that holds this much more than when it first was ready retires
+NEXT_LINE = b"next\n"  # to a serving runtime, once its test's figures are read: get ready for another
 
 
 class Solution:
@@ -106,6 +109,9 @@ class Program:
         self.profile = str(spec["profile"])
         self.stdio = bool(spec.get("stdio"))  # arguments on 0, result on 1 (where 3 and 4 are out of reach)
         self.ready = bool(spec.get("ready"))  # says READY_LINE once started: start-up is not charged
+        # serves test after test (the JVM): each test's arguments as one line, NEXT_LINE after its
+        # result, READY_LINE again when it can take another (see Zygote.run_child)
+        self.serves = self.ready and bool(spec.get("serves"))
         self.result_channel = bool(spec.get("result_channel", True))  # False: a stdin program ends by its exit
         self.data_extra = int(spec.get("data_extra_mib", 0)) << 20
         self.cpu_extra = int(spec.get("cpu_extra", 0))
@@ -123,12 +129,13 @@ class Zygote:
         self.pid = os.getpid()
         self.data_baseline = _vm_data_bytes()
         self.spare: Child | None = None  # the next test's child, forked while the judge was busy
+        self.warm: Child | None = None  # a serving runtime that has run a test and can take the next
         self.ending: list[int] = []  # children killed after returning, reaped once the answer is out
 
     # -- requests -------------------------------------------------------------------------------
 
     def load(self, request: dict) -> dict:
-        self.discard_spare()
+        self.discard_waiting()
         self._close_program_confinement()
         try:
             self.solution = Solution(request, self.confinement)
@@ -185,7 +192,7 @@ class Zygote:
     def prepare_spare(self) -> None:
         """Fork the next test's child now, while the current one runs: fork, confinement and
         loading the solution then happen off the critical path of the next test."""
-        if self.solution is not None and self.spare is None:
+        if self.solution is not None and self.spare is None and self.warm is None:
             self.spare = self._fork()
 
     def _close_program_confinement(self) -> None:
@@ -198,6 +205,16 @@ class Zygote:
             self.spare.discard()
             self.spare = None
 
+    def discard_waiting(self) -> None:
+        """End the children that wait for a test: the spare and the warm runtime."""
+        self.discard_spare()
+        if self.warm is not None:
+            self.warm.discard()
+            self.warm = None
+
+    def _waiting_children(self) -> set[int]:
+        return set(self.ending) | {child.pid for child in (self.spare, self.warm) if child is not None}
+
     # -- one child ------------------------------------------------------------------------------
 
     def run_child(self, args: list | bytes | None, interactor: dict | None = None) -> dict:
@@ -208,10 +225,7 @@ class Zygote:
         read from the kernel there and then, it is killed, and it is reaped after the answer has
         gone out (see finish), so the kernel's tear-down of its memory is off the critical path.
         """
-        child = self.spare or self._fork()
-        self.spare = None
-        program = self.solution.program
-        start_cpu, not_ready = await_ready(child, Program.READY_TIMEOUT) if program is not None and program.ready else (0.0, None)
+        child, start_cpu, not_ready = self._child_for_test()
         if not_ready:
             return self._never_ready(child, not_ready)
         other = None
@@ -220,26 +234,37 @@ class Zygote:
             other = interaction.spawn(interactor, *child.interaction, cpus, self.pid, self.devnull)
             child.interaction = None
         started = time.monotonic()
+        kept = False
         try:
             feed = args if isinstance(args, bytes) else json.dumps(args).encode()
+            if self._serves():
+                feed += b"\n"
             ended, report, truncated, output, usage, answer, activity = self._watch(child, started, feed, start_cpu,
                                                                                    other)
+            kept = ended == "returned" and self._keeps(child, report, truncated, usage)
         finally:
-            kill_group(child.pid)
+            if not kept:
+                kill_group(child.pid)
             if other is not None:  # it sees the program's pipes close; it has this long to decide
                 other.wait(float(interactor["wall_limit"]))
         if ended == "returned":
             status = None
-            self.ending.append(child.pid)
             cpu, peak_kib = usage
+            if child.ready_kib is not None:  # a serving runtime: its memory at its first start, and this test's growth
+                peak_kib = child.base_kib + max(0, peak_kib - child.ready_kib)
+            if kept:
+                self.warm = child
+            else:
+                self.ending.append(child.pid)
         else:
             _, status, rusage = os.wait4(child.pid, 0)
             ended = ended or ("signaled" if os.WIFSIGNALED(status) else "exited")
             cpu, peak_kib = rusage.ru_utime + rusage.ru_stime, rusage.ru_maxrss
         cpu = max(0.0, cpu - start_cpu)
         wall = time.monotonic() - started
-        setup_error = child.setup_error()
-        child.close()
+        setup_error = None if kept else child.setup_error()
+        if not kept:
+            child.close()
         return {
             "ended": ended,
             "exit_code": os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None,
@@ -258,17 +283,67 @@ class Zygote:
                                         "answer_truncated": len(answer) > self.solution.answer_cap}) \
           | ({} if other is None else {"interactor": other.facts()})
 
+    def _serves(self) -> bool:
+        program = self.solution.program
+        return program is not None and program.serves
+
+    def _child_for_test(self) -> tuple[Child, float, str | None]:
+        """The child for the next test, the CPU time its runtime used before it was ready, and why
+        it never became ready (None: it is). The warm runtime when it is ready again in time and has
+        not grown, else the spare or a new child (a new child that never becomes ready is IE)."""
+        if self.warm is not None:
+            child, self.warm = self.warm, None
+            start_cpu, not_ready = await_ready(child, WARM_READY_TIMEOUT)
+            if not not_ready and self._reset_peak(child):
+                return child, start_cpu, None
+            child.discard()
+        child = self.spare or self._fork()
+        self.spare = None
+        program = self.solution.program
+        if program is None or not program.ready:
+            return child, 0.0, None
+        start_cpu, not_ready = await_ready(child, Program.READY_TIMEOUT)
+        if not not_ready and program.serves:
+            self._reset_peak(child)  # if the kernel refuses, this runtime serves one test
+        return child, start_cpu, not_ready
+
+    @staticmethod
+    def _reset_peak(child: Child) -> bool:
+        """Start a serving runtime's test from what it holds now: its peak memory is reset, and a test's
+        figure is its first start's memory plus what the test added. False: it cannot serve another
+        (the kernel refused, or it holds WARM_GROWTH_KIB more than at first: its next test would
+        start from more than a fresh runtime holds)."""
+        child.ready_kib = reset_peak(child.pid)
+        if child.ready_kib is None:
+            return False
+        if child.base_kib is None:
+            child.base_kib = child.ready_kib
+        return child.ready_kib <= child.base_kib + WARM_GROWTH_KIB
+
+    def _keeps(self, child: Child, report: bytes, truncated: bool, usage) -> bool:
+        """Whether a serving runtime that returned can take the next test (then it is told to get
+        ready: NEXT_LINE): its one result line was whole, its arguments were all written, and its CPU
+        time leaves the backstop room for a test."""
+        if (child.ready_kib is None or child.args_w is None or truncated
+                or report.count(b"\n") != 1 or not report.endswith(b"\n")
+                or usage[0] + self.solution.time_limit + 1 >= self.solution.cpu_backstop()):
+            return False
+        try:
+            return os.write(child.args_w, NEXT_LINE) == len(NEXT_LINE)
+        except OSError:
+            return False
+
     def finish(self) -> None:
         """After an answer has gone out: kill strays, make sure the next test's child exists, and
         reap the killed children whose tear-down is over (the others later, never waiting)."""
-        reap_orphans(set(self.ending) | ({self.spare.pid} if self.spare else set()))
+        reap_orphans(self._waiting_children())
         self.prepare_spare()
         self.ending = [pid for pid in self.ending if os.waitpid(pid, os.WNOHANG)[0] == 0]
         self.release_cgroups()
 
     def release_cgroups(self) -> None:
         """Take back the cgroups of reaped children (one still tearing down is tried again later)."""
-        live = set(self.ending) | ({self.spare.pid} if self.spare else set())
+        live = self._waiting_children()
         for pid in [pid for pid in self.slots if pid not in live]:
             if self.cgroups.recycle(self.slots[pid]):
                 del self.slots[pid]
@@ -347,7 +422,8 @@ class Zygote:
         if other is not None:
             poller.register(other.pidfd, select.POLLIN)
         pending = self._feed(child, memoryview(args), poller)
-        if pending is None:
+        spare_ahead = not self._serves()  # a serving runtime is its own next child
+        if pending is None and spare_ahead:
             self.prepare_spare()  # the next test's child sets up while this one runs
         report, output, answer = bytearray(), bytearray(), bytearray()
         truncated = False
@@ -389,7 +465,7 @@ class Zygote:
                             ended, exited = "interactor-ended", True
                     elif fd == child.args_w:
                         pending = self._feed(child, pending, poller)
-                        if pending is None:
+                        if pending is None and spare_ahead:
                             self.prepare_spare()
                     elif fd == result_r:
                         truncated |= drain(fd, report, REPORT_CAP, poller, open_pipes, self.devnull)
@@ -403,9 +479,12 @@ class Zygote:
                         drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
                 if exited:
                     break
-            # Stop the child (its figures are read), then take whatever is left in the pipes,
-            # without waiting for an end of file that a stray descendant could hold back.
-            kill_group(child.pid)
+            # Stop the child (its figures are read; a serving runtime that returned waits for NEXT_LINE),
+            # then take whatever is left in the pipes, without waiting for an end of file that a stray
+            # descendant could hold back.
+            serving_on = self._serves() and ended == "returned"
+            if not serving_on:
+                kill_group(child.pid)
             for fd in list(open_pipes):
                 os.set_blocking(fd, False)
                 if fd == result_r:
@@ -414,10 +493,13 @@ class Zygote:
                     drain(fd, answer, solution.answer_cap + 1, poller, open_pipes, self.devnull)
                 else:
                     drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
+                if serving_on:
+                    os.set_blocking(fd, True)
         finally:
             os.close(pidfd)
             if pending is not None:
                 os.close(child.args_w)
+                child.args_w = None
         return ended, bytes(report), truncated, bytes(output), usage, None if answer_r is None else bytes(answer), activity
 
     def _budgets(self, activity: Activity, deadline: float) -> tuple[float, float]:
@@ -427,9 +509,9 @@ class Zygote:
         remaining_idle, remaining_wait = activity.remaining(self.solution.idle_limit, self.solution.overload_wait)
         return remaining_idle, min(remaining_wait, deadline - time.monotonic())
 
-    @staticmethod
-    def _feed(child: Child, pending: memoryview, poller) -> memoryview | None:
-        """Write what the argument pipe takes; close it when all is written (None: done)."""
+    def _feed(self, child: Child, pending: memoryview, poller) -> memoryview | None:
+        """Write what the argument pipe takes; close it when all is written (None: done), unless a
+        serving runtime reads it for its next test too."""
         try:
             written = os.write(child.args_w, pending)
         except BlockingIOError:
@@ -444,48 +526,9 @@ class Zygote:
             poller.unregister(child.args_w)
         except KeyError:
             pass
-        os.close(child.args_w)
+        if not self._serves():
+            os.close(child.args_w)
         return None
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def _hold_child_descriptors(devnull: int) -> list[int]:
@@ -568,7 +611,7 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
             zygote.finish()
         except OSError as err:  # no spare this time (out of processes or memory): fork on demand
             print(f"zygote: cannot fork a spare child: {err}", file=sys.stderr)
-    zygote.discard_spare()
+    zygote.discard_waiting()
     for pid in zygote.ending:
         os.waitpid(pid, 0)
     zygote.ending = []

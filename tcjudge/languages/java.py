@@ -1,4 +1,4 @@
-"""Java: the contestant's file, compiled alone, run by our entry class (runtime/tcjudge/Main.java), one JVM per test.
+"""Java: the contestant's file, compiled alone, run by our entry class (runtime/tcjudge/Main.java) in a warm JVM.
 
 Our runtime is compiled once per JDK, on its own, into a build of its own (cached as any build), and
 is the JVM's class path; the contestant's file is compiled without it, and its classes are loaded
@@ -6,10 +6,12 @@ by the entry through a class loader of their own whose parent is the JDK's platf
 `package tcjudge` in the file joins nothing of ours: its classes can neither replace nor hide a
 class the runtime names (compiled together, its own `Long` stood for java.lang.Long in our entry).
 
-A test's child execs `java` after entering the sandbox (profile JVM: one execve, JIT memory); our
-entry class says "ready" once the JVM is up, before anything of the solution is loaded, and the
-zygote charges only the CPU time used after that line: the solution's class loading and static
-initializers are charged. The entry class finds the method by reflection with problem.yaml's
+A child execs `java` after entering the sandbox (profile JVM: one execve, JIT memory); our entry
+class says "ready" once the JVM is up, before anything of the solution is loaded, and the zygote
+charges only the CPU time used after that line: the solution's class loading and static initializers
+are charged. For a method ("serves": the entry's "serve" mode) that JVM then takes test after test,
+each through a fresh class loader in a fresh thread; the zygote reads each test's figures and starts
+a fresh JVM when one cannot be reused (docs/languages.md, "One warm JVM serves a solution's tests"). The entry class finds the method by reflection with problem.yaml's
 parameter types mapped to Java's (int, long, double, String, boolean, arrays), calls it on a fresh
 instance and writes the returned value as JSON. A main() in the file is just another method.
 
@@ -41,11 +43,15 @@ RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods)
 STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
 RUNTIME_DATA_MIB = 768  # what the JVM itself maps beyond the heap and that stack (metaspace, code cache, GC)
 START_CPU_SECONDS = 10  # RLIMIT_CPU headroom for JVM start-up, which the zygote does not charge
+SERVE_CPU_SECONDS = 60  # the same for a JVM that serves test after test: it retires when its CPU nears it
 JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xshare:auto", "-XX:-UseContainerSupport",
+             "-Xms8m", "-XX:-ShrinkHeapInSteps", "-Djava.security.manager=disallow",
              "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr",
              "-XX:+SuppressFatalErrorMessage")
 # The JVM's own messages go to the captured output, never to the result channel (descriptor 1 here):
-# warnings to stderr, and a crash aborts without its report (which HotSpot writes to stdout).
+# warnings to stderr, and a crash aborts without its report (which HotSpot writes to stdout). A small
+# initial heap that shrinks at once gives memory back after each test of a serving JVM (its resident
+# memory at ready is then the same before every test); no solution can install a security manager.
 JAVAC_FLAGS = ("-encoding", "UTF-8", "-nowarn", "-Xmaxerrs", "5", "-J-Xmx512m", "-J-XX:+UseSerialGC",
                "-J-XX:-UsePerfData", "-J-XX:TieredStopAtLevel=1", "-J-XX:-UseContainerSupport")
 PUBLIC_CLASS = re.compile(r"\bpublic\s+(?:(?:final|abstract|strictfp)\s+)*class\s+([A-Za-z_$][\w$]*)")
@@ -57,8 +63,9 @@ class Java(Language):
     name = "java"
     title = "Java"
     extensions = (".java",)
-    layers = ("compiled confined (rlimits, Landlock, process group), cached; each test execs a JVM in a fresh "
-              "confined child: rlimits, -Xmx, Landlock, seccomp (jvm profile: one execve, JIT memory)")
+    layers = ("compiled confined (rlimits, Landlock, process group), cached; a JVM in a confined child serves a "
+              "solution's tests, each in a fresh class loader: rlimits, -Xmx, Landlock, seccomp (jvm profile: one "
+              "execve, JIT memory)")
     install_hint = "javac and java were not found on PATH (Debian/Ubuntu: apt install openjdk-17-jdk-headless)"
 
     def classes(self, source: str) -> set[str]:
@@ -90,13 +97,15 @@ class Java(Language):
                      str(STACK_MIB), classes, qualified]
         else:
             types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
-            entry = ["-cp", str(runtime), "tcjudge.Main", str(STACK_MIB), classes, qualified, problem.method, *types]
+            entry = ["-cp", str(runtime), "tcjudge.Main", "serve", str(STACK_MIB), classes, qualified, problem.method,
+                     *types]
         return {
             "argv": [toolchain.programs["java"], f"-Xmx{problem.memory_limit}m", *JVM_FLAGS, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
             "readable": [classes, str(runtime), *toolchain.programs["readable"].split(os.pathsep)],
             "profile": "jvm", "stdio": not stdin, "ready": True,
-            "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB, "cpu_extra": START_CPU_SECONDS,
+            "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB, "serves": not stdin,
+            "cpu_extra": START_CPU_SECONDS if stdin else SERVE_CPU_SECONDS,
         }
 
 

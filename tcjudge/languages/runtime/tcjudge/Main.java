@@ -1,6 +1,8 @@
 package tcjudge;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -41,25 +43,116 @@ import java.util.List;
  */
 public final class Main {
     static OutputStream result; // the result channel
+    static boolean serving; // one JVM for many tests ("serve" as the first argument)
+    static boolean reusable; // the last test left nothing that could reach the next one
 
-    public static void main(String[] argv) throws InterruptedException {
+    public static void main(String[] argv) throws Exception {
+        serving = "serve".equals(argv[0]);
+        String[] a = serving ? java.util.Arrays.copyOfRange(argv, 1, argv.length) : argv;
         result = new FileOutputStream(FileDescriptor.out);
-        PrintStream output = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 16), false);
-        System.setOut(output);
-        System.setErr(output);
-        ClassLoader loader = solutionLoader(argv[1]);
-        Thread solution = new Thread(null, () -> run(loader, argv[2], argv[3], java.util.Arrays.copyOfRange(argv, 4, argv.length)),
-                                     "main", Long.parseLong(argv[0]) << 20);
+        InputStream requests = new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16);
+        long stack = Long.parseLong(a[0]) << 20;
+        String[] types = java.util.Arrays.copyOfRange(a, 4, a.length);
+        if (!serving) {
+            PrintStream output = captured();
+            System.setOut(output);
+            System.setErr(output);
+            warmUp();
+            ClassLoader loader = solutionLoader(a[1]);
+            Thread solution = solutionThread(loader, stack, () -> run(loader, a[2], a[3], types, () -> readAll(requests)));
+            write("ready");
+            solution.start();
+            solution.join();
+            return;
+        }
+        serve(requests, stack, a[1], a[2], a[3], types);
+    }
+
+    /** Tests one after another in this JVM, each in a fresh class loader and a fresh thread: the
+     *  solution's classes, statics and instance are new every time. The JDK's global settings the
+     *  solution can change (properties, locale, time zone, standard streams) are put back before
+     *  each test; a test that leaves a thread alive, closes a standard descriptor or ends in a
+     *  VirtualMachineError (out of memory, stack overflow) ends the JVM instead, and the zygote
+     *  starts a fresh one. After a test that grew the heap, a full collection gives it back to the
+     *  kernel (-XX:-ShrinkHeapInSteps), so each test starts from about the same resident memory (the
+     *  zygote retires a JVM that holds much more than when it started, and reads each test's growth). */
+    private static void serve(InputStream requests, long stack, String folder, String className, String methodName,
+                              String[] types) throws Exception {
+        Globals globals = new Globals();
+        java.util.Set<Thread> ours = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
+        warmUp();
+        long committed = Runtime.getRuntime().totalMemory(); // the heap as the JVM started it (-Xms)
+        while (true) {
+            globals.restore();
+            if (Runtime.getRuntime().totalMemory() > committed) System.gc(); // give the heap back: it shrinks
+            write("ready");
+            String line = readLine(requests);
+            if (line == null) return; // the zygote is done with this JVM
+            ClassLoader loader = solutionLoader(folder);
+            reusable = true;
+            Thread solution = solutionThread(loader, stack,
+                    () -> run(loader, className, methodName, types, () -> line.getBytes(StandardCharsets.UTF_8)));
+            solution.start();
+            solution.join();
+            if (!"next".equals(readLine(requests))) return; // the zygote read the figures; else it is done
+            java.util.Set<Thread> live = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
+            live.remove(Thread.currentThread());
+            live.removeAll(ours);
+            if (!reusable || !live.isEmpty() || !globals.descriptorsOpen()) Runtime.getRuntime().halt(0);
+        }
+    }
+
+    /** A test's arguments (JSON), read in the solution's thread: a failure to read is reported as any other. */
+    private interface Request {
+        byte[] read() throws IOException;
+    }
+
+    /** What a test may change of the JVM's shared state, as it was at start. */
+    private static final class Globals {
+        final java.util.Properties properties = (java.util.Properties) System.getProperties().clone();
+        final java.util.Locale locale = java.util.Locale.getDefault();
+        final java.util.TimeZone zone = java.util.TimeZone.getDefault();
+
+        void restore() {
+            PrintStream output = captured();
+            System.setOut(output);
+            System.setErr(output);
+            System.setIn(new ByteArrayInputStream(new byte[0]));
+            System.setProperties((java.util.Properties) properties.clone());
+            java.util.Locale.setDefault(locale);
+            java.util.TimeZone.setDefault(zone);
+            Thread.setDefaultUncaughtExceptionHandler(null);
+        }
+
+        boolean descriptorsOpen() {
+            return FileDescriptor.in.valid() && FileDescriptor.out.valid() && FileDescriptor.err.valid();
+        }
+    }
+
+    /** System.out and System.err of the solution: the captured output (descriptor 2). */
+    private static PrintStream captured() {
+        return new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 16), false);
+    }
+
+    private static Thread solutionThread(ClassLoader loader, long stack, Runnable body) {
+        Thread solution = new Thread(null, body, "main", stack);
         solution.setContextClassLoader(loader);
-        write("ready");
-        solution.start();
-        solution.join();
+        return solution;
+    }
+
+    /** One line of the zygote's (without its newline), or null at the end of the stream. */
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int c; (c = in.read()) != '\n'; ) {
+            if (c < 0) return null;
+            line.write(c);
+        }
+        return line.toString(StandardCharsets.UTF_8);
     }
 
     /** The loader of the solution's classes (nothing is loaded yet): the JDK is its parent, not us. */
     static ClassLoader solutionLoader(String folder) {
         try {
-            warmUp();
             URL[] path = {Path.of(folder).toUri().toURL()};
             return new URLClassLoader(SOLUTION_LOADER, path, ClassLoader.getPlatformClassLoader());
         } catch (MalformedURLException err) {
@@ -82,10 +175,10 @@ public final class Main {
 
     static final String SOLUTION_LOADER = "solution"; // names the solution's frames in stack traces
 
-    private static void run(ClassLoader loader, String className, String methodName, String[] types) {
+    private static void run(ClassLoader loader, String className, String methodName, String[] types, Request request) {
         String call = "load";
         try {
-            String data = new String(readAll(new FileInputStream(FileDescriptor.in)), StandardCharsets.UTF_8);
+            String data = new String(request.read(), StandardCharsets.UTF_8);
             Object args = new Json(data).document();
             Class<?> cls;
             try {
@@ -146,16 +239,17 @@ public final class Main {
                 break;
             }
         }
+        reusable &= !(err instanceof VirtualMachineError);
         String type = err instanceof OutOfMemoryError ? "MemoryError" : err.getClass().getName();
         report("{\"kind\":\"error\",\"phase\":\"" + phase + "\",\"type\":" + quote(type) + ",\"message\":" + quote(message)
                 + ",\"line\":" + line + ",\"errno\":null}");
     }
 
-    /** One line on the result channel; then wait to be killed, so the zygote reads CPU time and
-     *  peak memory from the kernel while the process still exists. */
+    /** One line on the result channel; then (one test per JVM) wait to be killed, so the zygote
+     *  reads CPU time and peak memory from the kernel while the process still exists. */
     static void report(String line) {
         write(line);
-        while (true) {
+        while (!serving) {
             try {
                 Thread.sleep(Long.MAX_VALUE);
             } catch (InterruptedException err) {

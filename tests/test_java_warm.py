@@ -1,0 +1,87 @@
+"""A Java solution's tests share a warm JVM (docs/languages.md), and nothing of one test reaches the next.
+
+The probe (testdata/languages/java_warm/Probe.java) returns its JVM's process id, or -1 when it finds
+what an earlier test left behind: so each test here says both which tests shared a JVM and that
+statics, system properties, the default locale and time zone were fresh. Each figure asserted is the
+zygote's (from the kernel), read through the worker as the pool reads it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tcjudge.engine.worker import Worker
+from tcjudge.languages import JAVA
+from tcjudge.problems.checkers import Checker
+from tcjudge.problems.format import Parameter, Problem
+from tcjudge.problems.method import METHOD
+from tcjudge.problems.tctypes import TCType
+
+from .conftest import TESTDATA
+
+pytestmark = pytest.mark.skipif(JAVA.toolchain() is None, reason=JAVA.missing_message())
+PROBE = TESTDATA / "languages" / "java_warm" / "Probe.java"
+PLAIN, ALLOCATE, LEAVE_A_THREAD, CHANGE_GLOBALS, EXHAUST_HEAP = range(5)
+MEMORY_MIB = 256
+
+
+@pytest.fixture()
+def probe():
+    """A function running one test of the probe in one worker: (returned value or error, facts)."""
+    int_type = TCType("int", 0)
+    problem = Problem("probe", PROBE.parent, "Probe", "test fixture", "Probe", "probe",
+                      [Parameter("mib", int_type), Parameter("mode", int_type)], TCType("long", 0),
+                      time_limit=2, memory_limit=MEMORY_MIB, tests=[], check=Checker(TCType("long", 0)), kind=METHOD)
+    worker = Worker()
+    try:
+        loaded = worker.load(("probe",), PROBE, "Probe", "probe", 2, MEMORY_MIB, True,
+                             program=JAVA.program(PROBE, problem, 256 * 1024))
+        assert loaded["ok"], loaded
+
+        def run(mib: int, mode: int):
+            facts = worker.run((mib, mode))
+            report = json.loads(facts.report) if facts.report else {}
+            return report.get("value", report.get("type")), facts
+
+        yield run
+    finally:
+        worker.close()
+
+
+def test_tests_share_a_jvm_with_fresh_statics_each_time(probe):
+    pids = [probe(0, PLAIN)[0] for _ in range(5)]
+    assert -1 not in pids
+    assert len(set(pids)) == 1, pids  # one JVM served all five: its statics were new every time
+
+
+def test_what_a_test_changes_of_the_jdk_is_put_back(probe):
+    first, _ = probe(0, CHANGE_GLOBALS)
+    after, _ = probe(0, PLAIN)
+    assert after == first != -1  # the same JVM, and the property, locale and time zone were restored
+
+
+def test_a_thread_left_running_ends_that_jvm(probe):
+    first, _ = probe(0, LEAVE_A_THREAD)
+    after, facts = probe(0, PLAIN)
+    assert after not in (first, -1)  # a fresh JVM: the spinning thread cannot charge this test
+    assert facts.cpu < 0.5
+
+
+def test_running_out_of_heap_ends_that_jvm_and_the_next_test_is_unharmed(probe):
+    first, _ = probe(0, PLAIN)
+    error, facts = probe(0, EXHAUST_HEAP)
+    assert error == "MemoryError", facts
+    after, _ = probe(0, PLAIN)
+    assert after not in (first, -1)
+
+
+def test_each_tests_memory_is_its_own(probe):
+    """A light test after a heavy one shows what a light test shows first; the heavy one shows its own growth."""
+    _, light = probe(0, PLAIN)
+    pid, heavy = probe(120, ALLOCATE)
+    again, light_again = probe(0, PLAIN)
+    assert heavy.memory_mib >= light.memory_mib + 110
+    assert abs(light_again.memory_mib - light.memory_mib) < 8, (light.memory_mib, light_again.memory_mib)
+    assert again == pid  # the heap was given back, so the JVM was kept
