@@ -21,7 +21,7 @@ An interactive test's facts also hold "interactor": {"exit_code", "signal", "fir
 program ran), "timed_out"}; its program's 0 and 1 are pipes to the interactor (engine/interaction.py).
 
 "program" (a compiled language, built by tcjudge.languages): {"argv", "env", "readable", "profile",
-"stdio", "ready", "result_channel", "data_extra_mib", "cpu_extra"}; see engine/zygote.Program.
+"stdio", "ready", "result_channel", "data_extra_mib", "cpu_extra"}; see engine/solution.Program.
 
 A child's channels: the result channel on RESULT_FD (one JSON line: {"kind": "return" | "error" |
 "exit" | "loaded" | "missing" | "compile_error", ...}), a method's arguments on ARGS_FD (JSON, closed

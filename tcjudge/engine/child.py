@@ -58,7 +58,7 @@ class Channels:
 def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], None] | None,
           data_baseline: int, nproc: int | None, cpu: int) -> NoReturn:
     """In the forked child: cut every tie to the zygote (`parent`), confine, then run `solution`
-    (an engine/zygote.Solution) on `cpu` alone and end.
+    (an engine/solution.Solution) on `cpu` alone and end.
 
     Every descriptor but 0-4 is closed before the solution runs, the set-up channel included."""
     setup_w = channels.setup
@@ -111,7 +111,7 @@ def _limit(solution, data_baseline: int, nproc: int | None) -> None:
 
 
 def _exec_program(program, token: int | None) -> NoReturn:
-    """Arrange the descriptors and become the compiled program (an engine/zygote.Program).
+    """Arrange the descriptors and become the compiled program (an engine/solution.Program).
 
     `token`: the address of the program's path that the confinement's filter lets execve take
     (sandbox.exec_token), the only exec the program will ever have; None where no filter decides."""

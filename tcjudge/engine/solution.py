@@ -1,0 +1,73 @@
+"""What the zygote holds of the loaded solution: its source, the limits its tests run under, and
+the program a compiled language execs (zygote side: read from the load request, never from the child).
+
+Imports nothing of the judge but tcjudge.protocol.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..protocol import ANSWER_CAP, Limits, read_source
+
+
+class Solution:
+    """One solution's source and the limits its tests run under.
+
+    The zygote only reads the bytes (a regular file, at most `source_limit` of them); it never
+    parses them: each child compiles the source itself, confined and limited like the test, so
+    a source that is slow, huge or deep to compile costs that child (CE, TLE or MLE), not us.
+    """
+
+    def __init__(self, request: dict, confinement=None):
+        self.path = request["path"]
+        self.confinement = confinement  # the kernel layers its children enter (None: off)
+        self.program = Program(request["program"]) if request.get("program") else None
+        self.interactive = request.get("mode") == "interactive"  # a stdin program facing an interactor
+        self.stdin_mode = self.interactive or request.get("mode") == "stdin"
+        self.compile_only = False  # the load check of a stdin program: compile, say so, run nothing
+        self.class_name = request.get("class")
+        self.method = request.get("method")
+        self.time_limit = float(request["time_limit"])
+        self.memory_bytes = int(request["memory_mib"]) * 1024 * 1024
+        # Seconds a test may spend neither running nor waiting for a CPU, and waiting for a CPU
+        # (protocol.Limits, whose rules also stand for a request that leaves them out).
+        rules = Limits(self.time_limit, int(request["memory_mib"]))
+        self.address_space = rules.address_space
+        # a stdin program's standard output kept: the problem's output limit, at most ANSWER_CAP
+        self.answer_cap = min(ANSWER_CAP, int(request.get("output_limit_mib", ANSWER_CAP >> 20)) << 20)
+        self.idle_limit = float(request.get("idle_limit", rules.idle))
+        self.overload_wait = float(request.get("overload_wait", rules.overload))
+        self.source = read_source(self.path, int(request["source_limit"]))
+
+    def data_limit(self, baseline: int) -> int:
+        """RLIMIT_DATA: the memory limit above what the process holds before the solution runs."""
+        if self.program is not None:  # exec starts afresh: the runtime's own share, not the zygote's
+            return self.memory_bytes + self.program.data_extra
+        return baseline + self.memory_bytes
+
+    def cpu_backstop(self) -> int:
+        return math.ceil(self.time_limit) + 1 + (self.program.cpu_extra if self.program else 0)
+
+
+class Program:
+    """A compiled solution (C++ binary, the JVM with our entry class), exec'd by the confined child.
+
+    The language decides all of it on the judge's side (tcjudge.languages); the zygote only execs.
+    """
+
+    READY_TIMEOUT = 30.0  # seconds for a runtime to start on a loaded machine; past it: IE
+
+    def __init__(self, spec: dict):
+        self.argv = [str(arg) for arg in spec["argv"]]
+        self.env = {str(k): str(v) for k, v in spec.get("env", {}).items()}
+        self.readable = [str(path) for path in spec.get("readable", [])]
+        self.profile = str(spec["profile"])
+        self.stdio = bool(spec.get("stdio"))  # arguments on 0, result on 1 (where 3 and 4 are out of reach)
+        self.ready = bool(spec.get("ready"))  # says READY_LINE once started: start-up is not charged
+        # serves test after test (the JVM): each test's arguments as one line, NEXT_LINE after its
+        # result, READY_LINE again when it can take another (see Zygote.run_child)
+        self.serves = self.ready and bool(spec.get("serves"))
+        self.result_channel = bool(spec.get("result_channel", True))  # False: a stdin program ends by its exit
+        self.data_extra = int(spec.get("data_extra_mib", 0)) << 20
+        self.cpu_extra = int(spec.get("cpu_extra", 0))
