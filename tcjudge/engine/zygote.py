@@ -418,28 +418,34 @@ class Zygote:
                         drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
                 if exited:
                     break
-            # Stop the child (its figures are read; a serving runtime that returned waits for NEXT_LINE),
-            # then take whatever is left in the pipes, without waiting for an end of file that a stray
-            # descendant could hold back.
+            # Stop the child (its figures are read; a serving runtime that returned waits for NEXT_LINE)
             serving_on = self._serves() and ended == "returned"
             if not serving_on:
                 kill_group(child.pid)
-            for fd in list(open_pipes):
-                os.set_blocking(fd, False)
-                if fd == result_r:
-                    truncated |= drain(fd, report, REPORT_CAP, poller, open_pipes, self.devnull)
-                elif fd == answer_r:
-                    drain(fd, answer, solution.answer_cap + 1, poller, open_pipes, self.devnull)
-                else:
-                    drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
-                if serving_on:
-                    os.set_blocking(fd, True)
+            truncated |= self._drain_left(child, open_pipes, poller, (report, output, answer), serving_on)
         finally:
             os.close(pidfd)
             if pending is not None:
                 os.close(child.args_w)
                 child.args_w = None
         return ended, bytes(report), truncated, bytes(output), usage, None if answer_r is None else bytes(answer), activity
+
+    def _drain_left(self, child: Child, open_pipes: set, poller, into: tuple, keep_open: bool) -> bool:
+        """Take what is left in the pipes `into` (report, output, answer), without waiting for an end
+        of file that a stray descendant could hold back. True: the result line was cut off."""
+        report, output, answer = into
+        truncated = False
+        for fd in list(open_pipes):
+            os.set_blocking(fd, False)
+            if fd == child.result_r:
+                truncated |= drain(fd, report, REPORT_CAP, poller, open_pipes, self.devnull)
+            elif fd == child.answer_r:
+                drain(fd, answer, self.solution.answer_cap + 1, poller, open_pipes, self.devnull)
+            else:
+                drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
+            if keep_open:  # a serving runtime's pipes carry its next test too
+                os.set_blocking(fd, True)
+        return truncated
 
     def _budgets(self, activity: Activity, deadline: float) -> tuple[float, float]:
         """Seconds left of the idle and waiting budgets (lower bounds). The waiting budget also
