@@ -448,46 +448,6 @@ class Zygote:
         return None
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _hold_child_descriptors(devnull: int) -> list[int]:
     """Occupy every free descriptor up to ARGS_FD (a child dup2s its channels there), so what is
     opened next lands above them; the caller closes the returned placeholders."""
