@@ -298,7 +298,9 @@ class Zygote:
         else:
             channels = child_side.Channels(self.devnull, output_w, output_w, result_w, args_r, setup_w, crash_w)
             theirs = ()
-        slot = self.cgroups.create(solution.data_limit(0)) if self.cgroups else None  # (+ a runtime's share)
+        # the memory limit + cgroup.HEADROOM for every language: the cgroup counts pages charged, not the
+        # address space a runtime maps (the share RLIMIT_DATA leaves the JVM is mostly never touched)
+        slot = self.cgroups.create(solution.memory_bytes) if self.cgroups else None
         cpu = libc.sched_getcpu()  # the child's one CPU: the one the zygote runs on (its own, with -j > 1)
         pid = os.fork()
         if pid == 0:
