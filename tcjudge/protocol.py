@@ -21,12 +21,19 @@ An interactive test's facts also hold "interactor": {"exit_code", "signal", "fir
 program ran), "timed_out"}; its program's 0 and 1 are pipes to the interactor (engine/interaction.py).
 
 "program" (a compiled language, built by tcjudge.languages): {"argv", "env", "readable", "profile",
-"stdio", "ready", "result_channel", "data_extra_mib", "cpu_extra"}; see engine/solution.Program.
+"stdio", "ready", "result_channel", "crash_channel", "data_extra_mib", "cpu_extra", "serves"}; see
+engine/solution.Program.
 
 A child's channels: the result channel on RESULT_FD (one JSON line: {"kind": "return" | "error" |
 "exit" | "loaded" | "missing" | "compile_error", ...}), a method's arguments on ARGS_FD (JSON, closed
 when complete), what it prints on 1 and 2 (a stdin program: its input on 0 and its answer on 1).
 A runtime that says when it is up (the JVM) first writes READY_LINE on the result channel.
+
+The crash channel on CRASH_FD (non-blocking: a crashing process never waits on it) carries what a
+process says about its own crash, read by the zygote only after the kernel reported a death by a
+signal ("crash" in the facts, at most CRASH_CAP bytes): CPython's faulthandler traceback for a Python
+solution, STACK_LIMIT_LINE from the C++ runtime's SIGSEGV handler. It is the solution's to forge: the
+judge reads it as a hint beside the kernel's facts, never as one (verdicts.py).
 """
 
 from __future__ import annotations
@@ -37,11 +44,16 @@ from dataclasses import dataclass
 
 RESULT_FD = 3
 ARGS_FD = 4
+CRASH_FD = 5
 READY_LINE = b"ready\n"
 
 OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is discarded by the kernel
 ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
 REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
+CRASH_CAP = 64 * 1024  # bytes of a crash's evidence kept: what a pipe holds (CPython's 100 frames fit)
+# What the C++ runtime's SIGSEGV handler writes on the crash channel when the fault address lies
+# where only a stack at its limit reaches (runtime/tcjudge.hpp: watch_stack).
+STACK_LIMIT_LINE = b"tcjudge: SIGSEGV at the stack's limit\n"
 # An interactor's exit status (the Kattis output validator's): 42 accepts, 43 rejects; 127 is ours for
 # an interactor whose exec failed. Any other status, or a signal, is the interactor's fault.
 ACCEPTED, REJECTED, NOT_STARTED = 42, 43, 127

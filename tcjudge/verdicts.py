@@ -8,7 +8,7 @@ import errno
 import signal
 from dataclasses import dataclass
 
-from .protocol import Limits
+from .protocol import STACK_LIMIT_LINE, Limits
 
 
 class Verdict(str, enum.Enum):
@@ -55,6 +55,7 @@ class RunFacts:
     waited: float = 0.0  # seconds waiting for a CPU (as of the worker's last look)
     oom_killed: bool = False  # the kernel killed it at its memory cgroup's limit (memory of any kind)
     interactor: dict | None = None  # an interactive test's interactor: exit_code, signal, first, timed_out
+    crash: str = ""  # what a process killed by a signal said of its crash (protocol: the crash channel)
 
     @classmethod
     def from_message(cls, message: dict) -> RunFacts:
@@ -136,9 +137,27 @@ def _failure_finding(facts: RunFacts, report: dict | None) -> tuple[Verdict, str
     if kind is not None or facts.ended in ("cpu-limit", "idle-limit", "overloaded"):
         return None
     if facts.ended == "signaled":
-        hint = " (stack overflow from deep recursion?)" if facts.signal == signal.SIGSEGV else ""
-        return Verdict.RE, f"killed by {_signal_name(facts.signal)}{hint}"
+        return Verdict.RE, f"killed by {_signal_name(facts.signal)}{_crash_hint(facts)}"
     return Verdict.RE, f"the process exited with status {facts.exit_code} without returning a value"
+
+
+# CPython's faulthandler ends a traceback it cut at its frame cap (100) with this line.
+_CUT_TRACEBACK = "\n  ...\n"
+
+
+def _crash_hint(facts: RunFacts) -> str:
+    """What the crash evidence supports, as one of the judge's own phrases; "" without evidence.
+
+    The evidence is the solution's to forge (the crash channel is one of its descriptors), so it
+    only ever adds a fixed phrase to a death by SIGSEGV that the kernel reported: a forger can call
+    its own RE a stack overflow, and nothing more."""
+    if facts.signal != signal.SIGSEGV:
+        return ""
+    if facts.crash == STACK_LIMIT_LINE.decode():
+        return " (stack overflow: the stack was at its limit)"
+    if facts.crash.startswith("Fatal Python error: Segmentation fault") and _CUT_TRACEBACK in facts.crash:
+        return " (stack overflow? it crashed over 100 calls deep)"
+    return ""
 
 
 def _signal_name(number: int | None) -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
+import sys
 import threading
 import time
 
@@ -16,8 +19,9 @@ from tcjudge.engine.worker import Worker
 from tcjudge.engine.sandbox import cgroup
 from tcjudge.problems.loader import load_problem
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
+CPP_DATA_EXTRA_MIB = 32  # tcjudge/languages/cpp.py: a C++ program's RLIMIT_DATA share over the limit
 CGROUPS, WHY = cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}-test")
 needs_cgroups = pytest.mark.skipif(CGROUPS is None, reason=f"no writable cgroups here: {WHY}")
 
@@ -133,3 +137,63 @@ def test_cpu_parallelism_is_one_core(tmp_path):
     finally:
         worker.close()
     assert value == 10, f"{value // 10} CPUs, widened: {bool(value % 10)}"
+
+
+# Grades testdata/memory/ in a process of its own (so that it can be started without cgroups) and
+# says what bounded it: the figures the documented bounds are made of, and each solution's peak.
+GRADE_MEMORY = """if True:
+    import json, sys
+    from pathlib import Path
+    from tcjudge.engine.pool import Pool, SolutionRun
+    from tcjudge.engine.sandbox import cgroup
+    from tcjudge.engine.worker import Worker
+    from tcjudge.problems.loader import load_problem
+
+    zygote = Worker()
+    with open(f"/proc/{zygote.process.pid}/status") as handle:
+        status = {key: int(value.split()[0]) / 1024 for key, _, value in (line.partition(":") for line in handle)
+                  if key in ("VmRSS", "VmData")}
+    zygote.close()
+    problem = load_problem(sys.argv[1])
+    runs = [SolutionRun(problem, Path(path), problem.tests[:1], True) for path in sys.argv[2:]]
+    with Pool(1) as pool:
+        results = pool.grade(runs)
+    print(json.dumps({"cgroups": cgroup.probe()[1].startswith("cgroup v"), "zygote": status,
+                      "peaks": {r.solution.name: [str(r.verdict), r.tests[0].memory_mib] for r in results}}))
+"""
+MEMORY_FIXTURES = sorted((TESTDATA / "memory").glob("*"))
+HIDE_CGROUPS = ["unshare", "--mount", "sh", "-c", 'mount -t tmpfs none /sys/fs/cgroup && exec "$@"', "sh"]
+
+
+def test_the_documented_headroom_is_the_enforced_one():
+    assert f"memory limit + {cgroup.HEADROOM >> 20} MiB" in (ROOT / "docs" / "security.md").read_text()
+
+
+@pytest.mark.parametrize("with_cgroups", [True, False], ids=["cgroups", "rlimits-only"])
+def test_memory_past_the_limit_is_mle_within_the_documented_bound(with_cgroups):
+    """docs/security.md: with a memory cgroup, a test is charged at most the limit + HEADROOM (its
+    recorded peak, resident memory, also counts the pages it shares with its zygote: at most the
+    zygote's resident size); without one, its data limit and its stack's limit (the memory limit)
+    bound it (and, for Python, the zygote's data, which RLIMIT_DATA already counts)."""
+    if with_cgroups and CGROUPS is None:
+        pytest.skip(f"no writable cgroups here: {WHY}")
+    prefix = []
+    if not with_cgroups and CGROUPS is not None:
+        if os.geteuid() != 0 or not shutil.which("unshare"):
+            pytest.skip("hiding the cgroups from a judge that may use them needs root (a mount namespace)")
+        prefix = HIDE_CGROUPS
+    problem = FIXTURE_PROBLEMS / "adder"
+    done = subprocess.run([*prefix, sys.executable, "-c", GRADE_MEMORY, problem, *MEMORY_FIXTURES], cwd=ROOT,
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr[-2000:]
+    measured = json.loads(done.stdout)
+    assert measured["cgroups"] is with_cgroups
+    limit, zygote = load_problem(problem).memory_limit, measured["zygote"]
+    for name, (verdict, peak) in measured["peaks"].items():
+        if with_cgroups:
+            bound = limit + (cgroup.HEADROOM >> 20) + zygote["VmRSS"]
+        elif name.endswith(".py"):
+            bound = zygote["VmData"] + limit + limit + zygote["VmRSS"]
+        else:  # a compiled program: RLIMIT_DATA (the limit + the runtime's share) and the stack
+            bound = limit + CPP_DATA_EXTRA_MIB + limit + zygote["VmRSS"]
+        assert verdict == "MLE" and peak <= bound, (name, verdict, peak, bound, zygote)

@@ -95,7 +95,11 @@ def test_cpp_messages_say_what_went_wrong(graded_cpp):
     assert "compile_error_syntax.cpp:9" in syntax and "error" in syntax  # the contestant's file and line
     signature = graded_cpp["compile_error_signature.cpp"].compile_message
     assert "Adder must have a public method long long add(vector<int> values, int factor)" in signature
-    assert "killed by SIGSEGV" in graded_cpp["runtime_error_signal.cpp"].first_failure.message
+    # a stack overflow only on the runtime's evidence: the stack at its limit, not a null pointer or a stale iterator
+    assert graded_cpp["runtime_error_signal.cpp"].first_failure.message == "killed by SIGSEGV"
+    assert graded_cpp["runtime_error_invalid_iterator.cpp"].first_failure.message == "killed by SIGSEGV"
+    assert (graded_cpp["runtime_error_stack_overflow.cpp"].first_failure.message
+            == "killed by SIGSEGV (stack overflow: the stack was at its limit)")
     assert "std::out_of_range" in graded_cpp["runtime_error_exception.cpp"].first_failure.message
     accepted = graded_cpp["accepted.cpp"].tests[0]
     assert accepted.cpu_ms > 0 and accepted.memory_mib > 0  # measured by the kernel

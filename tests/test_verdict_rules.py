@@ -5,6 +5,7 @@ overload as IE, and a closed output pipe."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from tcjudge.engine.results import TestResult as Ran  # (not a test class)
 from tcjudge.engine.worker import Worker
 from tcjudge.problems.loader import load_problem
 from tcjudge.reports.tables import check_row
-from tcjudge.protocol import Limits
+from tcjudge.protocol import STACK_LIMIT_LINE, Limits
 from tcjudge.verdicts import RunFacts, Verdict, decide
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
@@ -67,8 +68,33 @@ def test_nothing_wrong_is_no_verdict():
 def test_messages_say_which_limit():
     assert decide(facts(ended="idle-limit", idle=3.0), LIMITS, None)[1].startswith("idle for 3.0 s")
     assert "machine overloaded" in decide(facts(ended="overloaded", waited=31.0), LIMITS, None)[1]
-    signaled = decide(facts(ended="signaled", signal=11, report=""), LIMITS, None)[1]
-    assert "SIGSEGV" in signaled and "recursion" in signaled
+    assert decide(facts(ended="signaled", signal=11, report=""), LIMITS, None)[1] == "killed by SIGSEGV"
+
+
+PYTHON_DEEP = ("Fatal Python error: Segmentation fault\n\nStack (most recent call first):\n"
+               + '  File "s.py", line 5 in f\n' * 100 + "  ...\n")
+PYTHON_SHALLOW = 'Fatal Python error: Segmentation fault\n\nStack (most recent call first):\n  File "s.py", line 5 in f\n'
+NATIVE = STACK_LIMIT_LINE.decode()
+
+
+@pytest.mark.parametrize("changes, hint", [
+    (dict(crash=NATIVE), " (stack overflow: the stack was at its limit)"),
+    (dict(crash=PYTHON_DEEP), " (stack overflow? it crashed over 100 calls deep)"),
+    (dict(crash=""), ""),  # no evidence (a C or C++ program of its own, a crash on another stack)
+    (dict(crash=PYTHON_SHALLOW), ""),  # a null pointer in shallow code
+    (dict(crash=NATIVE + "and more the solution wrote"), ""),  # not the runtime's line alone
+    (dict(crash=NATIVE, signal=6), ""),  # evidence only ever explains a SIGSEGV the kernel reported
+])
+def test_a_crash_hint_needs_evidence(changes, hint):
+    run = facts(**(dict(ended="signaled", signal=11, report="") | changes))
+    assert decide(run, LIMITS, None) == (Verdict.RE, f"killed by {signal.Signals(run.signal).name}{hint}")
+
+
+@pytest.mark.parametrize("changes", [dict(ended="exited", exit_code=0), dict(ended="returned")])
+def test_forged_evidence_changes_no_verdict(changes):
+    """A solution may write the evidence itself: without a death by SIGSEGV it is not read at all."""
+    run = facts(**(dict(report="", crash=NATIVE) | changes))
+    assert "stack" not in str(decide(run, LIMITS, None)) and "stack" not in str(judge_test(STABILITY.tests[0], run, STABILITY))
 
 
 def test_judge_test_gives_memory_before_time():

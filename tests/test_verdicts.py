@@ -5,6 +5,11 @@ They are graded in one pool run, as `check` would, so the whole corpus costs a f
 
 from __future__ import annotations
 
+import json
+import resource
+import subprocess
+import sys
+
 import pytest
 
 from tcjudge.engine.pool import Pool, SolutionRun
@@ -14,7 +19,7 @@ from tcjudge.engine.worker import Worker
 from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA, expected_verdict
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, expected_verdict
 
 SOLUTIONS = sorted((TESTDATA / "solutions").glob("*.py"))
 
@@ -108,7 +113,7 @@ def test_a_worker_lost_twice_under_one_test_is_an_internal_error(monkeypatch):
 def test_messages_name_the_exception_and_line(graded):
     assert graded["runtime_error_exception.py"].first_failure.message.startswith("ZeroDivisionError")
     assert "(line 5)" in graded["runtime_error_exception.py"].first_failure.message
-    assert "SIGSEGV" in graded["runtime_error_segfault.py"].first_failure.message
+    assert graded["runtime_error_segfault.py"].first_failure.message == "killed by SIGSEGV"  # no evidence of a stack overflow
     assert "without returning" in graded["runtime_error_os_exit.py"].first_failure.message
     assert "(line 5)" in graded["compile_error_syntax.py"].compile_message
     assert "no class Adder" in graded["compile_error_wrong_class.py"].compile_message
@@ -136,3 +141,30 @@ def test_time_limit_stops_near_the_limit(graded):
     assert looping.cpu_ms < 500 + 150 and "CPU time limit" in looping.message
     sleeping = graded["time_limit_sleep.py"].first_failure
     assert sleeping.message.startswith("idle for") and sleeping.cpu_ms < 100
+
+
+def test_deep_recursion_that_runs_out_of_stack_gets_the_hint():
+    """Under a hard stack limit below the memory limit (16 MiB, 64 MiB), recursion through C runs
+    out of stack before memory: RE, and faulthandler's traceback, cut at its 100 frames, is the
+    evidence. A null pointer in shallow code crashes the same way without it."""
+    script = """if True:
+        import json, sys
+        from pathlib import Path
+        from tcjudge.engine.pool import Pool, SolutionRun
+        from tcjudge.problems.loader import load_problem
+        problem = load_problem(sys.argv[1])
+        runs = [SolutionRun(problem, Path(path), problem.tests[:1], True) for path in sys.argv[2:]]
+        with Pool(1) as pool:
+            print(json.dumps({r.solution.name: [str(r.verdict), r.first_failure.message] for r in pool.grade(runs)}))
+    """
+
+    def lower_stack():
+        resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 16 << 20))
+
+    solutions = TESTDATA / "solutions"
+    done = subprocess.run([sys.executable, "-c", script, FIXTURE_PROBLEMS / "adder",
+                           solutions / "memory_limit_stack_recursion.py", solutions / "runtime_error_segfault.py"],
+                          cwd=ROOT, capture_output=True, text=True, preexec_fn=lower_stack, check=True)
+    assert json.loads(done.stdout) == {
+        "memory_limit_stack_recursion.py": ["RE", "killed by SIGSEGV (stack overflow? it crashed over 100 calls deep)"],
+        "runtime_error_segfault.py": ["RE", "killed by SIGSEGV"]}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import faulthandler
 import json
 import os
 import resource
@@ -25,7 +26,7 @@ import types
 from dataclasses import dataclass
 from typing import Callable, NoReturn
 
-from ..protocol import ARGS_FD, RESULT_FD, UNSUPPORTED
+from ..protocol import ARGS_FD, CRASH_FD, RESULT_FD, UNSUPPORTED
 from .processes import die_with_parent, libc
 
 
@@ -45,7 +46,7 @@ class Channels:
     """What the child's descriptors become, as the zygote chose them for its mode: a method reads
     its arguments on ARGS_FD and has no input; a stdin program reads its input on 0 and writes its
     answer on 1; an interactive program is connected to the interactor on 0 and 1 and waits for
-    ARGS_FD to close before it starts."""
+    ARGS_FD to close before it starts. Every mode has the crash channel (CRASH_FD)."""
 
     stdin: int
     stdout: int
@@ -53,6 +54,7 @@ class Channels:
     result: int
     args: int
     setup: int  # the judge's own set-up errors, closed before any solution code runs
+    crash: int  # what a crashing process says of its crash (tcjudge.protocol)
 
 
 def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], None] | None,
@@ -60,13 +62,15 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
     """In the forked child: cut every tie to the zygote (`parent`), confine, then run `solution`
     (an engine/solution.Solution) on `cpu` alone and end.
 
-    Every descriptor but 0-4 is closed before the solution runs, the set-up channel included."""
+    Every descriptor but 0-5 is closed before the solution runs, the set-up channel included."""
     setup_w = channels.setup
     try:
         die_with_parent(parent)
         if join_cgroup is not None:
             join_cgroup()  # first: everything from here on is charged to the test
         os.setpgid(0, 0)
+        os.dup2(channels.crash, CRASH_FD)  # first: the zygote holds CRASH_FD, so it is no other channel
+        os.set_blocking(CRASH_FD, False)  # a crash's evidence is dropped rather than waited for
         os.dup2(channels.stdin, 0)
         os.dup2(channels.stdout, 1)
         os.dup2(channels.output, 2)
@@ -80,10 +84,10 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
         if solution.confinement is not None:  # it may use descriptors of its own, closed just below
             token = solution.confinement.enter(os.fsencode(program.argv[0]) if program is not None else None)
         if program is not None:  # exec closes the set-up channel (close-on-exec) on success
-            os.closerange(ARGS_FD + 1, setup_w)
+            os.closerange(CRASH_FD + 1, setup_w)
             os.closerange(setup_w + 1, 1 << 16)
             _exec_program(program, token)
-        os.closerange(ARGS_FD + 1, 1 << 16)
+        os.closerange(CRASH_FD + 1, 1 << 16)
     except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
         os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
         os._exit(70)
@@ -117,6 +121,10 @@ def _exec_program(program, token: int | None) -> NoReturn:
     (sandbox.exec_token), the only exec the program will ever have; None where no filter decides."""
     for fd in (RESULT_FD, ARGS_FD):  # a dup2 onto itself kept close-on-exec
         os.set_inheritable(fd, True)
+    if program.crash_channel:  # our runtime says where a SIGSEGV struck (runtime/tcjudge.hpp)
+        os.set_inheritable(CRASH_FD, True)
+    else:  # it would be the program's alone to write: no evidence, no hint
+        os.close(CRASH_FD)
     if not program.result_channel:  # nothing for it to say beyond its output and exit status
         os.close(RESULT_FD)
         os.close(ARGS_FD)
@@ -140,8 +148,16 @@ def _c_strings(items) -> ctypes.Array:
     return (ctypes.c_char_p * (len(encoded) + 1))(*encoded, None)
 
 
+def _report_crashes() -> None:
+    """On a fatal signal, CPython's faulthandler writes the crashing thread's traceback on the crash
+    channel (from a C handler, on a stack of its own), then the process dies by that signal as it
+    would have: a traceback cut at faulthandler's 100 frames is the judge's evidence of deep recursion."""
+    faulthandler.enable(file=CRASH_FD, all_threads=False)
+
+
 def _run_solution(solution) -> None:
     """Load the module fresh, find the class and method, wait for the arguments, call, report."""
+    _report_crashes()
     code = _compile(solution)
     if code is None:
         return
@@ -204,6 +220,7 @@ def _run_program(solution) -> None:
     standard output is flushed. Then {"kind": "exit"} is reported; an exception, a non-zero
     `sys.exit` or a failure to write the output is reported as an error, as for a method.
     """
+    _report_crashes()
     code = _compile(solution)  # (no solution code runs before the input arrives; compiling runs none)
     if code is None:
         return

@@ -69,5 +69,6 @@ class Program:
         # result, READY_LINE again when it can take another (see Zygote.run_child)
         self.serves = self.ready and bool(spec.get("serves"))
         self.result_channel = bool(spec.get("result_channel", True))  # False: a stdin program ends by its exit
+        self.crash_channel = bool(spec.get("crash_channel"))  # our runtime writes there when it crashes
         self.data_extra = int(spec.get("data_extra_mib", 0)) << 20
         self.cpu_extra = int(spec.get("cpu_extra", 0))

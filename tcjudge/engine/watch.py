@@ -196,12 +196,13 @@ class Child:
     code runs, so a solution cannot pass itself off as the judge's fault.
     """
 
-    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r", "interaction", "cpu", "base_kib",
-                 "ready_kib")
+    __slots__ = ("pid", "args_w", "result_r", "output_r", "setup_r", "answer_r", "interaction", "cpu", "crash_r",
+                 "base_kib", "ready_kib")
 
     def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int, answer_r: int | None,
-                 interaction: tuple[int, int] | None = None, cpu: int = -1):
+                 interaction: tuple[int, int] | None = None, cpu: int = -1, crash_r: int | None = None):
         self.pid, self.args_w, self.result_r, self.output_r, self.setup_r = pid, args_w, result_r, output_r, setup_r
+        self.crash_r = crash_r  # what it says of its own crash (tcjudge.protocol: the crash channel)
         self.answer_r = answer_r  # a stdin program's standard output; None for a method
         # an interactive program's standard input (write end) and output (read end), for its interactor
         self.interaction = interaction
@@ -213,15 +214,15 @@ class Child:
 
     def setup_error(self) -> str | None:
         """What the child said went wrong before the solution ran (read once it has ended)."""
-        os.set_blocking(self.setup_r, False)
-        try:
-            message = os.read(self.setup_r, 4096)
-        except BlockingIOError:
-            message = b""
-        return message.decode("utf-8", "replace") or None
+        return _written(self.setup_r, 4096).decode("utf-8", "replace") or None
+
+    def crash(self, cap: int) -> bytes:
+        """What it wrote on its crash channel, at most `cap` bytes (read once it has ended)."""
+        return _written(self.crash_r, cap) if self.crash_r is not None else b""
 
     def close(self) -> None:
-        for fd in (self.result_r, self.output_r, self.setup_r, self.answer_r, *(self.interaction or ())):
+        for fd in (self.result_r, self.output_r, self.setup_r, self.answer_r, self.crash_r,
+                   *(self.interaction or ())):
             if fd is not None:
                 os.close(fd)
         self.interaction = None
@@ -232,6 +233,21 @@ class Child:
         if self.args_w is not None:
             os.close(self.args_w)
         self.close()
+
+
+def _written(fd: int, cap: int) -> bytes:
+    """Up to `cap` bytes a pipe holds now, without waiting for more (a stray descendant may hold it open)."""
+    os.set_blocking(fd, False)
+    data = b""
+    while len(data) < cap:
+        try:
+            chunk = os.read(fd, cap - len(data))
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def await_ready(child: Child, timeout: float) -> tuple[float, str | None]:

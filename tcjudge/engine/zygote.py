@@ -43,7 +43,7 @@ import signal
 import sys
 import time
 
-from ..protocol import ARGS_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, SourceError
+from ..protocol import ARGS_FD, CRASH_CAP, CRASH_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, SourceError
 from . import child as child_side
 from .solution import Program, Solution
 from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, libc, reap_orphans
@@ -199,6 +199,7 @@ class Zygote:
             _, status, rusage = os.wait4(child.pid, 0)
             ended = ended or ("signaled" if os.WIFSIGNALED(status) else "exited")
             cpu, peak_kib = rusage.ru_utime + rusage.ru_stime, rusage.ru_maxrss
+        crash = child.crash(CRASH_CAP) if ended == "signaled" else b""  # it is dead: all it wrote is there
         cpu = max(0.0, cpu - start_cpu)
         wall = time.monotonic() - started
         setup_error = None if kept else child.setup_error()
@@ -217,6 +218,7 @@ class Zygote:
             "report_truncated": truncated,
             "output": output.decode("utf-8", "replace"),
             "setup_error": setup_error,
+            "crash": crash.decode("utf-8", "replace"),
             "oom_killed": child.pid in self.slots and self.cgroups.oom_killed(self.slots[child.pid]),
         } | ({} if answer is None else {"answer": base64.b64encode(answer[:self.solution.answer_cap]).decode(),
                                         "answer_truncated": len(answer) > self.solution.answer_cap}) \
@@ -293,21 +295,24 @@ class Zygote:
         result_r, result_w = os.pipe2(os.O_CLOEXEC)
         output_r, output_w = os.pipe2(os.O_CLOEXEC)
         setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
+        crash_r, crash_w = os.pipe2(os.O_CLOEXEC)
         answer_r = for_interactor = None
         if solution.interactive:  # 0 and 1 face the interactor; the argument pipe is the start gate
             stdin_r, stdin_w = os.pipe2(os.O_CLOEXEC)
             stdout_r, stdout_w = os.pipe2(os.O_CLOEXEC)
             for_interactor = (stdin_w, stdout_r)
-            channels = child_side.Channels(stdin_r, stdout_w, output_w, result_w, args_r, setup_w)
+            channels = child_side.Channels(stdin_r, stdout_w, output_w, result_w, args_r, setup_w, crash_w)
             theirs = (stdin_r, stdout_w)
         elif solution.stdin_mode:  # the input on 0 through the argument pipe, the answer from 1
             answer_r, answer_w = os.pipe2(os.O_CLOEXEC)
-            channels = child_side.Channels(args_r, answer_w, output_w, result_w, self.devnull, setup_w)
+            channels = child_side.Channels(args_r, answer_w, output_w, result_w, self.devnull, setup_w, crash_w)
             theirs = (answer_w,)
         else:
-            channels = child_side.Channels(self.devnull, output_w, output_w, result_w, args_r, setup_w)
+            channels = child_side.Channels(self.devnull, output_w, output_w, result_w, args_r, setup_w, crash_w)
             theirs = ()
-        slot = self.cgroups.create(solution.data_limit(0)) if self.cgroups else None  # (+ a runtime's share)
+        # the memory limit + cgroup.HEADROOM for every language: the cgroup counts pages charged, not the
+        # address space a runtime maps (the share RLIMIT_DATA leaves the JVM is mostly never touched)
+        slot = self.cgroups.create(solution.memory_bytes) if self.cgroups else None
         cpu = libc.sched_getcpu()  # the child's one CPU: the one the zygote runs on (its own, with -j > 1)
         pid = os.fork()
         if pid == 0:
@@ -315,10 +320,10 @@ class Zygote:
             child_side.start(solution, channels, self.pid, join, self.data_baseline, self.nproc, cpu)
         if slot is not None:
             self.slots[pid] = slot
-        for fd in (args_r, result_w, output_w, setup_w, *theirs):
+        for fd in (args_r, result_w, output_w, setup_w, crash_w, *theirs):
             os.close(fd)
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
-        return Child(pid, args_w, result_r, output_r, setup_r, answer_r, for_interactor, cpu)
+        return Child(pid, args_w, result_r, output_r, setup_r, answer_r, for_interactor, cpu, crash_r)
 
     def _never_ready(self, child: Child, why: str) -> dict:
         """A runtime that did not start (say, the JVM refused its settings): the judge's fault, IE."""
@@ -529,11 +534,12 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     die_with_parent(os.getppid() if judge is None else judge)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     child_side.builtins_as_python_starts()
-    # A child's channels go to descriptors 3 and 4 (RESULT_FD, ARGS_FD): hold both before the
-    # confinement layers open theirs, so a child's dup2 can never clobber a descriptor they keep.
+    # A child's channels go to descriptors 3 to 5 (RESULT_FD, ARGS_FD, CRASH_FD): hold them before
+    # the confinement layers open theirs, so a child's dup2 can never clobber a descriptor they keep.
+    # CRASH_FD stays held for good: no pipe of a child lands there, so the child's first dup2 is safe.
     devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
-    placeholder = os.dup(devnull)
-    if (devnull, placeholder) != (RESULT_FD, ARGS_FD):
+    placeholder, held = os.dup(devnull), os.dup(devnull)
+    if (devnull, placeholder, held) != (RESULT_FD, ARGS_FD, CRASH_FD):
         raise RuntimeError("the zygote must start with only descriptors 0, 1 and 2 open")
     project_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     confinement, problems = _load_confinement([project_root]) if confine else (None, ["kernel layers off"])

@@ -56,7 +56,8 @@ class Cpp(Language):
         folder = self.build(path, problem, source_limit).folder
         return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
                 "readable": [str(folder)], "profile": "native", "data_extra_mib": 32,
-                "result_channel": not problem.kind.program}  # a stdin program answers on stdout alone
+                "result_channel": not problem.kind.program,  # a stdin program answers on stdout alone
+                "crash_channel": not problem.kind.program}  # our runtime's SIGSEGV evidence (runtime/tcjudge.hpp)
 
     def build(self, path: Path, problem, source_limit: int):
         """The compiled solution (cached); its detail names the C++ standard that compiled it."""

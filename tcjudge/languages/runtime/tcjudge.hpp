@@ -9,6 +9,7 @@
 // tcjudge:: and the problem's class and method, so their macros cannot change it.
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
@@ -29,6 +30,8 @@
 #include <vector>
 
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/ucontext.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -401,9 +404,69 @@ private:
     }
 };
 
+// -- a crash's evidence ------------------------------------------------------------------------
+//
+// waitid tells the zygote only that the process died by SIGSEGV; where the fault struck is known
+// inside the process alone. A handler on a stack of its own looks at the kernel's fault: its
+// address below the stack's top by at most the stack's limit (RLIMIT_STACK) plus the kernel's guard
+// gap (below the stack, the kernel grows it on any access until the limit or the guard gap forbids,
+// so a fault there is the stack at its limit), or the stack pointer itself past the limit (a frame
+// larger than the guard gap: gcc inlines a recursive function into itself, and one 512 KiB array
+// became a 4.5 MiB frame). Then it writes STACK_LIMIT_LINE (tcjudge/protocol.py) on the crash
+// channel, and in any case re-raises: the default action, restored on entry (SA_RESETHAND), ends
+// the process by the same signal, so the kernel's facts of its death are unchanged. A null pointer,
+// a freed pointer or an invalidated iterator faults elsewhere and leaves no line: no hint.
+
+const int CRASH_FD = 5;
+const std::uintptr_t STACK_GUARD_GAP = std::uintptr_t(1) << 20;  // Linux's default stack_guard_gap: 256 pages
+static std::uintptr_t stack_top = 0, stack_reach = 0;
+alignas(16) static char fault_stack[1 << 16];  // the handler's own stack: the faulting one may be full
+
+inline std::uintptr_t stack_pointer(const void* context) {  // at the fault; 0 where unknown
+    const ucontext_t* state = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return std::uintptr_t(state->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+    return std::uintptr_t(state->uc_mcontext.sp);
+#else
+    (void)state;
+    return 0;
+#endif
+}
+
+inline void on_fault(int signal_number, siginfo_t* info, void* context) {
+    std::uintptr_t at = reinterpret_cast<std::uintptr_t>(info->si_addr), sp = stack_pointer(context);
+    bool at_limit = (at < stack_top && stack_top - at <= stack_reach) ||
+                    (sp && sp < stack_top && stack_top - sp > stack_reach - STACK_GUARD_GAP);
+    if (info->si_code > 0 && at_limit) {  // > 0: the kernel's own fault, not a signal someone sent
+        static const char line[] = "tcjudge: SIGSEGV at the stack's limit\n";
+        ssize_t written = ::write(CRASH_FD, line, sizeof line - 1);
+        (void)written;
+    }
+    ::raise(signal_number);  // delivered on return, by the default action
+}
+
+inline void watch_stack(const void* top) {
+    rlimit limit;
+    if (::getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+    stack_top = reinterpret_cast<std::uintptr_t>(top);
+    stack_reach = std::uintptr_t(limit.rlim_cur) + STACK_GUARD_GAP;
+    stack_t alternate = {};
+    alternate.ss_sp = fault_stack;
+    alternate.ss_size = sizeof fault_stack;
+    if (::sigaltstack(&alternate, nullptr) != 0) return;
+    struct sigaction action = {};
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGSEGV, &action, nullptr);
+}
+
 }  // namespace tcjudge
 
 int main() {
+    int top = 0;  // the stack's top, near enough: only the environment and the C library's start lie above
+    tcjudge::watch_stack(&top);
     tcjudge::entry();
     return 0;
 }

@@ -1,5 +1,5 @@
 // expect: RE
-// Dereferences a null pointer: killed by SIGSEGV.
+// Dereferences a null pointer: killed by SIGSEGV, with no "stack overflow" hint.
 #include <vector>
 using namespace std;
 
