@@ -42,6 +42,11 @@ def format_score(score: float | None) -> str:
     return f"{score:.0f}" if score == round(score) else f"{score:.2f}".rstrip("0")
 
 
+def score_of(score: float | None, maximum: float | None) -> str:
+    """"30 of 100", or "30" where there is no maximum."""
+    return format_score(score) + (f" of {format_score(maximum)}" if maximum is not None else "")
+
+
 @dataclass(frozen=True)
 class ScoreRange:
     """An expected score: `partially_accepted` (below the best score of the problem's range, as the
