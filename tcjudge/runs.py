@@ -25,7 +25,8 @@ from .text import count
 
 def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
                  verdicts_only: bool = False) -> list[SolutionRun]:
-    """A run for every stored solution of the chosen problems (all problems are loaded first)."""
+    """A run for every stored solution of the chosen problems (all problems are loaded first), with the
+    verdict (and, where its kind says one, the score) each must get."""
     runs = []
     unavailable: dict[languages.Language, int] = {}  # a language whose compiler is missing here -> solutions left out
     for slug in slugs or catalog.slugs():
@@ -35,7 +36,9 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
             if language.toolchain() is None:
                 unavailable[language] = unavailable.get(language, 0) + 1
                 continue
-            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected,
+            # a scoring problem's every group is graded: its score needs every test
+            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure and problem.grading is None,
+                                    stored.expected, problem.kind.expected_score(problem, stored.path),
                                     verdicts_only=verdicts_only))
     for path in catalog.skipped:
         print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",

@@ -70,6 +70,7 @@ def project(installed, tmp_path_factory):
     (folder / "solutions" / "add" / "accepted").mkdir(parents=True)
     shutil.copy(TESTDATA / "stdin" / "solutions" / "add.py", folder / "solutions" / "add" / "accepted" / "add.py")
     shutil.copytree(TESTDATA / "kattis" / "addtwo", folder / "problems" / "addtwo")
+    shutil.copytree(TESTDATA / "kattis" / "trisum", folder / "problems" / "trisum")  # a scoring package
     shutil.copytree(TESTDATA / "setter" / "problems" / "largest", folder / "problems" / "largest")
     shutil.copytree(TESTDATA / "setter" / "solutions" / "largest", folder / "solutions" / "largest")
     generator = folder / "problems" / "largest" / "generator.py"
@@ -102,6 +103,8 @@ def test_check_grades_every_language_and_kind_from_the_project_folder(installed,
     graded = done.stdout
     assert "solutions/add/accepted/add.py: AC (expected AC)" in graded  # a stdin problem
     assert "problems/addtwo/submissions/accepted/sum.py: AC (expected AC)" in graded  # a Kattis package
+    assert ("problems/trisum/submissions/partially_accepted/float_formula.py: AC 30 (expected AC, score in [0, 100))"
+            in graded)  # a scoring package, graded group by group
     languages = [("reference.py", "no_equal_targets.py")]
     languages += [("odious_grundy.cpp", "no_equal_targets.cpp")] if shutil.which("g++") else []
     languages += [("OdiousGrundy.java", "NoEqualTargets.java")] if shutil.which("javac") else []

@@ -37,13 +37,13 @@ def run(options) -> int:
     started = time.monotonic()
 
     def line(result: GradeResult) -> str:
-        mark = "ok" if result.verdict is result.expected else "MISMATCH"
-        return f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected})"
+        mark = "ok" if result.meets_expectation else "MISMATCH"
+        return f"  {mark:8} {display_path(result.solution)}: {result.outcome} (expected {result.expectation})"
 
     judged = judge_runs(options, "check", runs, options.fresh or options.hide_expected, line)  # (stored results show all)
     results = judged.results
     print(check_table([check_row(result) for result in results]))
-    matched = sum(result.verdict is result.expected for result in results)
+    matched = sum(result.meets_expectation for result in results)
     print(f"{matched} of {count(len(results), 'solution')} got their expected verdict "
           f"({time.monotonic() - started:.1f} s{reused_note(judged)})")
     print(changes_section(judged.outcome))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..problems.checkers import Comparison
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
 from ..protocol import ACCEPTED, NOT_STARTED, REJECTED, Limits
@@ -29,9 +30,10 @@ def limits_of(problem: Problem) -> Limits:
     return Limits(problem.time_limit, problem.memory_limit)
 
 
-def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str, Comparison | None]:
     """The verdict of one test, from the facts of its run and the expected value (which only we
-    hold), by the one precedence of verdicts.decide."""
+    hold), by the one precedence of verdicts.decide; and what the answer check awarded besides (a
+    package validator's score files), when it ran."""
     if problem.kind.program:
         return judge_program(test, facts, problem)
     report, kind = _report_of(facts, ANSWERS)  # "loaded" or "missing" are not answers to a test
@@ -39,19 +41,32 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     if kind == "return":
         outcome = problem.check(test.args, test.expected, report.get("value"))
         answer = (Verdict.IE if outcome.judge_fault else Verdict.AC if outcome.ok else Verdict.WA), outcome.message
-    return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
+    return *(decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")), None
 
 
-def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str, Comparison | None]:
     """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
     and its standard output must pass the problem's output check."""
     report, kind = _report_of(facts, PROGRAM_ENDS)  # compile_error too: CE comes from the load check alone
     if kind is None and facts.ended == "exited" and facts.exit_code == 0:
         report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
-    answer = None
+    answer = awarded = None
     if kind == "exit":
-        answer = _check_answer(test, facts, problem)
-    return _as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, ""))
+        answer, awarded = _check_answer(test, facts, problem)
+    return *_as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")), awarded
+
+
+def score_test(test: TestCase, verdict: Verdict, message: str,
+               awarded: Comparison | None) -> tuple[Verdict, str, float | None]:
+    """A scoring problem's test gets its score by its rule (problems/scoring.TestScore), from what
+    its validator wrote when the test was accepted; score files the rule forbids are the problem's
+    fault: IE. Other tests score nothing (None)."""
+    if test.scoring is None or verdict is Verdict.IE:
+        return verdict, message, None
+    accepted = verdict is Verdict.AC and awarded is not None
+    score, fault = test.scoring.score(verdict is Verdict.AC, awarded.score if accepted else None,
+                                      awarded.multiplier if accepted else None)
+    return (Verdict.IE, fault, None) if fault else (verdict, message, score)
 
 
 def _as_counted(problem: Problem, outcome: tuple[Verdict, str]) -> tuple[Verdict, str]:
@@ -96,15 +111,15 @@ def _interactor_failure(other: dict) -> str | None:
     return None
 
 
-def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
-    """A stdin program's standard output against the test's answer: AC, WA or (the output
-    validator failed) IE."""
+def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[tuple[Verdict, str], Comparison | None]:
+    """A stdin program's standard output against the test's answer (with the test's own check where its
+    group has one): AC, WA or (the output validator failed) IE; and the check's Comparison."""
     if facts.answer_truncated:
-        return Verdict.WA, f"output limit exceeded: more than {problem.output_limit} MiB on standard output"
-    outcome = problem.check(test.input.read(), test.answer.read(), facts.answer or b"")
+        return (Verdict.WA, f"output limit exceeded: more than {problem.output_limit} MiB on standard output"), None
+    outcome = (test.check or problem.check)(test.input.read(), test.answer.read(), facts.answer or b"")
     if outcome.judge_fault:
-        return Verdict.IE, outcome.message
-    return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)
+        return (Verdict.IE, outcome.message), outcome
+    return ((Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)), outcome
 
 
 def returned_value(facts: RunFacts, problem: Problem) -> tuple[Verdict, Any, str]:

@@ -17,8 +17,9 @@ from typing import Callable
 from .. import languages
 from ..problems.catalog import SOURCE_LIMIT
 from ..problems.format import Problem, TestCase
+from ..problems.scoring import ScoreRange
 from ..verdicts import RunFacts, Verdict
-from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text
+from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text, score_test
 from .results import GradeResult, TestResult, verdict_only
 from .worker import Worker, WorkerDied, remove_stale_cgroups
 
@@ -32,6 +33,7 @@ class SolutionRun:
     tests: list[TestCase]
     stop_on_failure: bool
     expected: Verdict | None = None
+    expected_score: ScoreRange | None = None  # a stored solution's score must lie here too (scoring packages)
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None
     load_checked: bool = False
@@ -80,7 +82,8 @@ class SolutionRun:
                 compile_message = message
             else:  # TLE or MLE while loading: every test would meet the same fate
                 tests[0] = TestResult(tests[0].name, verdict, message=message)
-        return GradeResult(self.problem, self.solution, tests, compile_message, self.baseline_mib, self.expected)
+        return GradeResult(self.problem, self.solution, tests, compile_message, self.baseline_mib, self.expected,
+                           self.expected_score)
 
 
 TestCallback = Callable[[SolutionRun, int, TestResult], None]  # verdict None: the test is skipped
@@ -225,20 +228,24 @@ class Pool:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
         if not self._ensure_loaded(worker, run):
             return None
+        awarded = None  # what the answer check awarded besides the verdict (a validator's score files)
         if run.problem.kind.interactive:
             facts, (verdict, message) = self._interact(worker, run.problem, test)
         else:
             facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)
-            verdict, message = judge_test(test, facts, run.problem)
+            verdict, message, awarded = judge_test(test, facts, run.problem)
+        verdict, message, score = score_test(test, verdict, message, awarded)
         failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
         return TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
-                          returned_text(facts), input_text(test) if failed else "", facts.output if failed else "")
+                          returned_text(facts), input_text(test) if failed else "", facts.output if failed else "",
+                          score)
 
     @staticmethod
     def _interact(worker: Worker, problem: Problem, test: TestCase) -> tuple[RunFacts, tuple[Verdict, str]]:
         """One interactive test: the problem's interactor beside the program (raises ValidatorFailed
         when the interactor cannot be prepared: the problem's fault, IE)."""
-        with problem.interactor.interaction(test.input.read(), test.answer.read()) as (spec, judge_message):
+        interactor = test.check.settings if test.check is not None else problem.interactor  # a group's own flags
+        with interactor.interaction(test.input.read(), test.answer.read()) as (spec, judge_message):
             facts = worker.run_interactive(spec)
             return facts, judge_interaction(facts, problem, judge_message())
 

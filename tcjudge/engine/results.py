@@ -6,10 +6,12 @@ Everything a solution controls is made safe once, when a result is made.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..problems.format import Problem
+from ..problems.scoring import ScoreRange, Scored, format_score
 from ..text import safe_lines, safe_text
 from ..verdicts import Verdict
 
@@ -28,6 +30,7 @@ class TestResult:
     returned: str = ""  # the returned value, shortened (empty when nothing was returned)
     input: str = ""  # a failing test's arguments, shortened: what a WA message needs beside the difference
     output: str = ""  # what a failing test printed (stdout and stderr), capped at OUTPUT_KEPT characters
+    score: float | None = None  # a scoring problem's test: its score (None: a test that scores nothing)
 
     def __post_init__(self):  # solution-controlled: made safe once, here
         self.message = safe_text(self.message)
@@ -45,7 +48,7 @@ class TestResult:
             "returned": self.returned,
             "input": self.input,
             "output": self.output,
-        }
+        } | ({"score": self.score} if self.score is not None else {})
 
 
 @dataclass
@@ -56,26 +59,59 @@ class GradeResult:
     compile_message: str = ""
     baseline_mib: float = 0.0
     expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
+    expected_score: ScoreRange | None = None  # ... and the score (partially_accepted in a scoring package)
 
     def __post_init__(self):
         # solution-controlled (a compiler quotes the source): made safe once, here, line by line
         self.compile_message = safe_lines("\n".join(self.compile_message.split("\n")[:COMPILE_LINES]))
 
+    @functools.cached_property
+    def scored(self) -> Scored | None:
+        """A scoring problem's grading of the tests that ran: the total and each group's score."""
+        grading = self.problem.grading
+        if grading is None or self.compile_message:
+            return None
+        return grading.grade({t.name: (t.verdict, t.score) for t in self.tests if t.verdict is not None})
+
     @property
     def verdict(self) -> Verdict:
         """IE when any test is IE (the judge failed somewhere: no other verdict can be trusted, and
-        none may hide it); CE when it did not load; else the verdict of the first failing test in
-        order; else AC (docs/verdicts.md)."""
+        none may hide it), or a group's score breaks the problem's own bounds; CE when it did not
+        load; a legacy scoring package: its grader's verdict; else the verdict of the first failing
+        test in order; else AC (docs/verdicts.md)."""
         if any(test.verdict is Verdict.IE for test in self.tests):
             return Verdict.IE
         if self.compile_message:
             return Verdict.CE
+        scored = self.scored
+        if scored is not None and scored.fault:
+            return Verdict.IE
+        if scored is not None and scored.verdict is not None and all(t.verdict for t in self.tests):
+            return scored.verdict
         for test in self.tests:
             if test.verdict not in (Verdict.AC, None):
                 return test.verdict
         if any(test.verdict is None for test in self.tests):
             return Verdict.IE  # tests left unrun with no failure to explain it
         return Verdict.AC
+
+    @property
+    def outcome(self) -> str:
+        """The verdict, and a scoring problem's score: what is shown, and compared between runs."""
+        scored = self.scored
+        return str(self.verdict) if scored is None else f"{self.verdict} {format_score(scored.total)}"
+
+    @property
+    def expectation(self) -> str:
+        """What a stored solution's folder promises: its verdict, and a score where it says one."""
+        return f"{self.expected}" + (f", {self.expected_score}" if self.expected_score else "")
+
+    @property
+    def meets_expectation(self) -> bool:
+        """The verdict its folder promises (and the score, where it promises one)."""
+        if self.verdict is not self.expected:
+            return False
+        return self.expected_score is None or (self.scored is not None and self.expected_score.contains(self.scored.total))
 
     @property
     def first_failure(self) -> TestResult | None:
@@ -103,7 +139,9 @@ class GradeResult:
             "limits": {"time_s": self.problem.time_limit, "memory_mib": self.problem.memory_limit},
             "baseline_mib": round(self.baseline_mib, 1),
             "tests": [test.to_json() for test in self.tests],
-        } | ({"expected": str(self.expected)} if self.expected else {})
+        } | ({"expected": str(self.expected)} if self.expected else {}) | (
+            {"score": self.scored.to_json()} if self.scored else {}) | (
+            {"expected_score": self.expected_score.to_json()} if self.expected_score else {})
 
 
 HIDDEN = {Verdict.WA: "wrong answer", Verdict.RE: "runtime error"}
@@ -114,5 +152,6 @@ def verdict_only(result: TestResult) -> TestResult:
     that shows the expected value or the input, directly (a WA's difference, the test's arguments)
     or through the solution (what it printed, returned or put in an exception message)."""
     message = HIDDEN.get(result.verdict, result.message)
-    return TestResult(result.name, result.verdict, result.cpu_ms, result.wall_ms, result.memory_mib, message)
+    return TestResult(result.name, result.verdict, result.cpu_ms, result.wall_ms, result.memory_mib, message,
+                      score=result.score)
 

@@ -65,6 +65,8 @@ class TestCase:
     note: str = ""
     input: Data | None = None
     answer: Data | None = None
+    check: Any = None  # a package test's own answer check, where its group's validator flags differ from the problem's
+    scoring: Any = None  # a scoring problem's rule for the test's score (scoring.TestScore)
 
     @property
     def is_ours(self) -> bool:
@@ -149,6 +151,11 @@ class Kind:
                 raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
         return found, []
 
+    def expected_score(self, problem: Problem, solution: Path) -> Any:
+        """The score a stored solution must get (a scoring.ScoreRange), besides its verdict; None:
+        its verdict alone is checked (every kind but a scoring package's)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{self.name} problems>"
 
@@ -174,6 +181,7 @@ class Problem:
     check: Any = None  # the answer check (checkers/): a Checker for a method, an OutputCheck for a program
     package: str = ""  # "" for our own folders, else the Kattis package format it was read from
     interactor: Any = None  # an interactive problem's interactor (checkers.output_validator.OutputValidator)
+    grading: Any = None  # a scoring problem's test groups (scoring.Grading); None: pass-fail
     kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property

@@ -9,13 +9,15 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     .timelimit                     the time limit in seconds, when problem.yaml has none
     problem_statement/ statement/  the name from \\problemname{...} (legacy) when problem.yaml has none
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
-    data/**/testdata.yaml          output_validator_flags / output_validator_args (one value per package)
+    data/**/testdata.yaml, test_group.yaml: each group's validator flags and, for `type: scoring`,
+                                   its grading (testgroups.py reads them, scoring.py adds scores up)
     output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
-    submissions/accepted|wrong_answer|time_limit_exceeded|run_time_error/: what `check` grades
+    submissions/accepted|partially_accepted|wrong_answer|time_limit_exceeded|run_time_error/: what
+                                   `check` grades
 
-What is not supported is refused with a one-line reason (interactive, multi-pass and scoring
-problems, per-group validator flags) or left out with a note (submissions in a language the judge
-does not know, or whose compiler is not installed here). See docs/kattis.md.
+What is not supported is refused with a one-line reason (multi-pass and submit-answer problems,
+custom graders) or left out with a note (submissions in a language the judge does not know, or whose
+compiler is not installed here). See docs/kattis.md.
 """
 
 from __future__ import annotations
@@ -24,18 +26,19 @@ import re
 from pathlib import Path
 from typing import Mapping
 
-from ..errors import JudgeInputError
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
-from .format import Data, Findings, Problem, SolutionLanguage, TestCase
+from .format import Findings, Problem, SolutionLanguage
 from .checkers import OutputCheck
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
+from .scoring import ScoreRange
 from .stdio import StdinKind, stdin_problem
-from .yamlio import load_mapping
+from .testgroups import read_tests
 
 SUBMISSION_VERDICTS = {
     "accepted": Verdict.AC,
+    "partially_accepted": Verdict.AC,  # scoring problems: accepted, below the best score (expected_score)
     "wrong_answer": Verdict.WA,
     "time_limit_exceeded": Verdict.TLE,
     "run_time_error": Verdict.RE,
@@ -44,7 +47,7 @@ DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gi
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
-UNSUPPORTED_TYPES = ("multi-pass", "multipass", "scoring", "submit-answer")
+UNSUPPORTED_TYPES = ("multi-pass", "multipass", "submit-answer")
 # problem.yaml keys only a package has (ours name a class or say type: stdin): such a folder is a package
 # even without data/ (interactive and submit-answer examples often have none), and says so
 PACKAGE_KEYS = ("problem_format_version", "validation", "validator_flags", "limits", "uuid", "license", "rights_owner")
@@ -73,6 +76,13 @@ class PackageKind(StdinKind):
                          ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
         return submissions(folder, languages)
 
+    def expected_score(self, problem: Problem, solution: Path) -> ScoreRange | None:
+        """What score a submission must get: below the best, under submissions/partially_accepted/ of a
+        scoring problem (the format's default); None: its verdict alone is checked."""
+        if problem.grading is not None and solution.parent.name == "partially_accepted":
+            return problem.grading.partially_accepted()
+        return None
+
 
 PACKAGE = PackageKind()
 
@@ -94,8 +104,8 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     version = str(spec.get("problem_format_version", "legacy"))
     refused = [word for word in UNSUPPORTED_TYPES if word in package_type(spec)]
     if refused:
-        findings.error(f"{refused[0]} problems are not supported (only pass-fail problems with a default or custom "
-                       f"output validator, and interactive ones)", spec_path)
+        findings.error(f"{refused[0]} problems are not supported (only pass-fail and scoring problems with a default "
+                       f"or custom output validator, and interactive ones)", spec_path)
         return None, findings
     limits = spec.get("limits") or {}
     if not isinstance(limits, dict):
@@ -110,13 +120,15 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     if type(output) not in (int, float) or not 1 <= output <= ANSWER_CAP >> 20:
         findings.error(f"limits.output: expected MiB between 1 and {ANSWER_CAP >> 20}, got {output!r}", spec_path)
         return None, findings
-    check = _output_check(folder, spec, version, findings)
+    flags = _validator_flags(folder, spec, findings)
+    check = None if flags is None else _output_check(folder, spec, version, flags, findings)
     if time_limit is None or check is None:
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
                             package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=kind or PACKAGE)
     problem.output_limit = int(output)
-    problem.tests = _tests(folder, findings)
+    problem.tests, problem.grading = read_tests(folder, spec, flags, _checks_by_flags(check, folder, findings),
+                                                findings)
     if not problem.tests and not findings.errors:
         findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")
     return problem, findings
@@ -183,10 +195,7 @@ def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
     return float(value)
 
 
-def _output_check(folder: Path, spec: dict, version: str, findings: Findings) -> OutputCheck | None:
-    flags = _validator_flags(folder, spec, findings)
-    if flags is None:
-        return None
+def _output_check(folder: Path, spec: dict, version: str, flags: list[str], findings: Findings) -> OutputCheck | None:
     validator_dirs = [folder / "output_validator"] if version != "legacy" else []
     legacy = folder / "output_validators"
     if legacy.is_dir():
@@ -206,46 +215,32 @@ def _output_check(folder: Path, spec: dict, version: str, findings: Findings) ->
         return None
 
 
+def _checks_by_flags(check: OutputCheck, folder: Path, findings: Findings):
+    """The check of a test group whose flags differ from problem.yaml's: the same validator with
+    those flags, made once per distinct set of flags."""
+    made: dict[tuple[str, ...], OutputCheck | None] = {}
+
+    def check_for(flags: tuple[str, ...], where: Path) -> OutputCheck | None:
+        if flags not in made:
+            if isinstance(check.settings, OutputValidator):
+                made[flags] = OutputCheck(check.name, check.settings.with_flags(list(flags)))
+            else:
+                try:
+                    made[flags] = OutputCheck(check.name, TokenRules.parse(list(flags)))
+                except ValueError as err:
+                    findings.error(f"validator flags: {err}", where)
+                    made[flags] = None
+        return made[flags]
+
+    return check_for
+
+
 def _validator_flags(folder: Path, spec: dict, findings: Findings) -> list[str] | None:
-    """The flags for the output validator: problem.yaml's validator_flags (legacy) or the one value of
-    output_validator_flags / output_validator_args in data/**/testdata.yaml."""
-    values = {}
-    if spec.get("validator_flags") is not None:
-        values[folder / "problem.yaml"] = spec["validator_flags"]
-    for path in sorted((folder / "data").rglob("testdata.yaml")):
-        try:
-            settings, _ = load_mapping(path)
-        except JudgeInputError as err:
-            findings.errors.append(err)
-            return None
-        for key in ("output_validator_flags", "output_validator_args"):
-            if settings.get(key) is not None:
-                values[path] = settings[key]
-    words = {path: value.split() if isinstance(value, str) else [str(w) for w in value] if isinstance(value, list)
-             else None for path, value in values.items()}
-    bad = [path for path, value in words.items() if value is None]
-    if bad:
-        findings.error("validator flags: expected text or a list of words", bad[0])
-        return None
-    distinct = {tuple(value) for value in words.values()}
-    if len(distinct) > 1:
-        findings.error("different output validator flags per test group are not supported (one value per package)",
-                       sorted(words)[-1])
-        return None
-    return list(distinct.pop()) if distinct else []
-
-
-def _tests(folder: Path, findings: Findings) -> list[TestCase]:
-    """data/sample first, then data/secret, each in path order; a test is named by its path under data/."""
-    data = folder / "data"
-    tests = []
-    for part in ("sample", "secret"):
-        for given in sorted((data / part).rglob("*.in"), key=lambda p: p.relative_to(data).parts):
-            answer = given.with_suffix(".ans")
-            relative = given.relative_to(folder).as_posix()
-            if not answer.is_file():
-                findings.error(f"no answer file {answer.name} beside it", given)
-                continue
-            name = given.relative_to(data).with_suffix("").as_posix()
-            tests.append(TestCase(name, (), None, relative, 1, input=Data(path=given), answer=Data(path=answer)))
-    return tests
+    """problem.yaml's validator_flags (legacy): the flags of every test, before its group's own."""
+    value = spec.get("validator_flags")
+    if value is None:
+        return []
+    if isinstance(value, (str, list)):
+        return value.split() if isinstance(value, str) else [str(word) for word in value]
+    findings.error("validator_flags: expected text or a list of words", folder / "problem.yaml")
+    return None

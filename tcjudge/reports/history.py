@@ -28,6 +28,7 @@ from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
 from ..problems.catalog import SOURCE_LIMIT, display_path
 from ..problems.format import Problem
+from ..problems.scoring import format_score
 from ..verdicts import Verdict
 from .eta import Planned
 
@@ -50,17 +51,21 @@ CREATE TABLE IF NOT EXISTS results (
     all_tests INTEGER NOT NULL,  -- the problem's whole test list was asked for (not --examples / --test)
     full INTEGER NOT NULL,       -- every asked-for test ran (or the solution did not load)
     reusable INTEGER NOT NULL,   -- no internal error
-    tests_from INTEGER           -- reused: the result whose tests these are (else NULL: its own rows)
+    tests_from INTEGER,          -- reused: the result whose tests these are (else NULL: its own rows)
+    score REAL                   -- a scoring problem's total (else NULL)
 );
 CREATE TABLE IF NOT EXISTS tests (
     result_id INTEGER NOT NULL REFERENCES results(id), position INTEGER NOT NULL, name TEXT NOT NULL,
     verdict TEXT, cpu_ms REAL NOT NULL, wall_ms REAL NOT NULL, memory_mib REAL NOT NULL, message TEXT NOT NULL,
-    returned TEXT NOT NULL, input TEXT NOT NULL, output TEXT NOT NULL, PRIMARY KEY (result_id, position)
+    returned TEXT NOT NULL, input TEXT NOT NULL, output TEXT NOT NULL, score REAL,
+    PRIMARY KEY (result_id, position)
 );
 CREATE INDEX IF NOT EXISTS results_by_content ON results (solution_hash, problem_hash);
 CREATE INDEX IF NOT EXISTS results_by_solution ON results (solution, problem);
 """
-TEST_COLUMNS = ("name", "verdict", "cpu_ms", "wall_ms", "memory_mib", "message", "returned", "input", "output")
+TEST_COLUMNS = ("name", "verdict", "cpu_ms", "wall_ms", "memory_mib", "message", "returned", "input", "output", "score")
+# columns added since the first schema: (table, column, type), added to an older file when it is opened
+ADDED_COLUMNS = (("results", "score", "REAL"), ("tests", "score", "REAL"))
 
 
 # -- what a result depends on ------------------------------------------------------------------------
@@ -153,8 +158,7 @@ def slowest_in_common(before: list[TestResult], after: list[TestResult]) -> tupl
 
 
 def change_between(before: GradeResult, after: GradeResult) -> Change | None:
-    return change_of(after.problem.slug, after.solution, (str(before.verdict), before.tests),
-                     (str(after.verdict), after.tests))
+    return change_of(after.problem.slug, after.solution, (before.outcome, before.tests), (after.outcome, after.tests))
 
 
 def change_of(problem: str, solution: Path, before: tuple[str, list[TestResult]],
@@ -185,11 +189,19 @@ class History:
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.executescript(SCHEMA)
+            self._migrate()
         except (OSError, sqlite3.Error) as err:
             raise JudgeInputError(f"cannot open the run history: {err}", path) from None
 
     def close(self) -> None:
         self.db.close()
+
+    def _migrate(self) -> None:
+        """Add the columns a history file written by an older judge lacks (NULL in its rows: no score)."""
+        for table, column, kind in ADDED_COLUMNS:
+            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        self.db.commit()
 
     def _problem_hash(self, problem: Problem) -> str:
         if problem.path not in self._problem_hashes:
@@ -219,7 +231,8 @@ class History:
             return None
         if run.stop_on_failure:
             tests = _trimmed_at_first_failure(tests)
-        return tests_id, GradeResult(run.problem, run.solution, tests, compile_message, baseline, run.expected)
+        return tests_id, GradeResult(run.problem, run.solution, tests, compile_message, baseline, run.expected,
+                                     run.expected_score)
 
     def _tests(self, result_id: int) -> list[TestResult]:
         rows = self.db.execute(f"SELECT {', '.join(TEST_COLUMNS)} FROM tests WHERE result_id = ? ORDER BY position",
@@ -267,17 +280,19 @@ class History:
         full = not run.stop_on_failure or result.verdict in (Verdict.AC, Verdict.CE)  # CE: no test can run
         result_id = self.db.execute(
             """INSERT INTO results (run_id, problem, problem_hash, time_limit, memory_limit, solution, solution_hash,
-               expected, verdict, compile_message, baseline_mib, all_tests, full, reusable, tests_from)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+               expected, verdict, compile_message, baseline_mib, all_tests, full, reusable, tests_from, score)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
             (run_id, problem.slug, self._problem_hash(problem), problem.time_limit, problem.memory_limit,
              str(run.solution.resolve()), solution_hash(run.solution), str(run.expected) if run.expected else None,
              str(result.verdict), result.compile_message, result.baseline_mib, asks_every_test(run), full,
-             reusable, tests_from)).lastrowid
+             reusable, tests_from, result.scored.total if result.scored else None)).lastrowid
         if tests_from is None:
             self.db.executemany(
-                f"INSERT INTO tests (result_id, position, {', '.join(TEST_COLUMNS)}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO tests (result_id, position, {', '.join(TEST_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * (len(TEST_COLUMNS) + 2))})",
                 [(result_id, position, t.name, str(t.verdict) if t.verdict else None, t.cpu_ms, t.wall_ms,
-                  t.memory_mib, t.message, t.returned, t.input, t.output) for position, t in enumerate(result.tests)])
+                  t.memory_mib, t.message, t.returned, t.input, t.output, t.score)
+                 for position, t in enumerate(result.tests)])
 
     # -- reading back, for `history`
 
@@ -293,15 +308,16 @@ class History:
     def timeline(self, solution: str | None, problem: str | None, limit: int) -> list[tuple]:
         """A solution's (or a problem's solutions') recorded results, latest first."""
         where, args = ("r.solution = ?", [solution]) if solution else ("r.problem = ?", [problem])
-        return self.db.execute(
+        rows = self.db.execute(
             f"""SELECT runs.id, runs.started, runs.command, runs.status, r.solution, r.solution_hash, r.expected,
-                       r.verdict, r.all_tests, r.tests_from IS NOT NULL,
+                       r.verdict, r.score, r.all_tests, r.tests_from IS NOT NULL,
                        (SELECT MAX(t.cpu_ms) FROM tests t WHERE t.result_id = COALESCE(r.tests_from, r.id)),
                        (SELECT COUNT(*) FROM tests t WHERE t.result_id = COALESCE(r.tests_from, r.id)
                           AND t.verdict = 'AC'),
                        (SELECT COUNT(*) FROM tests t WHERE t.result_id = COALESCE(r.tests_from, r.id))
                 FROM results r JOIN runs ON runs.id = r.run_id WHERE {where}
                 ORDER BY r.id DESC LIMIT ?""", (*args, limit)).fetchall()
+        return [row[:7] + (_outcome(row[7], row[8]),) + row[9:] for row in rows]  # the verdict with its score
 
     def known_solutions(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT DISTINCT solution FROM results")}
@@ -365,12 +381,12 @@ class History:
         return SinceLastReport(runs[1][0], runs[1][1], changes, sorted(display_path(Path(s)) for s in now.keys() - before))
 
     def _report_results(self, problem: str, run_id: int) -> dict[str, tuple[str, list[TestResult]]]:
-        rows = self.db.execute("SELECT solution, verdict, COALESCE(tests_from, id) FROM results WHERE run_id = ? AND problem = ?",
-                               (run_id, problem)).fetchall()
+        rows = self.db.execute("SELECT solution, verdict, score, COALESCE(tests_from, id) FROM results "
+                               "WHERE run_id = ? AND problem = ?", (run_id, problem)).fetchall()
         results = {}
-        for solution, verdict, tests_id in rows:
+        for solution, verdict, score, tests_id in rows:
             try:
-                results[solution] = (verdict, self._tests(tests_id))
+                results[solution] = (_outcome(verdict, score), self._tests(tests_id))
             except ValueError:  # a verdict this judge no longer has: nothing to compare
                 pass
         return results
@@ -384,6 +400,11 @@ class SinceLastReport:
     previous_started: float | None
     changes: list[Change] = field(default_factory=list)
     new: list[str] = field(default_factory=list)  # solutions the previous report did not have
+
+
+def _outcome(verdict: str, score: float | None) -> str:
+    """A recorded verdict as GradeResult.outcome shows it: with a scoring problem's score."""
+    return verdict if score is None else f"{verdict} {format_score(score)}"
 
 
 def asks_every_test(run: SolutionRun) -> bool:

@@ -21,6 +21,7 @@ from ..engine.judging import data_text, input_text
 from ..engine.results import GradeResult
 from ..problems.catalog import display_path
 from ..problems.format import Problem
+from ..problems.scoring import score_of
 from ..problems.tctypes import shorten
 from ..verdicts import Verdict
 from ..text import count
@@ -51,6 +52,15 @@ def catches(results: list[GradeResult]) -> list[int]:
     return [sum(r.tests[i].verdict not in (Verdict.AC, None) for r in wrong) for i in range(len(results[0].tests))]
 
 
+def score_cells(result: GradeResult) -> dict:
+    """A scoring problem's total and each group's score, as the page shows them."""
+    scored = result.scored
+    if scored is None:
+        return {"score": "", "groups": ""}
+    return {"score": score_of(scored.total, scored.maximum) + (f" (internal error: {scored.fault})" if scored.fault else ""),
+            "groups": "; ".join(f"{g.name} {score_of(g.score, g.maximum)} {g.verdict}" for g in scored.groups)}
+
+
 def problem_page(problem: Problem, results: list[GradeResult], changes: list, stamp: str, machine: str,
                  verdicts_only: bool = False) -> str:
     """The page; `verdicts_only` (--hide-expected) leaves each test's input and expected value out."""
@@ -60,8 +70,8 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
     names = [t.name for t in problem.tests]
     tests = [{"name": name, "short": short_name(name), "catches": caught[i]} for i, name in enumerate(names)]
     solutions = [{
-        "path": display_path(r.solution), "expected": str(r.expected or "-"), "verdict": str(r.verdict),
-        "match": r.expected is None or r.verdict is r.expected, "passed": r.passed,
+        "path": display_path(r.solution), "expected": r.expectation if r.expected else "-", "verdict": str(r.verdict),
+        "match": r.expected is None or r.meets_expectation, "passed": r.passed, **score_cells(r),
         "slowest_ms": r.slowest.cpu_ms if r.slowest else None,
         "strip": solution_strip([t.verdict for t in r.tests], [t.cpu_ms for t in r.tests], names),
         "spread": spread_svg([t.cpu_ms for t in r.tests if t.verdict], limit_ms),
@@ -78,6 +88,7 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
     }
     return _environment.get_template("problem.html").render(
         problem=problem, tests=tests, solutions=solutions, wrong=wrong, stamp=stamp, machine=machine,
+        scoring=problem.grading is not None,
         uncaught=[t["name"] for t in tests if not t["catches"]] if wrong else [], changes=changes,
         limit_ms=limit_ms, axis=spread_axis(limit_ms), details=details, verdict_names=VERDICT_NAMES,
         slot=SLOT, catches_row=catches_strip(caught))

@@ -15,6 +15,7 @@ from ..engine.results import OUTPUT_KEPT, GradeResult
 from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
 from .pages import catches, is_wrong, markdown_grid, problem_page
+from ..problems.scoring import format_score, score_of
 from ..problems.tctypes import shorten
 from ..text import count, markdown_cell, safe_text
 from ..errors import JudgeInputError
@@ -30,6 +31,9 @@ def test_table(result: GradeResult, fmt: str = "simple") -> str:
     rows = [[t.name, str(t.verdict), f"{t.cpu_ms:.1f}", f"{t.wall_ms:.1f}", f"{t.memory_mib:.1f}",
              cell(shorten(t.message, MESSAGE_WIDTH))] for t in ran]
     headers = ["test", "verdict", "CPU ms", "wall ms", "memory MiB", "message"]
+    if result.problem.grading is not None:  # a scoring problem: each test's score beside its verdict
+        rows = [row[:2] + [format_score(t.score)] + row[2:] for row, t in zip(rows, ran)]
+        headers = headers[:2] + ["score"] + headers[2:]
     table = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True) if rows else ""
     unrun = len(result.tests) - len(ran)
     note = f"({unrun} of {count(len(result.tests), 'test')} not run)" if unrun else ""
@@ -42,7 +46,7 @@ def summary_line(result: GradeResult) -> str:
     if slowest:
         parts.append(f"slowest {slowest.name} ({slowest.cpu_ms:.0f} ms CPU)")
     parts.append(f"limits {result.problem.time_limit:g} s, {result.problem.memory_limit} MiB")
-    line = "  ".join(parts)
+    line = "  ".join(parts) + score_lines(result)
     if result.compile_message:
         line += f"\n{display_path(result.solution)}: {result.compile_message}"
     elif result.first_failure:
@@ -51,6 +55,18 @@ def summary_line(result: GradeResult) -> str:
         if failure.input:
             line += f"\n  input: {safe_text(failure.input)}"  # one line: a stdin input's new lines as \x0a
     return line
+
+
+def score_lines(result: GradeResult) -> str:
+    """A scoring problem's total and each group's score (and verdict), one line each."""
+    scored = result.scored
+    if scored is None:
+        return ""
+    lines = [f"\nscore {score_of(scored.total, scored.maximum)}"]
+    lines += [f"  {group.name}: {score_of(group.score, group.maximum)} ({group.verdict})" for group in scored.groups]
+    if scored.fault:
+        lines.append(f"  internal error: {scored.fault}")
+    return "\n".join(lines)
 
 
 def failing_output(result: GradeResult) -> str:
@@ -71,9 +87,9 @@ def check_row(result: GradeResult) -> list[str]:
     """One solution's line: only figures that are the same in every run at any -j (which test
     fails first, never how many tests happened to run, nor timings)."""
     return [
-        display_path(result.solution), str(result.expected), str(result.verdict),
+        display_path(result.solution), result.expectation, result.outcome,
         first_failing(result),
-        "ok" if result.verdict is result.expected else "MISMATCH",
+        "ok" if result.meets_expectation else "MISMATCH",
     ]
 
 

@@ -144,7 +144,7 @@ class Duel:
         if verdict is not Verdict.AC:
             raise ReferenceFailed(f"the reference fails on {json.dumps(values)}: {verdict}: {safe_text(message)}",
                                   self.paths["reference"])
-        verdict, message = judge_test(TestCase("stress", args, expected, "stress", 0), facts["solution"], self.problem)
+        verdict, message, _ = judge_test(TestCase("stress", args, expected, "stress", 0), facts["solution"], self.problem)
         return None if verdict is Verdict.AC else Failure(values, expected, got, verdict, message)
 
 

@@ -48,6 +48,8 @@ class Comparison:
     ok: bool
     message: str = ""
     judge_fault: bool = False  # the problem's own checker failed: an internal error, not the solution's
+    score: float | None = None  # what a package's output validator wrote in score.txt (scoring problems)
+    multiplier: float | None = None  # ... or in score_multiplier.txt (2025-09)
 
 
 @functools.cache

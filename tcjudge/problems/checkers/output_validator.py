@@ -3,6 +3,8 @@ package's output_validator(s)/), run as Kattis runs one; see OutputValidator."""
 
 from __future__ import annotations
 
+import copy
+import math
 import os
 import shutil
 import subprocess
@@ -28,7 +30,9 @@ class OutputValidator:
         validator input_file judge_answer_file feedback_dir [flags...] < program_output
 
     exit status 42 accepts, 43 rejects (with feedback_dir/judgemessage.txt as the message), anything
-    else is a fault of the validator. It is the problem setter's code, trusted like the test data,
+    else is a fault of the validator. An acceptance may come with a score: feedback_dir/score.txt, or
+    score_multiplier.txt (2025-09); either on a rejection, both, or one that is not a number is a
+    fault of the validator. It is the problem setter's code, trusted like the test data,
     and runs outside the sandbox with a time limit; only its input (the program's output) is hostile.
     A Python file, an executable, or C++ sources (compiled once with g++) are supported.
     """
@@ -40,9 +44,14 @@ class OutputValidator:
 
     def __init__(self, path: Path, flags: list[str]):
         self.path, self.flags = Path(path).resolve(), list(flags)
-        self._command: list[str] | None = None
-        self._build_dir: tempfile.TemporaryDirectory | None = None
+        self._prepared: dict = {}  # "command", "build_dir": shared by its copies with other flags
         self._lock = threading.Lock()
+
+    def with_flags(self, flags: list[str]) -> OutputValidator:
+        """The same validator (prepared once for both) with a test group's own flags."""
+        other = copy.copy(self)
+        other.flags = list(flags)
+        return other
 
     def describe(self) -> str:
         return f"output validator {self.path.name}" + (f" {' '.join(self.flags)}" if self.flags else "")
@@ -65,14 +74,36 @@ class OutputValidator:
                 except OSError as err:
                     raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
             message = _feedback(folder / "feedback" / "judgemessage.txt")
+            score, multiplier = self._score(folder / "feedback", run.returncode == self.ACCEPT)
         if run.returncode == self.ACCEPT:
-            return Comparison(True)
+            return Comparison(True, score=score, multiplier=multiplier)
         if run.returncode == self.REJECT:
             return Comparison(False, message or "rejected by the output validator")
         last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
         detail = _printable(last[0]) if last else ""
         raise ValidatorFailed(f"{self.describe()} exited with status {run.returncode}, not 42 or 43"
                               + (f": {detail}" if detail else ""))
+
+    def _score(self, feedback: Path, accepted: bool) -> tuple[float | None, float | None]:
+        """score.txt and score_multiplier.txt, read as numbers (None where absent)."""
+        found = {}
+        for name in ("score.txt", "score_multiplier.txt"):
+            path = feedback / name
+            if not path.is_file():
+                continue
+            if not accepted:
+                raise ValidatorFailed(f"{self.describe()} rejected the output and wrote {name} (a score is for "
+                                      f"accepted outputs only)")
+            text = path.read_bytes()[:100].decode("utf-8", "replace").strip()
+            try:
+                found[name] = float(text)
+            except ValueError:
+                found[name] = math.nan
+            if not math.isfinite(found[name]):
+                raise ValidatorFailed(f"{self.describe()} wrote {name} holding {_printable(text)!r}, not a number")
+        if len(found) == 2:
+            raise ValidatorFailed(f"{self.describe()} wrote both score.txt and score_multiplier.txt")
+        return found.get("score.txt"), found.get("score_multiplier.txt")
 
     @contextmanager
     def interaction(self, given: bytes, answer: bytes):
@@ -94,9 +125,9 @@ class OutputValidator:
     def command(self) -> list[str]:
         """How to run the validator; C++ is compiled the first time (and once per judge run)."""
         with self._lock:
-            if self._command is None:
-                self._command = self._prepare()
-            return self._command
+            if "command" not in self._prepared:
+                self._prepared["command"] = self._prepare()
+            return self._prepared["command"]
 
     def _prepare(self) -> list[str]:
         path = self.path
@@ -121,8 +152,8 @@ class OutputValidator:
     def _build(self, folder: Path) -> str:
         """Copy the validator's folder to a scratch one, run its `build` script there (as the package
         format says: in the folder, before `run`), and return the `run` it made."""
-        self._build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
-        built = Path(self._build_dir.name) / folder.name
+        self._prepared["build_dir"] = build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
+        built = Path(build_dir.name) / folder.name
         shutil.copytree(folder, built, symlinks=True)
         try:
             build = subprocess.run(["./build"], cwd=built, capture_output=True, timeout=300)
@@ -137,8 +168,8 @@ class OutputValidator:
         return str(built / "run")
 
     def _compile(self, sources: list[Path]) -> str:
-        self._build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
-        binary = str(Path(self._build_dir.name) / "validator")
+        self._prepared["build_dir"] = build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
+        binary = str(Path(build_dir.name) / "validator")
         command = ["g++", "-O2", "-std=gnu++17", "-I", str(sources[0].parent), "-o", binary, *map(str, sources)]
         try:
             build = subprocess.run(command, capture_output=True, timeout=300)
