@@ -11,6 +11,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from . import OUTPUT, Comparison
 
@@ -48,48 +49,27 @@ class OutputValidator:
         return f"output validator {self.path.name}" + (f" {' '.join(self.flags)}" if self.flags else "")
 
     def judge(self, given: bytes, answer: bytes, output: bytes) -> Comparison:
+        with self.session(answer) as session:
+            return session.judge(given, output)
+
+    @contextmanager
+    def interaction(self, given: bytes, answer: bytes):
+        """As the interactor of one test: yields the interactor's spec for the worker (tcjudge.protocol)
+        and a function that reads its judgemessage.txt once it has run. ValidatorFailed when it cannot
+        be prepared."""
+        with self.session(answer) as session:
+            yield session.interaction(given), session.message
+
+    @contextmanager
+    def session(self, answer: bytes) -> Iterator[Session]:
+        """One test's scratch folder (its answer, the input, a feedback folder that outlives each run of
+        the validator): a multi-pass test runs the validator once per pass in it."""
         command = self.command()
         with tempfile.TemporaryDirectory(prefix="judge-validate-") as scratch:
             folder = Path(scratch)
             (folder / "feedback").mkdir()
-            for name, data in (("input", given), ("answer", answer), ("output", output)):
-                (folder / name).write_bytes(data)
-            with open(folder / "output", "rb") as team_output:
-                try:
-                    run = subprocess.run([*command, str(folder / "input"), str(folder / "answer"),
-                                          str(folder / "feedback") + "/", *self.flags],
-                                         stdin=team_output, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                         timeout=self.TIMEOUT, cwd=folder)
-                except subprocess.TimeoutExpired:
-                    raise ValidatorFailed(f"{self.describe()} took more than {self.TIMEOUT:g} s") from None
-                except OSError as err:
-                    raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
-            message = _feedback(folder / "feedback" / "judgemessage.txt")
-        if run.returncode == self.ACCEPT:
-            return Comparison(True)
-        if run.returncode == self.REJECT:
-            return Comparison(False, message or "rejected by the output validator")
-        last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-        detail = _printable(last[0]) if last else ""
-        raise ValidatorFailed(f"{self.describe()} exited with status {run.returncode}, not 42 or 43"
-                              + (f": {detail}" if detail else ""))
-
-    @contextmanager
-    def interaction(self, given: bytes, answer: bytes):
-        """As the interactor of one test: a scratch folder with the test's input, answer and feedback
-        folder; yields the interactor's spec for the worker (tcjudge.protocol) and a function that
-        reads its judgemessage.txt once it has run. ValidatorFailed when it cannot be prepared."""
-        command = self.command()
-        with tempfile.TemporaryDirectory(prefix="judge-interact-") as scratch:
-            folder = Path(scratch)
-            (folder / "feedback").mkdir()
-            (folder / "input").write_bytes(given)
             (folder / "answer").write_bytes(answer)
-            yield {"argv": [*command, str(folder / "input"), str(folder / "answer"), f"{folder / 'feedback'}/",
-                            *self.flags],
-                   "env": {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, "cwd": scratch,
-                   "cpu_limit": self.TIMEOUT, "memory_mib": self.INTERACTOR_MEMORY_MIB,
-                   "wall_limit": self.AFTER_PROGRAM}, lambda: _feedback(folder / "feedback" / "judgemessage.txt")
+            yield Session(self, command, folder)
 
     def command(self) -> list[str]:
         """How to run the validator; C++ is compiled the first time (and once per judge run)."""
@@ -148,6 +128,53 @@ class OutputValidator:
             first = build.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
             raise ValidatorFailed(f"{self.describe()}: g++ failed: {_printable(first[0] if first else '')}")
         return binary
+
+
+class Session:
+    """The validator's runs on one test, in one scratch folder: `input` (this pass's input), `answer`,
+    and `feedback/`, which persists from one run to the next (the format's multi-pass rule)."""
+
+    NEXT_PASS = "nextpass.in"
+
+    def __init__(self, validator: OutputValidator, command: list[str], folder: Path):
+        self.validator, self.command, self.folder = validator, command, folder
+        self.feedback = folder / "feedback"
+
+    def arguments(self) -> list[str]:
+        folder = self.folder
+        return [*self.command, str(folder / "input"), str(folder / "answer"), f"{self.feedback}/", *self.validator.flags]
+
+    def judge(self, given: bytes, output: bytes) -> Comparison:
+        """The validator's verdict on `output` for the input `given`."""
+        folder, describe = self.folder, self.validator.describe()
+        (folder / "input").write_bytes(given)
+        (folder / "output").write_bytes(output)
+        with open(folder / "output", "rb") as team_output:
+            try:
+                run = subprocess.run(self.arguments(), stdin=team_output, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, timeout=self.validator.TIMEOUT, cwd=folder)
+            except subprocess.TimeoutExpired:
+                raise ValidatorFailed(f"{describe} took more than {self.validator.TIMEOUT:g} s") from None
+            except OSError as err:
+                raise ValidatorFailed(f"{describe} could not start: {err.strerror}") from None
+        if run.returncode == OutputValidator.ACCEPT:
+            return Comparison(True)
+        if run.returncode == OutputValidator.REJECT:
+            return Comparison(False, self.message() or "rejected by the output validator")
+        last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+        detail = _printable(last[0]) if last else ""
+        raise ValidatorFailed(f"{describe} exited with status {run.returncode}, not 42 or 43"
+                              + (f": {detail}" if detail else ""))
+
+    def interaction(self, given: bytes) -> dict:
+        """The spec (tcjudge.protocol) for running the validator as the interactor on the input `given`."""
+        (self.folder / "input").write_bytes(given)
+        return {"argv": self.arguments(), "env": {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+                "cwd": str(self.folder), "cpu_limit": self.validator.TIMEOUT,
+                "memory_mib": self.validator.INTERACTOR_MEMORY_MIB, "wall_limit": self.validator.AFTER_PROGRAM}
+
+    def message(self) -> str:
+        return _feedback(self.feedback / "judgemessage.txt")
 
 
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
