@@ -8,8 +8,9 @@ settles the rest.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
+from ..problems.checkers import Comparison
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
 from ..protocol import ACCEPTED, NOT_STARTED, REJECTED, Limits
@@ -42,15 +43,17 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     return decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")
 
 
-def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+def judge_program(test: TestCase, facts: RunFacts, problem: Problem,
+                  check: Callable[[bytes, bytes, bytes], Comparison] | None = None) -> tuple[Verdict, str]:
     """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
-    and its standard output must pass the problem's output check."""
+    and its standard output must pass the problem's output check (or `check`: one pass of a
+    multi-pass test, in its validator's session)."""
     report, kind = _report_of(facts, PROGRAM_ENDS)  # compile_error too: CE comes from the load check alone
     if kind is None and facts.ended == "exited" and facts.exit_code == 0:
         report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
     answer = None
     if kind == "exit":
-        answer = _check_answer(test, facts, problem)
+        answer = _check_answer(test, facts, problem, check or problem.check)
     return _as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, ""))
 
 
@@ -96,12 +99,13 @@ def _interactor_failure(other: dict) -> str | None:
     return None
 
 
-def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str]:
+def _check_answer(test: TestCase, facts: RunFacts, problem: Problem,
+                  check: Callable[[bytes, bytes, bytes], Comparison]) -> tuple[Verdict, str]:
     """A stdin program's standard output against the test's answer: AC, WA or (the output
     validator failed) IE."""
     if facts.answer_truncated:
         return Verdict.WA, f"output limit exceeded: more than {problem.output_limit} MiB on standard output"
-    outcome = problem.check(test.input.read(), test.answer.read(), facts.answer or b"")
+    outcome = check(test.input.read(), test.answer.read(), facts.answer or b"")
     if outcome.judge_fault:
         return Verdict.IE, outcome.message
     return (Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)

@@ -19,6 +19,7 @@ from ..problems.catalog import SOURCE_LIMIT
 from ..problems.format import Problem, TestCase
 from ..verdicts import RunFacts, Verdict
 from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text
+from .passes import run_passes
 from .results import GradeResult, TestResult, verdict_only
 from .worker import Worker, WorkerDied, remove_stale_cgroups
 
@@ -225,7 +226,9 @@ class Pool:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
         if not self._ensure_loaded(worker, run):
             return None
-        if run.problem.kind.interactive:
+        if run.problem.kind.multi_pass:
+            facts, (verdict, message) = run_passes(worker, run.problem, test)
+        elif run.problem.kind.interactive:
             facts, (verdict, message) = self._interact(worker, run.problem, test)
         else:
             facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)

@@ -96,6 +96,7 @@ class Kind:
     name = ""  # for messages and reprs: "method", "stdin", "kattis", "kattis interactive"
     program = False  # a solution is a whole program reading standard input, not a class whose method is called
     interactive = False  # the program talks with the problem's interactor (Problem.interactor) instead of a file
+    multi_pass = False  # a test runs the program up to Problem.passes times, each pass's input from the validator
     out_of_memory = Verdict.MLE  # the verdict for running out of memory (a package's format has no MLE: RE)
     own_format = True  # our own format (format_version, tests/, statement.md, solutions/<slug>/ and the
     #                    proofs validate runs); False for a package read as it is
@@ -174,6 +175,7 @@ class Problem:
     check: Any = None  # the answer check (checkers/): a Checker for a method, an OutputCheck for a program
     package: str = ""  # "" for our own folders, else the Kattis package format it was read from
     interactor: Any = None  # an interactive problem's interactor (checkers.output_validator.OutputValidator)
+    passes: int = 1  # a multi-pass problem's most passes per test (limits.validation_passes)
     kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property

@@ -5,7 +5,7 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
 
     problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory),
                                    validation (legacy: default | custom), validator_flags (legacy),
-                                   type (2023-07: pass-fail only)
+                                   type (2023-07: pass-fail, interactive, multi-pass: multipass.py)
     .timelimit                     the time limit in seconds, when problem.yaml has none
     problem_statement/ statement/  the name from \\problemname{...} (legacy) when problem.yaml has none
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
@@ -13,8 +13,8 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
     submissions/accepted|wrong_answer|time_limit_exceeded|run_time_error/: what `check` grades
 
-What is not supported is refused with a one-line reason (interactive, multi-pass and scoring
-problems, per-group validator flags) or left out with a note (submissions in a language the judge
+What is not supported is refused with a one-line reason (scoring and submit-answer problems,
+per-group validator flags) or left out with a note (submissions in a language the judge
 does not know, or whose compiler is not installed here). See docs/kattis.md.
 """
 
@@ -44,7 +44,7 @@ DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gi
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
-UNSUPPORTED_TYPES = ("multi-pass", "multipass", "scoring", "submit-answer")
+UNSUPPORTED_TYPES = ("scoring", "submit-answer")
 # problem.yaml keys only a package has (ours name a class or say type: stdin): such a folder is a package
 # even without data/ (interactive and submit-answer examples often have none), and says so
 PACKAGE_KEYS = ("problem_format_version", "validation", "validator_flags", "limits", "uuid", "license", "rights_owner")
@@ -95,7 +95,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     refused = [word for word in UNSUPPORTED_TYPES if word in package_type(spec)]
     if refused:
         findings.error(f"{refused[0]} problems are not supported (only pass-fail problems with a default or custom "
-                       f"output validator, and interactive ones)", spec_path)
+                       f"output validator, interactive and multi-pass ones)", spec_path)
         return None, findings
     limits = spec.get("limits") or {}
     if not isinstance(limits, dict):

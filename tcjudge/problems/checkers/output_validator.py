@@ -139,6 +139,7 @@ class Session:
     def __init__(self, validator: OutputValidator, command: list[str], folder: Path):
         self.validator, self.command, self.folder = validator, command, folder
         self.feedback = folder / "feedback"
+        self.status: int | None = None  # the exit status of the validator's last run by judge()
 
     def arguments(self) -> list[str]:
         folder = self.folder
@@ -147,6 +148,7 @@ class Session:
     def judge(self, given: bytes, output: bytes) -> Comparison:
         """The validator's verdict on `output` for the input `given`."""
         folder, describe = self.folder, self.validator.describe()
+        self.status = None
         (folder / "input").write_bytes(given)
         (folder / "output").write_bytes(output)
         with open(folder / "output", "rb") as team_output:
@@ -157,6 +159,7 @@ class Session:
                 raise ValidatorFailed(f"{describe} took more than {self.validator.TIMEOUT:g} s") from None
             except OSError as err:
                 raise ValidatorFailed(f"{describe} could not start: {err.strerror}") from None
+        self.status = run.returncode
         if run.returncode == OutputValidator.ACCEPT:
             return Comparison(True)
         if run.returncode == OutputValidator.REJECT:
@@ -165,6 +168,13 @@ class Session:
         detail = _printable(last[0]) if last else ""
         raise ValidatorFailed(f"{describe} exited with status {run.returncode}, not 42 or 43"
                               + (f": {detail}" if detail else ""))
+
+    def check(self, given: bytes, output: bytes) -> Comparison:
+        """judge(), where a validator that gives no verdict is a judge fault (IE) instead of raised."""
+        try:
+            return self.judge(given, output)
+        except ValidatorFailed as err:
+            return Comparison(False, str(err), judge_fault=True)
 
     def interaction(self, given: bytes) -> dict:
         """The spec (tcjudge.protocol) for running the validator as the interactor on the input `given`."""
@@ -175,6 +185,19 @@ class Session:
 
     def message(self) -> str:
         return _feedback(self.feedback / "judgemessage.txt")
+
+    def next_pass(self) -> bytes | None:
+        """The input the validator wrote for another pass (feedback/nextpass.in), taken out of the
+        feedback folder (the format removes it before the next pass); None when it wrote none."""
+        path = self.feedback / self.NEXT_PASS
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            raise ValidatorFailed(f"{self.validator.describe()}: cannot read its {self.NEXT_PASS}: {err.strerror}") from None
+        path.unlink()
+        return data
 
 
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
