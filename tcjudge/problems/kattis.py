@@ -28,7 +28,7 @@ from ..errors import JudgeInputError
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .format import Data, Findings, Problem, SolutionLanguage, TestCase
-from .checkers import OutputCheck
+from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
 from .stdio import StdinKind, stdin_problem
@@ -192,6 +192,8 @@ def _output_check(folder: Path, spec: dict, version: str, findings: Findings) ->
     if legacy.is_dir():
         validator_dirs += sorted(p for p in legacy.iterdir() if not p.name.startswith("."))
     validators = [p for p in validator_dirs if p.exists()]
+    if spec.get("checker") is not None:
+        return _testlib_check(folder, spec, validators, flags, findings)
     custom = "custom" in str(spec.get("validation", "")) or (version != "legacy" and validators)
     if custom:
         if len(validators) != 1:
@@ -204,6 +206,26 @@ def _output_check(folder: Path, spec: dict, version: str, findings: Findings) ->
     except ValueError as err:
         findings.error(f"validator flags: {err}", folder / "problem.yaml")
         return None
+
+
+def _testlib_check(folder: Path, spec: dict, validators: list[Path], flags: list[str],
+                   findings: Findings) -> OutputCheck | None:
+    """`checker: testlib` (our key, not the format's): the package's output validator folder holds a
+    testlib checker (Codeforces / Polygon convention) instead of a Kattis validator."""
+    where = folder / "problem.yaml"
+    if spec["checker"] != testlib.NAME:
+        findings.error(f"checker: only {testlib.NAME!r} is known in a package, not {spec['checker']!r}", where)
+    elif any(word in package_type(spec) for word in ("interactive", "multi-pass", "multipass")):
+        findings.error("checker: a testlib checker judges one output; interactive and multi-pass problems need a "
+                       "Kattis output validator", where)
+    elif flags:
+        findings.error("checker: a testlib checker takes no validator flags", where)
+    elif len(validators) != 1:
+        findings.error(f"checker: testlib needs its program as the one output validator under output_validator(s)/, "
+                       f"found {len(validators)}", folder)
+    else:
+        return OutputCheck(testlib.NAME, testlib.TestlibChecker(validators[0]))
+    return None
 
 
 def _validator_flags(folder: Path, spec: dict, findings: Findings) -> list[str] | None:

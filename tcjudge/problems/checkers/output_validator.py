@@ -39,14 +39,14 @@ class OutputValidator:
     AFTER_PROGRAM = 10.0  # seconds an interactor has to decide once the program has ended
     ACCEPT, REJECT = 42, 43
 
-    def __init__(self, path: Path, flags: list[str]):
-        self.path, self.flags = Path(path).resolve(), list(flags)
+    def __init__(self, path: Path, flags: list[str], role: str = "output validator"):
+        self.path, self.flags, self.role = Path(path).resolve(), list(flags), role
         self._command: list[str] | None = None
         self._build_dir: tempfile.TemporaryDirectory | None = None
         self._lock = threading.Lock()
 
     def describe(self) -> str:
-        return f"output validator {self.path.name}" + (f" {' '.join(self.flags)}" if self.flags else "")
+        return f"{self.role} {self.path.name}" + (f" {' '.join(self.flags)}" if self.flags else "")
 
     def judge(self, given: bytes, answer: bytes, output: bytes) -> Comparison:
         with self.session(answer) as session:
@@ -111,7 +111,7 @@ class OutputValidator:
         if build.returncode != 0:
             last = build.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
             raise ValidatorFailed(f"{self.describe()}: its build script exited with status {build.returncode}"
-                                  + (f": {_printable(last[0])}" if last else ""))
+                                  + (f": {printable(last[0])}" if last else ""))
         if not _executable(built / "run"):
             raise ValidatorFailed(f"{self.describe()}: its build script made no executable 'run'")
         return str(built / "run")
@@ -126,7 +126,7 @@ class OutputValidator:
             raise ValidatorFailed(f"{self.describe()}: cannot compile with g++: {err}") from None
         if build.returncode != 0:
             first = build.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
-            raise ValidatorFailed(f"{self.describe()}: g++ failed: {_printable(first[0] if first else '')}")
+            raise ValidatorFailed(f"{self.describe()}: g++ failed: {printable(first[0] if first else '')}")
         return binary
 
 
@@ -165,7 +165,7 @@ class Session:
         if run.returncode == OutputValidator.REJECT:
             return Comparison(False, self.message() or "rejected by the output validator")
         last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-        detail = _printable(last[0]) if last else ""
+        detail = printable(last[0]) if last else ""
         raise ValidatorFailed(f"{describe} exited with status {run.returncode}, not 42 or 43"
                               + (f": {detail}" if detail else ""))
 
@@ -213,10 +213,10 @@ def _feedback(path: Path) -> str:
             text = handle.read(4096).decode("utf-8", "replace")
     except OSError:
         return ""
-    return _printable(" ".join(text.split()))
+    return printable(" ".join(text.split()))
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     """A validator's message in one short line of printable characters (it may echo hostile output)."""
     return "".join(ch if ch.isprintable() else "?" for ch in text)[:200]
 
