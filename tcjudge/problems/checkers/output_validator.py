@@ -186,6 +186,17 @@ class Session:
     def message(self) -> str:
         return _feedback(self.feedback / "judgemessage.txt")
 
+    def replay(self, given: bytes, program_output: bytes) -> tuple[int, bytes]:
+        """The validator as the interactor against a recorded dialogue (a sample's .interaction): the
+        program's side all at once on its standard input; (its exit status, what it wrote)."""
+        (self.folder / "input").write_bytes(given)
+        try:
+            run = subprocess.run(self.arguments(), input=program_output, capture_output=True,
+                                 timeout=self.validator.TIMEOUT, cwd=self.folder)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise ValidatorFailed(f"{self.validator.describe()}: {err}") from None
+        return run.returncode, run.stdout
+
     def next_pass(self) -> bytes | None:
         """The input the validator wrote for another pass (feedback/nextpass.in), taken out of the
         feedback folder (the format removes it before the next pass); None when it wrote none."""
