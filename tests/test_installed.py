@@ -55,7 +55,7 @@ def installed(tmp_path_factory):
 @pytest.fixture(scope="module")
 def project(installed, tmp_path_factory):
     """A user's project in a temp folder: roxor with Python, C++ and Java solutions, a stdin problem,
-    a Kattis package and a problem whose generator imports an earlier documented path."""
+    Kattis packages (pass-fail, multi-pass) and a problem whose generator imports an earlier documented path."""
     folder = tmp_path_factory.mktemp("project")
     (folder / "problems").mkdir()
     shutil.copytree(ROOT / "problems" / "roxor", folder / "problems" / "roxor",
@@ -71,6 +71,9 @@ def project(installed, tmp_path_factory):
     shutil.copy(TESTDATA / "stdin" / "solutions" / "add.py", folder / "solutions" / "add" / "accepted" / "add.py")
     shutil.copytree(TESTDATA / "kattis" / "addtwo", folder / "problems" / "addtwo")
     shutil.copytree(TESTDATA / "kattis" / "trisum", folder / "problems" / "trisum")  # a scoring package
+    encode = Path(shutil.copytree(TESTDATA / "kattis" / "encode", folder / "problems" / "encode"))  # multi-pass
+    for slow in ("time_limit_exceeded", "run_time_error"):
+        shutil.rmtree(encode / "submissions" / slow)
     shutil.copytree(TESTDATA / "setter" / "problems" / "largest", folder / "problems" / "largest")
     shutil.copytree(TESTDATA / "setter" / "solutions" / "largest", folder / "solutions" / "largest")
     generator = folder / "problems" / "largest" / "generator.py"
@@ -105,6 +108,8 @@ def test_check_grades_every_language_and_kind_from_the_project_folder(installed,
     assert "problems/addtwo/submissions/accepted/sum.py: AC (expected AC)" in graded  # a Kattis package
     assert ("problems/trisum/submissions/partially_accepted/float_formula.py: AC 30 (expected AC, score in [0, 100))"
             in graded)  # a scoring package, graded group by group
+    assert "problems/encode/submissions/accepted/base26.py: AC (expected AC)" in graded  # multi-pass
+    assert "problems/encode/submissions/wrong_answer/forgets.py: WA (expected WA)" in graded
     languages = [("reference.py", "no_equal_targets.py")]
     languages += [("odious_grundy.cpp", "no_equal_targets.cpp")] if shutil.which("g++") else []
     languages += [("OdiousGrundy.java", "NoEqualTargets.java")] if shutil.which("javac") else []

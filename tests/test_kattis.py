@@ -83,8 +83,6 @@ def _copy(tmp_path, name="addtwo"):
 @pytest.mark.parametrize("edit, message", [
     (lambda p: (p / "problem.yaml").write_text("validation: custom interactive\n"),  # no interactor
      "a custom output validator needs exactly one under output_validator(s)/, found 0"),
-    (lambda p: (p / "problem.yaml").write_text("problem_format_version: 2023-07-draft\ntype: multi-pass\n"),
-     "multi-pass problems are not supported"),
     (lambda p: (p / "data" / "secret" / "testdata.yaml").write_text("output_validator_flags: [[nested]]\n"),
      "output_validator_flags: expected text or a list of words"),
     (lambda p: (p / "problem.yaml").write_text("problem_format_version: 2023-07-draft\ntype: submit-answer\n"),

@@ -8,7 +8,7 @@ settles the rest.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from ..problems.checkers import Comparison
 from ..problems.format import Data, Problem, TestCase
@@ -44,15 +44,17 @@ def judge_test(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdi
     return *(decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")), None
 
 
-def judge_program(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[Verdict, str, Comparison | None]:
+def judge_program(test: TestCase, facts: RunFacts, problem: Problem,
+                  check: Callable[[bytes, bytes, bytes], Comparison] | None = None) -> tuple[Verdict, str, Comparison | None]:
     """The verdict of one run of a stdin program: it must end normally (its own end, exit status 0)
-    and its standard output must pass the problem's output check."""
+    and its standard output must pass the problem's output check (or `check`: one pass of a
+    multi-pass test, in its validator's session)."""
     report, kind = _report_of(facts, PROGRAM_ENDS)  # compile_error too: CE comes from the load check alone
     if kind is None and facts.ended == "exited" and facts.exit_code == 0:
         report, kind = {"kind": "exit"}, "exit"  # ended on its own without a word (os._exit(0))
     answer = awarded = None
     if kind == "exit":
-        answer, awarded = _check_answer(test, facts, problem)
+        answer, awarded = _check_answer(test, facts, problem, check or test.check or problem.check)
     return *_as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")), awarded
 
 
@@ -111,12 +113,13 @@ def _interactor_failure(other: dict) -> str | None:
     return None
 
 
-def _check_answer(test: TestCase, facts: RunFacts, problem: Problem) -> tuple[tuple[Verdict, str], Comparison | None]:
-    """A stdin program's standard output against the test's answer (with the test's own check where its
-    group has one): AC, WA or (the output validator failed) IE; and the check's Comparison."""
+def _check_answer(test: TestCase, facts: RunFacts, problem: Problem,
+                  check: Callable[[bytes, bytes, bytes], Comparison]) -> tuple[tuple[Verdict, str], Comparison | None]:
+    """A stdin program's standard output against the test's answer by `check` (the test's group's own,
+    the problem's, or one pass's): AC, WA or (the output validator failed) IE; and the check's Comparison."""
     if facts.answer_truncated:
         return (Verdict.WA, f"output limit exceeded: more than {problem.output_limit} MiB on standard output"), None
-    outcome = (test.check or problem.check)(test.input.read(), test.answer.read(), facts.answer or b"")
+    outcome = check(test.input.read(), test.answer.read(), facts.answer or b"")
     if outcome.judge_fault:
         return (Verdict.IE, outcome.message), outcome
     return ((Verdict.AC, "") if outcome.ok else (Verdict.WA, outcome.message)), outcome

@@ -20,6 +20,7 @@ from ..problems.format import Problem, TestCase
 from ..problems.scoring import ScoreRange
 from ..verdicts import RunFacts, Verdict
 from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text, score_test
+from .passes import run_passes
 from .results import GradeResult, TestResult, verdict_only
 from .worker import Worker, WorkerDied, remove_stale_cgroups
 
@@ -229,7 +230,9 @@ class Pool:
         if not self._ensure_loaded(worker, run):
             return None
         awarded = None  # what the answer check awarded besides the verdict (a validator's score files)
-        if run.problem.kind.interactive:
+        if run.problem.kind.multi_pass:
+            facts, (verdict, message) = run_passes(worker, run.problem, test)
+        elif run.problem.kind.interactive:
             facts, (verdict, message) = self._interact(worker, run.problem, test)
         else:
             facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)

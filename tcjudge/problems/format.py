@@ -98,6 +98,7 @@ class Kind:
     name = ""  # for messages and reprs: "method", "stdin", "kattis", "kattis interactive"
     program = False  # a solution is a whole program reading standard input, not a class whose method is called
     interactive = False  # the program talks with the problem's interactor (Problem.interactor) instead of a file
+    multi_pass = False  # a test runs the program up to Problem.passes times, each pass's input from the validator
     out_of_memory = Verdict.MLE  # the verdict for running out of memory (a package's format has no MLE: RE)
     own_format = True  # our own format (format_version, tests/, statement.md, solutions/<slug>/ and the
     #                    proofs validate runs); False for a package read as it is
@@ -182,6 +183,7 @@ class Problem:
     package: str = ""  # "" for our own folders, else the Kattis package format it was read from
     interactor: Any = None  # an interactive problem's interactor (checkers.output_validator.OutputValidator)
     grading: Any = None  # a scoring problem's test groups (scoring.Grading); None: pass-fail
+    passes: int = 1  # a multi-pass problem's most passes per test (limits.validation_passes)
     kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property

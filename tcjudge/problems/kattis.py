@@ -5,7 +5,7 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
 
     problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory),
                                    validation (legacy: default | custom), validator_flags (legacy),
-                                   type (2023-07: pass-fail only)
+                                   type (2023-07: pass-fail, scoring, interactive, multi-pass: multipass.py)
     .timelimit                     the time limit in seconds, when problem.yaml has none
     problem_statement/ statement/  the name from \\problemname{...} (legacy) when problem.yaml has none
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
@@ -15,9 +15,9 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     submissions/accepted|partially_accepted|wrong_answer|time_limit_exceeded|run_time_error/: what
                                    `check` grades
 
-What is not supported is refused with a one-line reason (multi-pass and submit-answer problems,
-custom graders) or left out with a note (submissions in a language the judge does not know, or whose
-compiler is not installed here). See docs/kattis.md.
+What is not supported is refused with a one-line reason (submit-answer problems, custom graders) or
+left out with a note (submissions in a language the judge does not know, or whose compiler is not
+installed here). See docs/kattis.md.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Mapping
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .format import Findings, Problem, SolutionLanguage
-from .checkers import OutputCheck
+from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
 from .scoring import ScoreRange
@@ -47,7 +47,7 @@ DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gi
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
-UNSUPPORTED_TYPES = ("multi-pass", "multipass", "submit-answer")
+UNSUPPORTED_TYPES = ("submit-answer",)
 # problem.yaml keys only a package has (ours name a class or say type: stdin): such a folder is a package
 # even without data/ (interactive and submit-answer examples often have none), and says so
 PACKAGE_KEYS = ("problem_format_version", "validation", "validator_flags", "limits", "uuid", "license", "rights_owner")
@@ -105,7 +105,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     refused = [word for word in UNSUPPORTED_TYPES if word in package_type(spec)]
     if refused:
         findings.error(f"{refused[0]} problems are not supported (only pass-fail and scoring problems with a default "
-                       f"or custom output validator, and interactive ones)", spec_path)
+                       f"or custom output validator, interactive and multi-pass ones)", spec_path)
         return None, findings
     limits = spec.get("limits") or {}
     if not isinstance(limits, dict):
@@ -201,6 +201,8 @@ def _output_check(folder: Path, spec: dict, version: str, flags: list[str], find
     if legacy.is_dir():
         validator_dirs += sorted(p for p in legacy.iterdir() if not p.name.startswith("."))
     validators = [p for p in validator_dirs if p.exists()]
+    if spec.get("checker") is not None:
+        return _testlib_check(folder, spec, validators, flags, findings)
     custom = "custom" in str(spec.get("validation", "")) or (version != "legacy" and validators)
     if custom:
         if len(validators) != 1:
@@ -233,6 +235,26 @@ def _checks_by_flags(check: OutputCheck, folder: Path, findings: Findings):
         return made[flags]
 
     return check_for
+
+
+def _testlib_check(folder: Path, spec: dict, validators: list[Path], flags: list[str],
+                   findings: Findings) -> OutputCheck | None:
+    """`checker: testlib` (our key, not the format's): the package's output validator folder holds a
+    testlib checker (Codeforces / Polygon convention) instead of a Kattis validator."""
+    where = folder / "problem.yaml"
+    if spec["checker"] != testlib.NAME:
+        findings.error(f"checker: only {testlib.NAME!r} is known in a package, not {spec['checker']!r}", where)
+    elif any(word in package_type(spec) for word in ("interactive", "multi-pass", "multipass")):
+        findings.error("checker: a testlib checker judges one output; interactive and multi-pass problems need a "
+                       "Kattis output validator", where)
+    elif flags:
+        findings.error("checker: a testlib checker takes no validator flags", where)
+    elif len(validators) != 1:
+        findings.error(f"checker: testlib needs its program as the one output validator under output_validator(s)/, "
+                       f"found {len(validators)}", folder)
+    else:
+        return OutputCheck(testlib.NAME, testlib.TestlibChecker(validators[0]))
+    return None
 
 
 def _validator_flags(folder: Path, spec: dict, findings: Findings) -> list[str] | None:

@@ -3,7 +3,8 @@ and writes its answer on standard output (CodeChef, Codeforces, ICPC style).
 
     problems/<slug>/problem.yaml     type: stdin, name, source, time_limit, memory_limit,
                                      validator_flags (Kattis default-validator flags),
-                                     output_validator (a program of the problem's, Kattis protocol)
+                                     output_validator (a program of the problem's, Kattis protocol),
+                                     checker: testlib (checker.cpp/.py of the problem's, testlib convention)
     problems/<slug>/tests/*.in+.ans  one test per pair, named after the file
     problems/<slug>/tests/*.yaml     lists of {name, input, output, note}; examples.yaml = the examples
 
@@ -16,12 +17,12 @@ from pathlib import Path
 
 from .format import (TEST_SUFFIX, Data, Findings, Kind, Problem, SpecReader, TestCase, read_items,
                      reject_duplicate_names, test_files)
-from .checkers import OutputCheck
+from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
 
 KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
-                "tests"}
+                "checker", "tests"}
 TEST_KEYS = ("name", "input", "output", "note")
 
 
@@ -54,7 +55,8 @@ def inspect_stdin_problem(folder: Path, spec: dict, lines: dict[str, int],
         "source": reader.text("source", ""),
         "time_limit": reader.number("time_limit", 2.0, low=0.01, high=60),
         "memory_limit": reader.number("memory_limit", 256, low=16, high=16384),
-        "check": output_check(folder, spec.get("validator_flags"), spec.get("output_validator"), reader),
+        "check": output_check(folder, spec.get("validator_flags"), spec.get("output_validator"), reader,
+                              spec.get("checker")),
     }
     reader.reject_unknown()
     if any(value is None for value in values.values()):
@@ -77,12 +79,14 @@ def stdin_problem(folder: Path, name: str, source: str, time_limit: float, memor
                    kind=kind, check=check, package=package)
 
 
-def output_check(folder: Path, flags, validator, reader: SpecReader) -> OutputCheck | None:
-    """The `tokens` checker with the flags, or the problem's own output validator (which gets the flags);
-    None (with the fault recorded) when either is unusable."""
+def output_check(folder: Path, flags, validator, reader: SpecReader, checker=None) -> OutputCheck | None:
+    """The `tokens` checker with the flags, the problem's own output validator (which gets the flags),
+    or (`checker: testlib`) its testlib checker; None (with the fault recorded) when one is unusable."""
     if flags is not None and not isinstance(flags, (str, list)):
         reader.fail("validator_flags", "expected text or a list of words")
         return None
+    if checker is not None:
+        return _testlib_check(folder, flags, validator, reader, checker)
     if validator is not None:
         if not isinstance(validator, str) or not (folder / validator).exists():
             reader.fail("output_validator", f"no such file in the problem folder: {validator!r}")
@@ -94,6 +98,21 @@ def output_check(folder: Path, flags, validator, reader: SpecReader) -> OutputCh
     except ValueError as err:
         reader.fail("validator_flags", str(err))
         return None
+
+
+def _testlib_check(folder: Path, flags, validator, reader: SpecReader, checker) -> OutputCheck | None:
+    if checker != testlib.NAME:
+        reader.fail("checker", f"a stdin problem's checker is {testlib.NAME!r} (or none: tokens, or output_validator), "
+                               f"not {checker!r}")
+        return None
+    if validator is not None or flags is not None:
+        reader.fail("checker", "a testlib checker takes neither output_validator nor validator_flags")
+        return None
+    program = testlib.find_program(folder)
+    if program is None:
+        reader.fail("checker", f"checker: testlib needs one of {', '.join(testlib.SOURCES)} in the problem folder")
+        return None
+    return OutputCheck(testlib.NAME, testlib.TestlibChecker(program))
 
 
 def _file_test(path: Path, findings: Findings) -> list[TestCase]:

@@ -28,13 +28,14 @@ from typing import Any, Callable
 from ..engine.pool import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog
-from ..problems.checkers import CUSTOM
+from ..problems.checkers import CUSTOM, testlib
 from ..problems.checkers.custom import CHECKER_FILE
 from ..problems.format import Findings, Problem
 from ..problems.loader import inspect_problem, kind_of
 from ..problems.testgen import load_solution, run_program
 from . import legacy_imports
 from .input_validators import check_inputs
+from .samples import check_interactions
 from ..verdicts import Verdict
 
 SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -42,7 +43,7 @@ SLUG_MAX = 40
 RESERVED_SLUGS = {"index": "report --out writes index.html beside each problem's <slug>.html"}
 STATEMENT = "statement.md"
 KNOWN_FILES = {"problem.yaml", STATEMENT, "tests", "generator.py", "verify.py", "checker.py", "README.md",
-               "__pycache__"}
+               "__pycache__", *testlib.SOURCES}
 RANDOM_CASES = 300
 CASES_PER_RANDOM_FILE = 60  # a stdin problem's random_input is a whole file of many cases
 GENERATOR_TIMEOUT = 600
@@ -60,6 +61,7 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     if not kind_of(folder).own_format:  # a package, read as it is: what the loader reads, its input
         if problem is not None and not findings.errors:  # validators on every input, and its submissions
             check_inputs(problem, findings)
+            check_interactions(problem, findings)
             check_failing_solutions(catalog, problem, findings, jobs, source_limit)
         return findings
     check_folder(folder, findings)

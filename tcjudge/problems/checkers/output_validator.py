@@ -13,6 +13,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from . import OUTPUT, Comparison
 
@@ -42,8 +43,8 @@ class OutputValidator:
     AFTER_PROGRAM = 10.0  # seconds an interactor has to decide once the program has ended
     ACCEPT, REJECT = 42, 43
 
-    def __init__(self, path: Path, flags: list[str]):
-        self.path, self.flags = Path(path).resolve(), list(flags)
+    def __init__(self, path: Path, flags: list[str], role: str = "output validator"):
+        self.path, self.flags, self.role = Path(path).resolve(), list(flags), role
         self._prepared: dict = {}  # "command", "build_dir": shared by its copies with other flags
         self._lock = threading.Lock()
 
@@ -54,73 +55,30 @@ class OutputValidator:
         return other
 
     def describe(self) -> str:
-        return f"output validator {self.path.name}" + (f" {' '.join(self.flags)}" if self.flags else "")
+        return f"{self.role} {self.path.name}" + (f" {' '.join(self.flags)}" if self.flags else "")
 
     def judge(self, given: bytes, answer: bytes, output: bytes) -> Comparison:
+        with self.session(answer) as session:
+            return session.judge(given, output)
+
+    @contextmanager
+    def interaction(self, given: bytes, answer: bytes):
+        """As the interactor of one test: yields the interactor's spec for the worker (tcjudge.protocol)
+        and a function that reads its judgemessage.txt once it has run. ValidatorFailed when it cannot
+        be prepared."""
+        with self.session(answer) as session:
+            yield session.interaction(given), session.message
+
+    @contextmanager
+    def session(self, answer: bytes) -> Iterator[Session]:
+        """One test's scratch folder (its answer, the input, a feedback folder that outlives each run of
+        the validator): a multi-pass test runs the validator once per pass in it."""
         command = self.command()
         with tempfile.TemporaryDirectory(prefix="judge-validate-") as scratch:
             folder = Path(scratch)
             (folder / "feedback").mkdir()
-            for name, data in (("input", given), ("answer", answer), ("output", output)):
-                (folder / name).write_bytes(data)
-            with open(folder / "output", "rb") as team_output:
-                try:
-                    run = subprocess.run([*command, str(folder / "input"), str(folder / "answer"),
-                                          str(folder / "feedback") + "/", *self.flags],
-                                         stdin=team_output, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                         timeout=self.TIMEOUT, cwd=folder)
-                except subprocess.TimeoutExpired:
-                    raise ValidatorFailed(f"{self.describe()} took more than {self.TIMEOUT:g} s") from None
-                except OSError as err:
-                    raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
-            message = _feedback(folder / "feedback" / "judgemessage.txt")
-            score, multiplier = self._score(folder / "feedback", run.returncode == self.ACCEPT)
-        if run.returncode == self.ACCEPT:
-            return Comparison(True, score=score, multiplier=multiplier)
-        if run.returncode == self.REJECT:
-            return Comparison(False, message or "rejected by the output validator")
-        last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-        detail = _printable(last[0]) if last else ""
-        raise ValidatorFailed(f"{self.describe()} exited with status {run.returncode}, not 42 or 43"
-                              + (f": {detail}" if detail else ""))
-
-    def _score(self, feedback: Path, accepted: bool) -> tuple[float | None, float | None]:
-        """score.txt and score_multiplier.txt, read as numbers (None where absent)."""
-        found = {}
-        for name in ("score.txt", "score_multiplier.txt"):
-            path = feedback / name
-            if not path.is_file():
-                continue
-            if not accepted:
-                raise ValidatorFailed(f"{self.describe()} rejected the output and wrote {name} (a score is for "
-                                      f"accepted outputs only)")
-            text = path.read_bytes()[:100].decode("utf-8", "replace").strip()
-            try:
-                found[name] = float(text)
-            except ValueError:
-                found[name] = math.nan
-            if not math.isfinite(found[name]):
-                raise ValidatorFailed(f"{self.describe()} wrote {name} holding {_printable(text)!r}, not a number")
-        if len(found) == 2:
-            raise ValidatorFailed(f"{self.describe()} wrote both score.txt and score_multiplier.txt")
-        return found.get("score.txt"), found.get("score_multiplier.txt")
-
-    @contextmanager
-    def interaction(self, given: bytes, answer: bytes):
-        """As the interactor of one test: a scratch folder with the test's input, answer and feedback
-        folder; yields the interactor's spec for the worker (tcjudge.protocol) and a function that
-        reads its judgemessage.txt once it has run. ValidatorFailed when it cannot be prepared."""
-        command = self.command()
-        with tempfile.TemporaryDirectory(prefix="judge-interact-") as scratch:
-            folder = Path(scratch)
-            (folder / "feedback").mkdir()
-            (folder / "input").write_bytes(given)
             (folder / "answer").write_bytes(answer)
-            yield {"argv": [*command, str(folder / "input"), str(folder / "answer"), f"{folder / 'feedback'}/",
-                            *self.flags],
-                   "env": {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, "cwd": scratch,
-                   "cpu_limit": self.TIMEOUT, "memory_mib": self.INTERACTOR_MEMORY_MIB,
-                   "wall_limit": self.AFTER_PROGRAM}, lambda: _feedback(folder / "feedback" / "judgemessage.txt")
+            yield Session(self, command, folder)
 
     def command(self) -> list[str]:
         """How to run the validator; C++ is compiled the first time (and once per judge run)."""
@@ -162,7 +120,7 @@ class OutputValidator:
         if build.returncode != 0:
             last = build.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
             raise ValidatorFailed(f"{self.describe()}: its build script exited with status {build.returncode}"
-                                  + (f": {_printable(last[0])}" if last else ""))
+                                  + (f": {printable(last[0])}" if last else ""))
         if not _executable(built / "run"):
             raise ValidatorFailed(f"{self.describe()}: its build script made no executable 'run'")
         return str(built / "run")
@@ -177,8 +135,111 @@ class OutputValidator:
             raise ValidatorFailed(f"{self.describe()}: cannot compile with g++: {err}") from None
         if build.returncode != 0:
             first = build.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
-            raise ValidatorFailed(f"{self.describe()}: g++ failed: {_printable(first[0] if first else '')}")
+            raise ValidatorFailed(f"{self.describe()}: g++ failed: {printable(first[0] if first else '')}")
         return binary
+
+    def score_files(self, feedback: Path, accepted: bool) -> tuple[float | None, float | None]:
+        """score.txt and score_multiplier.txt, read as numbers (None where absent)."""
+        found = {}
+        for name in ("score.txt", "score_multiplier.txt"):
+            path = feedback / name
+            if not path.is_file():
+                continue
+            if not accepted:
+                raise ValidatorFailed(f"{self.describe()} rejected the output and wrote {name} (a score is for "
+                                      f"accepted outputs only)")
+            text = path.read_bytes()[:100].decode("utf-8", "replace").strip()
+            try:
+                found[name] = float(text)
+            except ValueError:
+                found[name] = math.nan
+            if not math.isfinite(found[name]):
+                raise ValidatorFailed(f"{self.describe()} wrote {name} holding {printable(text)!r}, not a number")
+        if len(found) == 2:
+            raise ValidatorFailed(f"{self.describe()} wrote both score.txt and score_multiplier.txt")
+        return found.get("score.txt"), found.get("score_multiplier.txt")
+
+
+class Session:
+    """The validator's runs on one test, in one scratch folder: `input` (this pass's input), `answer`,
+    and `feedback/`, which persists from one run to the next (the format's multi-pass rule)."""
+
+    NEXT_PASS = "nextpass.in"
+
+    def __init__(self, validator: OutputValidator, command: list[str], folder: Path):
+        self.validator, self.command, self.folder = validator, command, folder
+        self.feedback = folder / "feedback"
+        self.status: int | None = None  # the exit status of the validator's last run by judge()
+
+    def arguments(self) -> list[str]:
+        folder = self.folder
+        return [*self.command, str(folder / "input"), str(folder / "answer"), f"{self.feedback}/", *self.validator.flags]
+
+    def judge(self, given: bytes, output: bytes) -> Comparison:
+        """The validator's verdict on `output` for the input `given`."""
+        folder, describe = self.folder, self.validator.describe()
+        self.status = None
+        (folder / "input").write_bytes(given)
+        (folder / "output").write_bytes(output)
+        with open(folder / "output", "rb") as team_output:
+            try:
+                run = subprocess.run(self.arguments(), stdin=team_output, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, timeout=self.validator.TIMEOUT, cwd=folder)
+            except subprocess.TimeoutExpired:
+                raise ValidatorFailed(f"{describe} took more than {self.validator.TIMEOUT:g} s") from None
+            except OSError as err:
+                raise ValidatorFailed(f"{describe} could not start: {err.strerror}") from None
+        self.status = run.returncode
+        score, multiplier = self.validator.score_files(self.feedback, run.returncode == OutputValidator.ACCEPT)
+        if run.returncode == OutputValidator.ACCEPT:
+            return Comparison(True, score=score, multiplier=multiplier)
+        if run.returncode == OutputValidator.REJECT:
+            return Comparison(False, self.message() or "rejected by the output validator")
+        last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+        detail = printable(last[0]) if last else ""
+        raise ValidatorFailed(f"{describe} exited with status {run.returncode}, not 42 or 43"
+                              + (f": {detail}" if detail else ""))
+
+    def check(self, given: bytes, output: bytes) -> Comparison:
+        """judge(), where a validator that gives no verdict is a judge fault (IE) instead of raised."""
+        try:
+            return self.judge(given, output)
+        except ValidatorFailed as err:
+            return Comparison(False, str(err), judge_fault=True)
+
+    def interaction(self, given: bytes) -> dict:
+        """The spec (tcjudge.protocol) for running the validator as the interactor on the input `given`."""
+        (self.folder / "input").write_bytes(given)
+        return {"argv": self.arguments(), "env": {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+                "cwd": str(self.folder), "cpu_limit": self.validator.TIMEOUT,
+                "memory_mib": self.validator.INTERACTOR_MEMORY_MIB, "wall_limit": self.validator.AFTER_PROGRAM}
+
+    def message(self) -> str:
+        return _feedback(self.feedback / "judgemessage.txt")
+
+    def replay(self, given: bytes, program_output: bytes) -> tuple[int, bytes]:
+        """The validator as the interactor against a recorded dialogue (a sample's .interaction): the
+        program's side all at once on its standard input; (its exit status, what it wrote)."""
+        (self.folder / "input").write_bytes(given)
+        try:
+            run = subprocess.run(self.arguments(), input=program_output, capture_output=True,
+                                 timeout=self.validator.TIMEOUT, cwd=self.folder)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise ValidatorFailed(f"{self.validator.describe()}: {err}") from None
+        return run.returncode, run.stdout
+
+    def next_pass(self) -> bytes | None:
+        """The input the validator wrote for another pass (feedback/nextpass.in), taken out of the
+        feedback folder (the format removes it before the next pass); None when it wrote none."""
+        path = self.feedback / self.NEXT_PASS
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            raise ValidatorFailed(f"{self.validator.describe()}: cannot read its {self.NEXT_PASS}: {err.strerror}") from None
+        path.unlink()
+        return data
 
 
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
@@ -194,10 +255,10 @@ def _feedback(path: Path) -> str:
             text = handle.read(4096).decode("utf-8", "replace")
     except OSError:
         return ""
-    return _printable(" ".join(text.split()))
+    return printable(" ".join(text.split()))
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     """A validator's message in one short line of printable characters (it may echo hostile output)."""
     return "".join(ch if ch.isprintable() else "?" for ch in text)[:200]
 

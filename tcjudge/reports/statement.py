@@ -1,0 +1,54 @@
+"""A problem's statement as `judge statement` prints it: its name, the statement file's text as it
+is (statement.md of ours; a package's statement/problem.en.md or .tex, legacy problem_statement/),
+then its examples: each input and answer, or, for an interactive or multi-pass package, the
+dialogue of the sample's `.interaction` file, the judge's and the program's lines told apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import JudgeInputError
+from ..problems import interaction
+from ..problems.format import Problem
+
+STATEMENT_FILES = ("statement.md", "statement/problem.en.md", "statement/problem.en.tex", "statement/problem.md",
+                   "problem_statement/problem.en.tex", "problem_statement/problem.tex", "problem_statement/problem.en.md")
+
+
+def statement_text(problem: Problem) -> str:
+    """The statement and its examples, as text for the terminal."""
+    source = next((problem.path / name for name in STATEMENT_FILES if (problem.path / name).is_file()), None)
+    parts = [f"{problem.name} ({problem.slug})", "",
+             source.read_text(encoding="utf-8", errors="replace").rstrip() if source else "(no statement file)"]
+    shown = set()
+    for number, example in enumerate(problem.examples, 1):
+        parts += ["", f"Example {number} ({example.name})"]
+        dialogue = _dialogue(problem, example.file)
+        if dialogue is not None:
+            shown.add(example.file)
+            parts.append(dialogue)
+        elif example.input is not None:
+            parts += ["input:", _text(example.input.read()), "answer:", _text(example.answer.read())]
+        else:
+            parts += [f"arguments: {', '.join(map(repr, example.args))}", f"returns: {example.expected!r}"]
+    samples = problem.path / "data" / "sample"
+    alone = [p for p in sorted(samples.rglob("*.interaction")) if p.with_suffix(".in").relative_to(problem.path).as_posix()
+             not in shown] if samples.is_dir() else []
+    for path in alone:  # a dialogue without .in/.ans: shown, never run
+        parts += ["", f"Example ({path.stem})", _dialogue(problem, path.relative_to(problem.path).as_posix()) or ""]
+    return "\n".join(parts)
+
+
+def _dialogue(problem: Problem, file: str) -> str | None:
+    path = (problem.path / file).with_suffix(".interaction")
+    if not (problem.kind.interactive or problem.kind.multi_pass) or not path.is_file():
+        return None
+    try:
+        return interaction.render(interaction.read(path, problem.kind.multi_pass))
+    except JudgeInputError as err:
+        return f"(not shown: {err})"
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace").rstrip("\n")
