@@ -35,7 +35,9 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
             if language.toolchain() is None:
                 unavailable[language] = unavailable.get(language, 0) + 1
                 continue
-            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure, stored.expected,
+            every_test = stored.expected.every_test  # a rule on a group of tests needs them all run
+            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure and not every_test,
+                                    stored.expected,
                                     verdicts_only=verdicts_only))
     for path in catalog.skipped:
         print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",

@@ -10,7 +10,7 @@ from ..engine.results import GradeResult
 from .. import languages
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
-from ..text import count
+from ..text import count, safe_text
 from ..runs import judge_runs, stored_runs, worker_count
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
@@ -37,13 +37,15 @@ def run(options) -> int:
     started = time.monotonic()
 
     def line(result: GradeResult) -> str:
-        mark = "ok" if result.verdict is result.expected else "MISMATCH"
-        return f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected})"
+        why = result.mismatch
+        mark = "ok" if why is None else "MISMATCH"
+        reason = f": {safe_text(why)}" if why else ""
+        return f"  {mark:8} {display_path(result.solution)}: {result.verdict} (expected {result.expected}){reason}"
 
     judged = judge_runs(options, "check", runs, options.fresh or options.hide_expected, line)  # (stored results show all)
     results = judged.results
     print(check_table([check_row(result) for result in results]))
-    matched = sum(result.verdict is result.expected for result in results)
+    matched = sum(result.matched for result in results)
     print(f"{matched} of {count(len(results), 'solution')} got their expected verdict "
           f"({time.monotonic() - started:.1f} s{reused_note(judged)})")
     print(changes_section(judged.outcome))

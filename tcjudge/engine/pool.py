@@ -16,6 +16,7 @@ from typing import Callable
 
 from .. import languages
 from ..problems.catalog import SOURCE_LIMIT
+from ..problems.expectations import Expectation
 from ..problems.format import Problem, TestCase
 from ..verdicts import RunFacts, Verdict
 from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text
@@ -31,7 +32,7 @@ class SolutionRun:
     solution: Path
     tests: list[TestCase]
     stop_on_failure: bool
-    expected: Verdict | None = None
+    expected: Expectation | None = None  # a stored solution's: what its folder (or package) expects
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None
     load_checked: bool = False

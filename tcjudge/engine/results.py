@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..problems.expectations import Expectation
 from ..problems.format import Problem
 from ..text import safe_lines, safe_text
 from ..verdicts import Verdict
@@ -55,7 +56,7 @@ class GradeResult:
     tests: list[TestResult]
     compile_message: str = ""
     baseline_mib: float = 0.0
-    expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
+    expected: Expectation | None = None  # for stored solutions: what their folder (or package) expects
 
     def __post_init__(self):
         # solution-controlled (a compiler quotes the source): made safe once, here, line by line
@@ -76,6 +77,18 @@ class GradeResult:
         if any(test.verdict is None for test in self.tests):
             return Verdict.IE  # tests left unrun with no failure to explain it
         return Verdict.AC
+
+    @property
+    def mismatch(self) -> str | None:
+        """Why a stored solution does not meet its expectation: None when it does (or has none), ""
+        when its verdict is simply not the one expected."""
+        if self.expected is None:
+            return None
+        return self.expected.mismatch(self.verdict, [(t.name, t.verdict, t.message) for t in self.tests])
+
+    @property
+    def matched(self) -> bool:
+        return self.mismatch is None
 
     @property
     def first_failure(self) -> TestResult | None:
@@ -103,7 +116,8 @@ class GradeResult:
             "limits": {"time_s": self.problem.time_limit, "memory_mib": self.problem.memory_limit},
             "baseline_mib": round(self.baseline_mib, 1),
             "tests": [test.to_json() for test in self.tests],
-        } | ({"expected": str(self.expected)} if self.expected else {})
+        } | ({"expected": str(self.expected), "matched": self.matched, "mismatch": self.mismatch or ""}
+             if self.expected else {})
 
 
 HIDDEN = {Verdict.WA: "wrong answer", Verdict.RE: "runtime error"}

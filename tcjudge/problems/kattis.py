@@ -11,7 +11,7 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
     data/**/testdata.yaml          output_validator_flags / output_validator_args (one value per package)
     output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
-    submissions/accepted|wrong_answer|time_limit_exceeded|run_time_error/: what `check` grades
+    submissions/<folder>/, submissions.yaml, @EXPECTED_RESULTS@: what `check` grades (expectations.py)
 
 What is not supported is refused with a one-line reason (interactive, multi-pass and scoring
 problems, per-group validator flags) or left out with a note (submissions in a language the judge
@@ -27,6 +27,7 @@ from typing import Mapping
 from ..errors import JudgeInputError
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
+from .expectations import SUBMISSIONS_FILE, Expectation, PackageExpectations
 from .format import Data, Findings, Problem, SolutionLanguage, TestCase
 from .checkers import OutputCheck
 from .checkers.output_validator import OutputValidator
@@ -34,12 +35,6 @@ from .checkers.tokens import TokenRules
 from .stdio import StdinKind, stdin_problem
 from .yamlio import load_mapping
 
-SUBMISSION_VERDICTS = {
-    "accepted": Verdict.AC,
-    "wrong_answer": Verdict.WA,
-    "time_limit_exceeded": Verdict.TLE,
-    "run_time_error": Verdict.RE,
-}
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
@@ -70,7 +65,7 @@ class PackageKind(StdinKind):
         return folder / "submissions"
 
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
-                         ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+                         ) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
         return submissions(folder, languages)
 
 
@@ -123,26 +118,30 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
 
 
 def submissions(folder: Path,
-                languages: Mapping[str, SolutionLanguage]) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
-    """(submission, expected verdict) for every file the judge can run under submissions/<verdict>/,
-    and the entries it skips (other languages or a missing compiler, multi-file folders, verdict folders it
-    does not know)."""
+                languages: Mapping[str, SolutionLanguage]) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+    """(submission, expectation) for every submission under submissions/<folder>/ that the judge can
+    run and that something expects something of (the folder, submissions.yaml, an @EXPECTED_RESULTS@
+    comment: expectations.py), and the entries it skips (other languages or a missing compiler,
+    folders nothing says anything about)."""
     found, skipped = [], []
     root = folder / "submissions"
     if not root.is_dir():
         return found, skipped
+    expectations = PackageExpectations(root)
     for group in sorted(root.iterdir()):
-        if group.name.startswith("."):
+        if group.name.startswith(".") or group.name == SUBMISSIONS_FILE:
             continue
-        verdict = SUBMISSION_VERDICTS.get(group.name)
-        if verdict is None or not group.is_dir():
+        if not group.is_dir():
             skipped.append(group)
             continue
         for entry in sorted(group.iterdir()):
-            if entry.is_file() and _runnable(entry, languages):
-                found.append((entry, verdict))
-            elif not entry.name.startswith("."):
+            if entry.name.startswith("."):
+                continue
+            expectation = expectations.expectation(entry) if _runnable(entry, languages) else None
+            if expectation is None:
                 skipped.append(entry)
+            else:
+                found.append((entry, expectation))
     return found, skipped
 
 

@@ -73,7 +73,7 @@ def check_row(result: GradeResult) -> list[str]:
     return [
         display_path(result.solution), str(result.expected), str(result.verdict),
         first_failing(result),
-        "ok" if result.verdict is result.expected else "MISMATCH",
+        "ok" if result.matched else "MISMATCH",
     ]
 
 
