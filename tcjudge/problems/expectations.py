@@ -175,12 +175,15 @@ def label_of(requirements: Iterable[Requirement], final: frozenset[Verdict] | No
     """How tables show what a package's submission must get: the verdicts both permitted and required
     by every whole-submission rule (accepted: AC; wrong_answer: WA; rejected: WA/TLE/RE), and
     "+ groups" when some rule is on a group of tests only."""
+    whole = [r for r in requirements if not r.tests]
+    grouped = len(whole) < len(requirements)
+    if final is None and not whole:
+        return "by test group"
     allowed = set(final) if final is not None else set(TEST_VERDICTS)
-    for r in requirements:
-        if not r.tests:
-            allowed &= r.permitted & r.required | ({Verdict.CE} & allowed)
+    for r in whole:
+        allowed &= r.permitted & r.required | ({Verdict.CE} & allowed)
     text = "/".join(str(v) for v in sorted(allowed, key=list(Verdict).index)) or "nothing"
-    return text + (" + groups" if any(r.tests for r in requirements) else "")
+    return text + (" + by test group" if grouped else "")
 
 
 # -- globs, as the format has them: * within a name, {a,b} braces; a path matches when it or a parent does
