@@ -9,9 +9,9 @@ from pathlib import Path
 from ..engine.results import GradeResult
 from .. import languages
 from ..problems.catalog import Catalog, display_path
-from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
+from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, time_limit_text
 from ..text import count, safe_text
-from ..runs import judge_runs, stored_runs, worker_count
+from ..runs import judge_runs, settle_time_limit, stored_runs, worker_count
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
 HELP = "every stored solution must get its expected verdict"
@@ -30,10 +30,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
+    for slug in options.slugs or catalog.slugs():
+        settle_time_limit(options, catalog, catalog.problem(slug))
     runs = stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
                         verdicts_only=options.hide_expected)
     print(f"Checking {count(len(runs), 'stored solution')} of {count(len({run.problem.slug for run in runs}), 'problem')} "
           f"with {worker_count(options)} worker(s)")
+    for problem in sorted({run.problem.slug: run.problem for run in runs}.values(), key=lambda p: p.slug):
+        if problem.time_limit_from:  # a package: where its time limit comes from
+            print(f"  {problem.slug}: time limit {time_limit_text(problem)}")
     started = time.monotonic()
 
     def line(result: GradeResult) -> str:

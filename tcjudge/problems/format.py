@@ -165,6 +165,8 @@ class Problem:
     parameters: list[Parameter]
     returns: TCType
     time_limit: float = 2.0
+    time_limit_from: str = ""  # where the time limit comes from, when not from problem.yaml (reports say it)
+    timing: Any = None  # a package's rule to compute a time limit from its submissions (timing.Timing)
     memory_limit: int = 256
     output_limit: int = 64  # MiB of a program's standard output (protocol.ANSWER_CAP at most); more is WA
     checker: tuple[str, ...] = ("exact",)

@@ -6,7 +6,8 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory),
                                    validation (legacy: default | custom), validator_flags (legacy),
                                    type (2023-07: pass-fail only)
-    .timelimit                     the time limit in seconds, when problem.yaml has none
+    .timelimit                     the time limit in seconds, when problem.yaml has none (neither:
+                                   computed from the submissions, timing.py)
     problem_statement/ statement/  the name from \\problemname{...} (legacy) when problem.yaml has none
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
     data/**/testdata.yaml          output_validator_flags / output_validator_args (one value per package)
@@ -33,6 +34,7 @@ from .checkers import OutputCheck
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
 from .stdio import StdinKind, stdin_problem
+from .timing import MAX_LIMIT, UNSET, Timing
 from .yamlio import load_mapping
 
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
@@ -96,7 +98,13 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     if not isinstance(limits, dict):
         findings.error("limits: expected a mapping", spec_path)
         return None, findings
-    time_limit = _time_limit(folder, limits, findings)
+    time_limit, time_limit_from = _time_limit(folder, limits, findings)
+    timing, why = Timing.read(limits, version == "legacy")  # (calibrate reads it too)
+    if timing is None:
+        findings.error(why, spec_path)
+        return None, findings
+    if time_limit_from == "":  # none given: computed from the submissions (runs.settle_time_limit)
+        time_limit_from = f"{UNSET} ({timing.words})"
     memory = limits.get("memory", DEFAULT_MEMORY)
     if type(memory) not in (int, float) or not 16 <= memory <= 1 << 20:
         findings.error(f"limits.memory: expected MiB between 16 and {1 << 20}, got {memory!r}", spec_path)
@@ -111,6 +119,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
                             package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=kind or PACKAGE)
     problem.output_limit = int(output)
+    problem.time_limit_from, problem.timing = time_limit_from, timing
     problem.tests = _tests(folder, findings)
     if not problem.tests and not findings.errors:
         findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")
@@ -164,7 +173,8 @@ def _name(folder: Path, spec: dict) -> str:
     return folder.name
 
 
-def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
+def _time_limit(folder: Path, limits: dict, findings: Findings) -> tuple[float | None, str]:
+    """The time limit the package gives, and where from ("" when it gives none)."""
     if "time_limit" in limits:
         value, where = limits["time_limit"], folder / "problem.yaml"
     elif (folder / ".timelimit").is_file():
@@ -175,11 +185,11 @@ def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
         except ValueError:
             value = text
     else:
-        return DEFAULT_TIME_LIMIT
-    if type(value) not in (int, float) or not 0.01 <= value <= 60:
-        findings.error(f"time limit: expected seconds between 0.01 and 60, got {value!r}", where)
-        return None
-    return float(value)
+        return DEFAULT_TIME_LIMIT, ""
+    if type(value) not in (int, float) or not 0.01 <= value <= MAX_LIMIT:
+        findings.error(f"time limit: expected seconds between 0.01 and {MAX_LIMIT:g}, got {value!r}", where)
+        return None, ""
+    return float(value), "problem.yaml" if where.name == "problem.yaml" else ".timelimit"
 
 
 def _output_check(folder: Path, spec: dict, version: str, findings: Findings) -> OutputCheck | None:
