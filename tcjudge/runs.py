@@ -8,6 +8,7 @@ run in the history, and hands the results back for the reports to read.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from typing import Callable
@@ -18,9 +19,13 @@ from .engine.pool import Pool, SolutionRun
 from .engine.results import GradeResult
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
+from .problems.format import Problem
+from .problems.scoring import ScoreRange
+from .problems.timing import UNSET
 from .reports.history import History, Judged
 from .reports.progress import Progress
 from .text import count
+from .verdicts import Verdict
 
 
 def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
@@ -36,9 +41,10 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
             if language.toolchain() is None:
                 unavailable[language] = unavailable.get(language, 0) + 1
                 continue
-            # a scoring problem's every group is graded: its score needs every test
-            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure and problem.grading is None,
-                                    stored.expected, problem.kind.expected_score(problem, stored.path),
+            # a rule on a group of tests needs them all run, as a scoring problem's every group does
+            every_test = stored.expected.every_test or problem.grading is not None
+            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure and not every_test,
+                                    stored.expected, _expected_score(problem, stored),
                                     verdicts_only=verdicts_only))
     for path in catalog.skipped:
         print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",
@@ -53,6 +59,42 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
         where = catalog.solutions_folder(chosen[0]) if len(chosen) == 1 else catalog.solutions_dir
         raise JudgeInputError(f"no stored solutions to check{why}", where)
     return runs
+
+
+def _expected_score(problem: Problem, stored) -> ScoreRange | None:
+    """The score a stored solution must get: submissions.yaml's `score` (inclusive), else what its
+    folder asks (partially_accepted), else none."""
+    asked = stored.expected.score
+    return ScoreRange(*asked) if asked is not None else problem.kind.expected_score(problem, stored.path)
+
+
+def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
+    """A package that gives no time limit gets the one its format computes from its submissions'
+    running times (problems/timing.py): the submissions that bound it from below are graded first
+    (recorded, so reused next time) under the timing's cap, then the limit is set on the problem and
+    said where it came from. Done once per problem and command."""
+    timing = problem.timing
+    if timing is None or not problem.time_limit_from.startswith(UNSET):
+        return
+    noted = len(catalog.skipped)
+    lower = [s for s in catalog.stored_solutions(problem.slug) if s.expected.time_limit_role == "lower"
+             and languages.for_path(s.path).toolchain() is not None]
+    del catalog.skipped[noted:]  # (noted once, when the runs are chosen)
+    if not lower:
+        problem.time_limit_from = f"the default: no submission to compute one from ({timing.words})"
+        return
+    timed = dataclasses.replace(problem, time_limit=timing.cap, tests=problem.tests)
+    runs = [SolutionRun(timed, s.path, problem.tests, True, s.expected) for s in lower]
+    print(f"Timing {count(len(runs), 'submission')} of {problem.slug} for its time limit (none given)")
+    results = judge_runs(options, "time limit", runs, getattr(options, "fresh", False)).results
+    times = [(t.cpu_ms, f"{display_path(r.solution)}, {t.name}") for r in results for t in r.tests if t.verdict]
+    slow = [r for r in results if r.verdict in (Verdict.TLE, Verdict.CE, Verdict.IE)]
+    if slow:
+        raise JudgeInputError(f"cannot compute a time limit: {display_path(slow[0].solution)} gets {slow[0].verdict}"
+                              f" with {timing.cap:g} s per test", problem.path / "problem.yaml")
+    slowest_ms, where = max(times, default=(0.0, "none"))
+    problem.time_limit = timing.limit(slowest_ms / 1000)
+    problem.time_limit_from = timing.explain(slowest_ms / 1000, where)
 
 
 def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:

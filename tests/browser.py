@@ -22,6 +22,7 @@ from pathlib import Path
 from tcjudge.engine.results import GradeResult, TestResult
 from tcjudge.languages import EXTENSIONS
 from tcjudge.problems.catalog import Catalog
+from tcjudge.problems.expectations import Expectation
 from tcjudge.verdicts import Verdict
 
 HERE = Path(__file__).resolve().parent
@@ -207,7 +208,7 @@ def big_results(project: Path, tests: int = 300, solutions: int = 70, seed: int 
         verdict = expected[folder]
         if verdict is Verdict.CE:
             results.append(GradeResult(problem, path, [TestResult(t.name, None) for t in cases],
-                                       "SyntaxError: invalid syntax (line 3)", 9.0, verdict))
+                                       "SyntaxError: invalid syntax (line 3)", 9.0, Expectation.of(verdict)))
             continue
         speed = rng.choice([0.3, 1.0, 5.0, 40.0])
         failing = verdict is not Verdict.AC
@@ -217,5 +218,5 @@ def big_results(project: Path, tests: int = 300, solutions: int = 70, seed: int 
             got = (Verdict.IE if (number, index) == (40, 7) else verdict) if fails or (number, index) == (40, 7) else Verdict.AC
             cpu = 2000.0 if got is Verdict.TLE else speed * rng.uniform(0.5, 3) * (1 + index / tests)
             rows.append(TestResult(case.name, got, cpu, cpu * 1.2 + 1, 10.5, "expected 12, got 11" if got is Verdict.WA else ""))
-        results.append(GradeResult(problem, path, rows, "", 9.0, verdict))
+        results.append(GradeResult(problem, path, rows, "", 9.0, Expectation.of(verdict)))
     return results

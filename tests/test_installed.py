@@ -120,6 +120,22 @@ def test_check_grades_every_language_and_kind_from_the_project_folder(installed,
     assert _tree_digest(site_packages) == before  # nothing written into the installed package
 
 
+def test_check_honours_a_packages_submissions_yaml(installed, tmp_path):
+    """issue 21: submissions.yaml, rejected/ and brute_force/, and a time limit computed from the
+    submissions, from the wheel on a package in the user's own folder."""
+    run, _, _ = installed
+    shutil.copytree(TESTDATA / "kattis" / "digitsum", tmp_path / "contest" / "digitsum")
+    done = run("--problems", "contest", "check", "-j", "2", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "6 of 6 solutions got their expected verdict" in done.stdout
+    assert "digitsum/submissions/brute_force/walks_up.py: TLE (expected TLE/RE)" in done.stdout
+    assert "digitsum: time limit " in done.stdout and "(computed from the submissions: slowest" in done.stdout
+    rules = tmp_path / "contest" / "digitsum" / "submissions" / "submissions.yaml"
+    rules.write_text(rules.read_text() + "rejected/*:\n  required: [RTE]\n")
+    done = run("--problems", "contest", "check", "-j", "2", cwd=tmp_path)
+    assert done.returncode == 1 and "no test got RTE, as submissions.yaml:16 (rejected/*) requires" in done.stdout
+
+
 def test_report_writes_its_pages_into_the_project(installed, project):
     run, _, site_packages = installed
     before = _tree_digest(site_packages)

@@ -46,7 +46,7 @@ def test_icpc_package():
 def test_submissions_by_verdict_folder():
     catalog = Catalog(PACKAGES, TESTDATA / "no-solutions-folder", EXTENSIONS)
     stored = {path.name: verdict for path, verdict in
-              ((s.path, s.expected) for s in catalog.stored_solutions("addtwo"))}
+              ((s.path, s.expected.verdict) for s in catalog.stored_solutions("addtwo"))}
     cpp = {"sum.cpp": Verdict.AC} if CPP.toolchain() else {}  # graded where g++ is installed, else noted
     cpp |= {"sum.c": Verdict.AC} if C.toolchain() else {}  # likewise gcc
     assert stored == {"sum.py": Verdict.AC, "integers.py": Verdict.WA, "counts_up.py": Verdict.TLE,

@@ -9,9 +9,9 @@ from pathlib import Path
 from ..engine.results import GradeResult
 from .. import languages
 from ..problems.catalog import Catalog, display_path
-from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
-from ..text import count
-from ..runs import judge_runs, stored_runs, worker_count
+from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, time_limit_text
+from ..text import count, safe_text
+from ..runs import judge_runs, settle_time_limit, stored_runs, worker_count
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
 HELP = "every stored solution must get its expected verdict"
@@ -30,20 +30,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
+    for slug in options.slugs or catalog.slugs():
+        settle_time_limit(options, catalog, catalog.problem(slug))
     runs = stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
                         verdicts_only=options.hide_expected)
     print(f"Checking {count(len(runs), 'stored solution')} of {count(len({run.problem.slug for run in runs}), 'problem')} "
           f"with {worker_count(options)} worker(s)")
+    for problem in sorted({run.problem.slug: run.problem for run in runs}.values(), key=lambda p: p.slug):
+        if problem.time_limit_from:  # a package: where its time limit comes from
+            print(f"  {problem.slug}: time limit {time_limit_text(problem)}")
     started = time.monotonic()
 
     def line(result: GradeResult) -> str:
-        mark = "ok" if result.meets_expectation else "MISMATCH"
-        return f"  {mark:8} {display_path(result.solution)}: {result.outcome} (expected {result.expectation})"
+        why = result.mismatch
+        mark = "ok" if why is None else "MISMATCH"
+        reason = f": {safe_text(why)}" if why else ""
+        return f"  {mark:8} {display_path(result.solution)}: {result.outcome} (expected {result.expectation}){reason}"
 
     judged = judge_runs(options, "check", runs, options.fresh or options.hide_expected, line)  # (stored results show all)
     results = judged.results
     print(check_table([check_row(result) for result in results]))
-    matched = sum(result.meets_expectation for result in results)
+    matched = sum(result.matched for result in results)
     print(f"{matched} of {count(len(results), 'solution')} got their expected verdict "
           f"({time.monotonic() - started:.1f} s{reused_note(judged)})")
     print(changes_section(judged.outcome))

@@ -10,10 +10,10 @@ from .. import languages
 from ..engine.pool import SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
-from ..reports.tables import failing_output, summary_line, test_table
+from ..reports.tables import failing_output, summary_line, test_table, time_limit_text
 from ..verdicts import Verdict
 from ..text import count
-from ..runs import judge_runs, worker_count
+from ..runs import judge_runs, settle_time_limit, worker_count
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
 HELP = "grade one solution file, test by test"
@@ -43,6 +43,7 @@ def run(options) -> int:
         raise JudgeInputError(language.missing_message(), solution)
     problem = catalog.problem(options.problem) if options.problem else catalog.problem_for(
         solution, options.source_limit * 1024)
+    settle_time_limit(options, catalog, problem)
     tests = problem.examples if options.examples else problem.tests
     if options.test:
         unknown = sorted(set(options.test) - {t.name for t in problem.tests})
@@ -54,7 +55,7 @@ def run(options) -> int:
         chosen = f" among {', '.join(repr(name) for name in options.test)}" if options.test else ""
         raise JudgeInputError(f"problem {problem.slug} has {which}{chosen}: nothing to grade", problem.path)
     print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {count(len(tests), 'test')}, "
-          f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
+          f"{time_limit_text(problem)}, {problem.memory_limit} MiB")
     jobs = worker_count(options)
     started = time.monotonic()
     judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,

@@ -52,7 +52,7 @@ def run(options) -> int:
             history.close()
     except OSError as err:
         raise JudgeInputError(f"cannot write the report: {err.strerror}", err.filename or options.out) from None
-    matched = sum(result.meets_expectation for result in judged.results)
+    matched = sum(result.matched for result in judged.results)
     print(f"\n{count(len(judged.results), 'solution')} graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
           f"{matched} got their expected verdict")
     print(changes_section(judged.outcome))

@@ -16,6 +16,7 @@ from typing import Callable
 
 from .. import languages
 from ..problems.catalog import SOURCE_LIMIT
+from ..problems.expectations import Expectation
 from ..problems.format import Problem, TestCase
 from ..problems.scoring import ScoreRange
 from ..verdicts import RunFacts, Verdict
@@ -33,7 +34,7 @@ class SolutionRun:
     solution: Path
     tests: list[TestCase]
     stop_on_failure: bool
-    expected: Verdict | None = None
+    expected: Expectation | None = None  # a stored solution's: what its folder (or package) expects
     expected_score: ScoreRange | None = None  # a stored solution's score must lie here too (scoring packages)
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None

@@ -10,6 +10,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..problems.expectations import Expectation
 from ..problems.format import Problem
 from ..problems.scoring import ScoreRange, Scored, format_score
 from ..text import safe_lines, safe_text
@@ -58,8 +59,8 @@ class GradeResult:
     tests: list[TestResult]
     compile_message: str = ""
     baseline_mib: float = 0.0
-    expected: Verdict | None = None  # for stored solutions: the verdict their folder promises
-    expected_score: ScoreRange | None = None  # ... and the score (partially_accepted in a scoring package)
+    expected: Expectation | None = None  # for stored solutions: what their folder (or package) expects
+    expected_score: ScoreRange | None = None  # ... and the score (partially_accepted, submissions.yaml's score)
 
     def __post_init__(self):
         # solution-controlled (a compiler quotes the source): made safe once, here, line by line
@@ -103,15 +104,25 @@ class GradeResult:
 
     @property
     def expectation(self) -> str:
-        """What a stored solution's folder promises: its verdict, and a score where it says one."""
+        """What a stored solution's folder promises: its verdicts, and a score where it says one."""
         return f"{self.expected}" + (f", {self.expected_score}" if self.expected_score else "")
 
     @property
-    def meets_expectation(self) -> bool:
-        """The verdict its folder promises (and the score, where it promises one)."""
-        if self.verdict is not self.expected:
-            return False
-        return self.expected_score is None or (self.scored is not None and self.expected_score.contains(self.scored.total))
+    def mismatch(self) -> str | None:
+        """Why a stored solution does not meet its expectation: None when it does (or has none), ""
+        when its verdict is simply not the one expected."""
+        if self.expected is None:
+            return None
+        why = self.expected.mismatch(self.verdict, [(t.name, t.verdict, t.message) for t in self.tests])
+        if why is None and self.expected_score is not None:
+            total = self.scored.total if self.scored is not None else None
+            if not self.expected_score.contains(total):
+                return f"its score {format_score(total) if total is not None else '(none)'} is not {self.expected_score}"
+        return why
+
+    @property
+    def matched(self) -> bool:
+        return self.mismatch is None
 
     @property
     def first_failure(self) -> TestResult | None:
@@ -139,7 +150,8 @@ class GradeResult:
             "limits": {"time_s": self.problem.time_limit, "memory_mib": self.problem.memory_limit},
             "baseline_mib": round(self.baseline_mib, 1),
             "tests": [test.to_json() for test in self.tests],
-        } | ({"expected": str(self.expected)} if self.expected else {}) | (
+        } | ({"expected": str(self.expected), "matched": self.matched, "mismatch": self.mismatch or ""}
+             if self.expected else {}) | (
             {"score": self.scored.to_json()} if self.scored else {}) | (
             {"expected_score": self.expected_score.to_json()} if self.expected_score else {})
 

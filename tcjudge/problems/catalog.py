@@ -16,10 +16,10 @@ from typing import Mapping
 
 from ..errors import JudgeInputError
 from ..text import safe_text
+from .expectations import Expectation
 from .format import Problem, SolutionLanguage, did_you_mean
 from .loader import kind_of, load_problem
 from .yamlio import load_mapping
-from ..verdicts import Verdict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SOURCE_LIMIT = 256 * 1024  # default bytes of a solution's source (judge.py --source-limit KIB)
@@ -28,7 +28,7 @@ SOURCE_LIMIT = 256 * 1024  # default bytes of a solution's source (judge.py --so
 @dataclass(frozen=True)
 class StoredSolution:
     path: Path
-    expected: Verdict
+    expected: Expectation
 
 
 class Catalog:
@@ -103,7 +103,7 @@ class Catalog:
         folder = self.problems_dir / slug
         found, skipped = kind_of(folder).stored_solutions(folder, self.solutions_dir / slug, self.languages)
         self.skipped += skipped
-        return [StoredSolution(path, verdict) for path, verdict in found]
+        return [StoredSolution(path, expected) for path, expected in found]
 
 
 def defined_classes(path: Path, languages: Mapping[str, SolutionLanguage], limit: int = SOURCE_LIMIT) -> set[str]:

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Protocol
 
 from ..errors import JudgeInputError
 from ..verdicts import FOLDER_VERDICTS, Verdict
+from .expectations import Expectation
 from .tctypes import TCType
 from .yamlio import load_sequence
 
@@ -132,8 +133,8 @@ class Kind:
         return solutions
 
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
-                         ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
-        """(solution, expected verdict) for every stored solution of the problem in `folder`, in a stable
+                         ) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+        """(solution, expectation) for every stored solution of the problem in `folder`, in a stable
         order, and the entries left out. Ours: `solutions` (solutions/<slug>/) holds one folder per
         expected verdict, of files in the `languages` (by file extension)."""
         if not solutions.is_dir():
@@ -146,7 +147,7 @@ class Kind:
                 for path in sorted(p for p in entry.iterdir() if p.suffix in languages):
                     if path.is_symlink() or not path.is_file():  # a link to /dev/zero would be read forever
                         raise JudgeInputError("a stored solution must be a regular file, not a link or device", path)
-                    found.append((path, FOLDER_VERDICTS[entry.name]))
+                    found.append((path, Expectation.of(FOLDER_VERDICTS[entry.name])))
             else:
                 known = ", ".join(FOLDER_VERDICTS)
                 raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
@@ -172,6 +173,8 @@ class Problem:
     parameters: list[Parameter]
     returns: TCType
     time_limit: float = 2.0
+    time_limit_from: str = ""  # where the time limit comes from, when not from problem.yaml (reports say it)
+    timing: Any = None  # a package's rule to compute a time limit from its submissions (timing.Timing)
     memory_limit: int = 256
     output_limit: int = 64  # MiB of a program's standard output (protocol.ANSWER_CAP at most); more is WA
     checker: tuple[str, ...] = ("exact",)

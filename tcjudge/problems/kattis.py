@@ -6,14 +6,15 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory),
                                    validation (legacy: default | custom), validator_flags (legacy),
                                    type (2023-07: pass-fail, scoring, interactive, multi-pass: multipass.py)
-    .timelimit                     the time limit in seconds, when problem.yaml has none
+    .timelimit                     the time limit in seconds, when problem.yaml has none (neither:
+                                   computed from the submissions, timing.py)
     problem_statement/ statement/  the name from \\problemname{...} (legacy) when problem.yaml has none
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
     data/**/testdata.yaml, test_group.yaml: each group's validator flags and, for `type: scoring`,
                                    its grading (testgroups.py reads them, scoring.py adds scores up)
     output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
-    submissions/accepted|partially_accepted|wrong_answer|time_limit_exceeded|run_time_error/: what
-                                   `check` grades
+    submissions/<folder>/, submissions.yaml, @EXPECTED_RESULTS@: what `check` grades (expectations.py;
+                                   partially_accepted/ of a scoring problem: a score range too)
 
 What is not supported is refused with a one-line reason (submit-answer problems, custom graders) or
 left out with a note (submissions in a language the judge does not know, or whose compiler is not
@@ -28,6 +29,7 @@ from typing import Mapping
 
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
+from .expectations import SUBMISSIONS_FILE, Expectation, PackageExpectations
 from .format import Findings, Problem, SolutionLanguage
 from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
@@ -35,14 +37,8 @@ from .checkers.tokens import TokenRules
 from .scoring import ScoreRange
 from .stdio import StdinKind, stdin_problem
 from .testgroups import read_tests
+from .timing import MAX_LIMIT, UNSET, Timing
 
-SUBMISSION_VERDICTS = {
-    "accepted": Verdict.AC,
-    "partially_accepted": Verdict.AC,  # scoring problems: accepted, below the best score (expected_score)
-    "wrong_answer": Verdict.WA,
-    "time_limit_exceeded": Verdict.TLE,
-    "run_time_error": Verdict.RE,
-}
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
@@ -73,7 +69,7 @@ class PackageKind(StdinKind):
         return folder / "submissions"
 
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
-                         ) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
+                         ) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
         return submissions(folder, languages)
 
     def expected_score(self, problem: Problem, solution: Path) -> ScoreRange | None:
@@ -111,7 +107,13 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     if not isinstance(limits, dict):
         findings.error("limits: expected a mapping", spec_path)
         return None, findings
-    time_limit = _time_limit(folder, limits, findings)
+    time_limit, time_limit_from = _time_limit(folder, limits, findings)
+    timing, why = Timing.read(limits, version == "legacy")  # (calibrate reads it too)
+    if timing is None:
+        findings.error(why, spec_path)
+        return None, findings
+    if time_limit_from == "":  # none given: computed from the submissions (runs.settle_time_limit)
+        time_limit_from = f"{UNSET} ({timing.words})"
     memory = limits.get("memory", DEFAULT_MEMORY)
     if type(memory) not in (int, float) or not 16 <= memory <= 1 << 20:
         findings.error(f"limits.memory: expected MiB between 16 and {1 << 20}, got {memory!r}", spec_path)
@@ -127,6 +129,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
                             package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=kind or PACKAGE)
     problem.output_limit = int(output)
+    problem.time_limit_from, problem.timing = time_limit_from, timing
     problem.tests, problem.grading = read_tests(folder, spec, flags, _checks_by_flags(check, folder, findings),
                                                 findings)
     if not problem.tests and not findings.errors:
@@ -135,26 +138,30 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
 
 
 def submissions(folder: Path,
-                languages: Mapping[str, SolutionLanguage]) -> tuple[list[tuple[Path, Verdict]], list[Path]]:
-    """(submission, expected verdict) for every file the judge can run under submissions/<verdict>/,
-    and the entries it skips (other languages or a missing compiler, multi-file folders, verdict folders it
-    does not know)."""
+                languages: Mapping[str, SolutionLanguage]) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+    """(submission, expectation) for every submission under submissions/<folder>/ that the judge can
+    run and that something expects something of (the folder, submissions.yaml, an @EXPECTED_RESULTS@
+    comment: expectations.py), and the entries it skips (other languages or a missing compiler,
+    folders nothing says anything about)."""
     found, skipped = [], []
     root = folder / "submissions"
     if not root.is_dir():
         return found, skipped
+    expectations = PackageExpectations(root)
     for group in sorted(root.iterdir()):
-        if group.name.startswith("."):
+        if group.name.startswith(".") or group.name == SUBMISSIONS_FILE:
             continue
-        verdict = SUBMISSION_VERDICTS.get(group.name)
-        if verdict is None or not group.is_dir():
+        if not group.is_dir():
             skipped.append(group)
             continue
         for entry in sorted(group.iterdir()):
-            if entry.is_file() and _runnable(entry, languages):
-                found.append((entry, verdict))
-            elif not entry.name.startswith("."):
+            if entry.name.startswith("."):
+                continue
+            expectation = expectations.expectation(entry) if _runnable(entry, languages) else None
+            if expectation is None:
                 skipped.append(entry)
+            else:
+                found.append((entry, expectation))
     return found, skipped
 
 
@@ -177,7 +184,8 @@ def _name(folder: Path, spec: dict) -> str:
     return folder.name
 
 
-def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
+def _time_limit(folder: Path, limits: dict, findings: Findings) -> tuple[float | None, str]:
+    """The time limit the package gives, and where from ("" when it gives none)."""
     if "time_limit" in limits:
         value, where = limits["time_limit"], folder / "problem.yaml"
     elif (folder / ".timelimit").is_file():
@@ -188,11 +196,11 @@ def _time_limit(folder: Path, limits: dict, findings: Findings) -> float | None:
         except ValueError:
             value = text
     else:
-        return DEFAULT_TIME_LIMIT
-    if type(value) not in (int, float) or not 0.01 <= value <= 60:
-        findings.error(f"time limit: expected seconds between 0.01 and 60, got {value!r}", where)
-        return None
-    return float(value)
+        return DEFAULT_TIME_LIMIT, ""
+    if type(value) not in (int, float) or not 0.01 <= value <= MAX_LIMIT:
+        findings.error(f"time limit: expected seconds between 0.01 and {MAX_LIMIT:g}, got {value!r}", where)
+        return None, ""
+    return float(value), "problem.yaml" if where.name == "problem.yaml" else ".timelimit"
 
 
 def _output_check(folder: Path, spec: dict, version: str, flags: list[str], findings: Findings) -> OutputCheck | None:

@@ -25,9 +25,10 @@ def junit_tree(results: list[GradeResult], stored: bool) -> ET.ElementTree:
         cases = []
         if stored:
             case = ET.Element("testcase", classname=classname, name="expected verdict", time="0")
-            if result.verdict is not result.expected:
+            if not result.matched:
                 ET.SubElement(case, "failure", type=str(result.verdict),
-                              message=f"expected {result.expected}, got {result.verdict}").text = safe_lines(
+                              message=safe_text(f"expected {result.expected}, got {result.verdict}"
+                                                + (f": {result.mismatch}" if result.mismatch else ""))).text = safe_lines(
                     result.compile_message or _failure_text(result.first_failure))
             cases.append(case)
         cases += [_testcase(result, test, classname, stored) for test in result.tests]
@@ -50,7 +51,7 @@ def _testcase(result: GradeResult, test: TestResult, classname: str, stored: boo
     elif test.verdict is Verdict.IE:
         ET.SubElement(case, "error", type="IE", message=safe_text(test.message)).text = _failure_text(test)
     elif test.verdict is not Verdict.AC:
-        if stored and result.expected not in (Verdict.AC, None) and result.verdict is result.expected:
+        if stored and result.expected is not None and not result.expected.allows_accepted and result.matched:
             ET.SubElement(case, "skipped", type="xfail",
                           message=safe_text(f"expected failure ({result.expected}): {test.verdict}: {test.message}"))
         else:

@@ -42,8 +42,9 @@ _environment.globals["palette"] = PALETTE
 
 def is_wrong(result: GradeResult) -> bool:
     """A solution that should fail: its folder says so (stored), or it did (graded on its own)."""
-    expected = result.expected or result.verdict
-    return expected is not Verdict.AC
+    if result.expected is not None:
+        return not result.expected.allows_accepted
+    return result.verdict is not Verdict.AC
 
 
 def catches(results: list[GradeResult]) -> list[int]:
@@ -71,7 +72,7 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
     tests = [{"name": name, "short": short_name(name), "catches": caught[i]} for i, name in enumerate(names)]
     solutions = [{
         "path": display_path(r.solution), "expected": r.expectation if r.expected else "-", "verdict": str(r.verdict),
-        "match": r.expected is None or r.meets_expectation, "passed": r.passed, **score_cells(r),
+        "match": r.matched, "passed": r.passed, **score_cells(r),
         "slowest_ms": r.slowest.cpu_ms if r.slowest else None,
         "strip": solution_strip([t.verdict for t in r.tests], [t.cpu_ms for t in r.tests], names),
         "spread": spread_svg([t.cpu_ms for t in r.tests if t.verdict], limit_ms),
@@ -109,8 +110,8 @@ def summary_of(report: dict) -> dict | None:
         return {
             "slug": report["problem"], "name": report.get("name", report["problem"]), "generated": report["generated"],
             "solutions": len(solutions), "tests": solutions[0]["total"],
-            "matched": sum(s.get("expected", s["verdict"]) == s["verdict"] for s in solutions),
-            "mismatched": [s["solution"] for s in solutions if s.get("expected", s["verdict"]) != s["verdict"]],
+            "matched": sum(_matched(s) for s in solutions),
+            "mismatched": [s["solution"] for s in solutions if not _matched(s)],
             "slowest": slowest and {"solution": slowest["solution"], "cpu_ms": slowest["slowest"]["cpu_ms"]},
             "limit_ms": limit_ms,
             "bar": slowest and min(1.0, slowest["slowest"]["cpu_ms"] / limit_ms),
@@ -118,6 +119,11 @@ def summary_of(report: dict) -> dict | None:
         }
     except (KeyError, IndexError, TypeError, ZeroDivisionError):
         return None
+
+
+def _matched(solution: dict) -> bool:
+    """A solution of a report met its expectation (reports written before `matched` compare verdicts)."""
+    return solution.get("matched", solution.get("expected", solution["verdict"]) == solution["verdict"])
 
 
 def write_index(out_dir: Path, history: History | None = None) -> Path:

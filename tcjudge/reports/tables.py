@@ -40,6 +40,11 @@ def test_table(result: GradeResult, fmt: str = "simple") -> str:
     return "\n".join(part for part in (table, note) if part)
 
 
+def time_limit_text(problem) -> str:
+    """The time limit, and where it comes from when that is not our own problem.yaml (a package's)."""
+    return f"{problem.time_limit:g} s" + (f" ({problem.time_limit_from})" if problem.time_limit_from else "")
+
+
 def summary_line(result: GradeResult) -> str:
     parts = [f"{result.verdict}", f"passed {result.passed}/{len(result.tests)}"]
     slowest = result.slowest
@@ -89,7 +94,7 @@ def check_row(result: GradeResult) -> list[str]:
     return [
         display_path(result.solution), result.expectation, result.outcome,
         first_failing(result),
-        "ok" if result.meets_expectation else "MISMATCH",
+        "ok" if result.matched else "MISMATCH",
     ]
 
 

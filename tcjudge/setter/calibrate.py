@@ -58,32 +58,44 @@ def round_limit(seconds: float) -> float:
     return min(MAX_LIMIT, max(MIN_LIMIT, round(math.ceil(seconds / step - 1e-9) * step, 1)))
 
 
-def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float = FACTOR,
+def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float | None = None,
               write: bool = False, source_limit: int = SOURCE_LIMIT) -> Calibration:
+    """The limit: the slowest test of the solutions that bound it from below (ours: the accepted
+    ones; a package's: as its format says, expectations.py) times `factor` rounded up to a round
+    number, or for a package without `factor` its own rule (timing.py: its multiplier and resolution)."""
     stored = catalog.stored_solutions(problem.slug)
-    accepted = [s for s in stored if s.expected is Verdict.AC]
-    if not accepted:
-        raise JudgeInputError(f"no accepted solutions to calibrate with (solutions/{problem.slug}/accepted/)",
-                              catalog.solutions_dir / problem.slug)
+    lower = [s for s in stored if s.expected.time_limit_role == "lower"]
+    if not lower:
+        raise JudgeInputError("no accepted solutions to calibrate with", catalog.solutions_folder(problem.slug))
+    timing = problem.timing if factor is None else None
+    factor = timing.ac_to_time_limit if timing else factor or FACTOR
     with Pool(jobs, source_limit=source_limit) as pool:
-        results = pool.grade([SolutionRun(problem, s.path, problem.tests, False, Verdict.AC) for s in accepted])
-    failures = [f"{display_path(r.solution)} is filed as accepted but gets {r.verdict}" for r in results
-                if r.verdict is not Verdict.AC]
+        results = pool.grade([SolutionRun(problem, s.path, problem.tests, False, s.expected) for s in lower])
+    failures = [f"{display_path(r.solution)} is filed as {_filed(r.expected)} but gets {r.verdict}" for r in results
+                if not r.matched]
     slowest_ms, where = max(((t.cpu_ms, f"{display_path(r.solution)}, test {t.name}")
-                             for r in results for t in r.tests if t.verdict is Verdict.AC), default=(0.0, "none"))
-    calibration = Calibration(problem, slowest_ms, where, round_limit(slowest_ms / 1000 * factor), failures=failures)
+                             for r in results for t in r.tests if t.verdict), default=(0.0, "none"))
+    limit = timing.limit(slowest_ms / 1000) if timing else round_limit(slowest_ms / 1000 * factor)
+    calibration = Calibration(problem, slowest_ms, where, limit, failures=failures)
     in_force = calibration.limit if write else problem.time_limit
     _warn_about(calibration, results, in_force, factor)
-    tle = [s for s in stored if s.expected is Verdict.TLE]
+    tle = [s for s in stored if s.expected.time_limit_role == "upper"]
     calibration.in_force, calibration.tle_stored = in_force, len(tle)
     if tle:
         generous = dataclasses.replace(problem, time_limit=min(MAX_LIMIT, in_force * TIMEOUT), tests=problem.tests)
         with Pool(jobs, source_limit=source_limit) as pool:
-            tle_results = pool.grade([SolutionRun(generous, s.path, problem.tests, True, Verdict.TLE) for s in tle])
+            tle_results = pool.grade([SolutionRun(generous, s.path, problem.tests, True, s.expected) for s in tle])
         _measure_tle(calibration, tle_results, in_force)
     if write and not failures:
-        write_limit(problem.path / "problem.yaml", calibration.limit)
+        if problem.package:  # a package keeps its computed limit beside problem.yaml, as BAPCtools does
+            (problem.path / ".timelimit").write_text(f"{calibration.limit:g}\n", encoding="utf-8")
+        else:
+            write_limit(problem.path / "problem.yaml", calibration.limit)
     return calibration
+
+
+def _filed(expected) -> str:
+    return "accepted" if expected.verdict is Verdict.AC else str(expected)
 
 
 def _measure_tle(calibration: Calibration, results: list[GradeResult], limit: float) -> None:

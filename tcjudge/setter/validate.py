@@ -309,12 +309,12 @@ def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findin
     """Every stored solution filed under a failing verdict fails at least one test; a wrong answer
     fails one of our own tests (the originals may not be public)."""
     try:
-        stored = [s for s in catalog.stored_solutions(problem.slug) if s.expected is not Verdict.AC]
+        stored = [s for s in catalog.stored_solutions(problem.slug) if not s.expected.allows_accepted]
     except JudgeInputError as err:
         findings.errors.append(err)
         return
     ours = [t for t in problem.tests if t.is_ours]
-    runs = [SolutionRun(problem, s.path, ours if s.expected is Verdict.WA else problem.tests, True, s.expected)
+    runs = [SolutionRun(problem, s.path, ours if s.expected.verdict is Verdict.WA else problem.tests, True, s.expected)
             for s in stored]
     for run in [run for run in runs if not run.tests]:
         findings.error("filed under WA but there are no tests of our own to fail (examples and system tests "
@@ -326,7 +326,7 @@ def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findin
         results = pool.grade(runs)
     for result in results:
         if result.verdict is Verdict.AC:
-            which = "every test of our own" if result.expected is Verdict.WA else "every test"
+            which = "every test of our own" if result.expected.verdict is Verdict.WA else "every test"
             findings.error(f"filed under {result.expected} but passes {which}: add a test that catches it",
                            result.solution)
         elif result.verdict is Verdict.IE:

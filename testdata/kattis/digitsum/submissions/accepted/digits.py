@@ -1,0 +1,1 @@
+print(sum(int(digit) for digit in input().strip()))

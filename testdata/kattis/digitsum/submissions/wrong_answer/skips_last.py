@@ -1,0 +1,2 @@
+# forgets the last digit
+print(sum(int(digit) for digit in input().strip()[:-1]))

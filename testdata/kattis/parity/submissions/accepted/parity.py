@@ -1,0 +1,1 @@
+print("odd" if int(input()) % 2 else "even")

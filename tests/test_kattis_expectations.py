@@ -1,0 +1,181 @@
+"""What a package's submissions must get (issue 21): the 2025-09 submissions/ folders, including
+rejected/ and brute_force/, submissions/submissions.yaml and @EXPECTED_RESULTS@ comments
+(testdata/kattis/digitsum, testdata/kattis/parity), each rule alone and through `judge check`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tcjudge.errors import JudgeInputError
+from tcjudge.languages import EXTENSIONS
+from tcjudge.problems.catalog import Catalog
+from tcjudge.problems.expectations import (Expectation, PackageExpectations, Requirement, covers,
+                                           tagged_verdicts)
+from tcjudge.verdicts import Verdict
+
+from .conftest import TESTDATA
+
+PACKAGES = TESTDATA / "kattis"
+AC, WA, TLE, RE, CE, IE = Verdict.AC, Verdict.WA, Verdict.TLE, Verdict.RE, Verdict.CE, Verdict.IE
+
+
+def _expectation(package: str, submission: str) -> Expectation:
+    root = PACKAGES / package / "submissions"
+    return PackageExpectations(root).expectation(root / submission)
+
+
+def _tests(*verdicts, names=("sample/1", "secret/small/01", "secret/large/01")):
+    return [(name, verdict, "") for name, verdict in zip(names, verdicts)]
+
+
+@pytest.mark.parametrize("pattern, path, matches", [
+    ("accepted", "accepted/a.py", True),  # a folder covers what is in it
+    ("accepted/*", "accepted/a.py", True),
+    ("accepted/*", "accepted", False),
+    ("*.py", "accepted/a.py", False),  # * stays within a name
+    ("*/a.{py,cpp}", "accepted/a.cpp", True),  # braces
+    ("*/a.{py,cpp}", "accepted/a.java", False),
+    ("secret/*-easy", "secret/01-easy", True),
+    ("secret", "secret/group1/01", True),
+    ("sample", "secret/01", False),
+    ("[ab].py", "a.py", False),  # brackets are not the format's: taken as they are
+])
+def test_globs_as_the_format_has_them(pattern, path, matches):
+    assert covers(pattern, path) is matches
+
+
+@pytest.mark.parametrize("folder, grades", [
+    # (the submission's tests' verdicts, met?) for each default folder of the format
+    ("accepted", [((AC, AC, AC), True), ((AC, WA, AC), False)]),
+    ("wrong_answer", [((AC, WA, None), True), ((AC, TLE, None), False), ((AC, AC, AC), False)]),
+    ("time_limit_exceeded", [((AC, AC, TLE), True), ((AC, WA, None), False)]),
+    ("run_time_error", [((RE, None, None), True), ((AC, AC, AC), False)]),
+    ("rejected", [((WA, None, None), True), ((AC, TLE, None), True), ((RE, None, None), True),
+                  ((AC, AC, AC), False)]),
+    ("brute_force", [((AC, AC, TLE), True), ((AC, RE, None), True), ((AC, WA, None), False),
+                     ((AC, AC, AC), False)]),
+])
+def test_each_folder_means_what_the_format_says(tmp_path, folder, grades):
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "x.py").write_text("")
+    expectation = PackageExpectations(tmp_path).expectation(tmp_path / folder / "x.py")
+    for verdicts, met in grades:
+        final = next((v for v in verdicts if v not in (AC, None)), AC)
+        assert (expectation.mismatch(final, _tests(*verdicts)) is None) is met, (folder, verdicts)
+    assert expectation.mismatch(CE, []) == "does not compile"  # no folder expects a compile error
+    assert expectation.mismatch(IE, _tests(IE)) is not None
+
+
+def test_a_folder_nothing_speaks_of_has_no_expectation(tmp_path):
+    (tmp_path / "mixed").mkdir()
+    (tmp_path / "mixed" / "x.py").write_text("print(1)\n")
+    assert PackageExpectations(tmp_path).expectation(tmp_path / "mixed" / "x.py") is None
+
+
+def test_submissions_yaml_adds_and_overrides_by_glob():
+    small_only = _expectation("digitsum", "mixed/small_only.py")
+    assert [r.tests for r in small_only.requirements] == ["sample", "secret/small", "secret/large"]
+    assert small_only.every_test and str(small_only) == "by test group"
+    assert small_only.mismatch(TLE, _tests(AC, AC, TLE)) is None
+    assert "secret/small/01 got TLE, but submissions.yaml:" in small_only.mismatch(TLE, _tests(AC, TLE, TLE))
+    assert "no test of secret/large got TLE" in small_only.mismatch(AC, _tests(AC, AC, AC))
+    # "brute_force:" overrides the folder's defaults key by key: its sets stay, its time use goes
+    brute = _expectation("digitsum", "brute_force/walks_up.py")
+    assert len(brute.requirements) == 1 and brute.requirements[0].use_for_time_limit is False
+    assert (brute.requirements[0].permitted, brute.requirements[0].required) == ({AC, TLE, RE}, {TLE, RE})
+    assert brute.time_limit_role is None and str(brute) == "TLE/RE"
+    message = _expectation("digitsum", "wrong_answer/skips_last.py")
+    assert message.mismatch(WA, [("sample/1", WA, "token 1 (answer line 1): expected '15', got '10'")]) is None
+    assert "no test said" in message.mismatch(WA, [("sample/1", WA, "expected '36', got '27'")])
+
+
+def test_expected_results_comments():
+    assert _expectation("parity", "mixed/remainder.cpp").final == {AC, WA}
+    assert _expectation("parity", "mixed/counts_down.py").final == {AC, TLE}  # any case, DOMjudge's names
+    rejected = _expectation("parity", "rejected/binary_digits.py")
+    assert str(rejected) == "RE" and rejected.mismatch(WA, _tests(WA)) == ""
+    # in one of the four legacy folders the tag is ignored, as DOMjudge ignores it
+    assert _expectation("parity", "wrong_answer/always_even.py").verdict is WA
+    tagged = Expectation("AC/WA", frozenset({AC, WA}),
+                         (Requirement(frozenset({AC, WA}), frozenset({AC, WA}), "@EXPECTED_RESULTS@"),))
+    assert tagged.mismatch(AC, _tests(AC, AC, AC)) is None and tagged.mismatch(WA, _tests(AC, WA)) is None
+    assert tagged.mismatch(TLE, _tests(AC, TLE)) == ""  # the grade itself is not one of them
+    assert tagged.allows_accepted
+
+
+def test_a_bad_tag_or_rule_names_its_file_and_line(tmp_path):
+    source = tmp_path / "x.py"
+    source.write_text("\n# @EXPECTED_RESULTS@: CORRECT, SLOW\n")
+    with pytest.raises(JudgeInputError, match="unknown verdict 'SLOW'") as err:
+        tagged_verdicts(source)
+    assert err.value.line == 2
+    source.write_text("/* @EXPECTED_RESULTS@: TIMELIMIT */\n")
+    assert tagged_verdicts(source) == ({TLE}, 1)
+    (tmp_path / "submissions.yaml").write_text("accepted:\n  permitted: [AC, OK]\n")
+    (tmp_path / "accepted").mkdir()
+    with pytest.raises(JudgeInputError, match="'OK' is not one of AC, WA, TLE, RTE"):
+        PackageExpectations(tmp_path).expectation(tmp_path / "accepted")
+
+
+def test_time_limit_roles_follow_the_format():
+    assert _expectation("digitsum", "accepted/digits.py").time_limit_role == "lower"
+    assert _expectation("digitsum", "wrong_answer/skips_last.py").time_limit_role == "lower"
+    assert _expectation("digitsum", "rejected/long_numbers_plus_one.py").time_limit_role is None
+    assert _expectation("parity", "mixed/counts_down.py").time_limit_role is None
+    assert Expectation.of(AC).time_limit_role == "lower" and Expectation.of(TLE).time_limit_role == "upper"
+
+
+def test_check_honours_every_expectation(judge, tmp_path):
+    code, out, err = judge("--problems", PACKAGES, "check", "digitsum", "parity", "-j", "2", "--json",
+                           tmp_path / "check.json")
+    assert code == 0, out + err
+    assert "11 of 11 solutions got their expected verdict" in out
+    solutions = {s["solution"].split("/submissions/")[1]: s for s in json.loads((tmp_path / "check.json").read_text())[
+        "solutions"]}
+    assert solutions["rejected/long_numbers_plus_one.py"]["expected"] == "WA/TLE/RE"
+    assert solutions["brute_force/walks_up.py"]["verdict"] == "TLE"
+    assert solutions["mixed/small_only.py"]["total"] == 4 and all(  # a rule on groups: every test ran
+        t["verdict"] for t in solutions["mixed/small_only.py"]["tests"])
+    assert all(s["matched"] and s["mismatch"] == "" for s in solutions.values())
+
+
+def test_a_submission_against_its_rules_is_a_mismatch(judge, tmp_path):
+    package = tmp_path / "packages" / "digitsum"
+    shutil.copytree(PACKAGES / "digitsum", package)
+    rules = package / "submissions" / "submissions.yaml"
+    rules.write_text(rules.read_text() + "rejected/*:\n  required: [RTE]\n")
+    code, out, _ = judge("--problems", package.parent, "check", "-j", "2")
+    assert code == 1
+    assert ("rejected/long_numbers_plus_one.py: WA (expected RE): no test got RTE, as submissions.yaml:16 "
+            "(rejected/*) requires") in out, out
+    assert "5 of 6 solutions got their expected verdict" in out
+
+
+def test_our_own_folders_still_expect_one_verdict():
+    catalog = Catalog(TESTDATA / "problems", TESTDATA / "stored", EXTENSIONS)
+    for slug in catalog.slugs():
+        try:
+            stored = catalog.stored_solutions(slug)
+        except JudgeInputError:
+            continue
+        assert all(s.expected.final is not None and len(s.expected.final) == 1 for s in stored)
+
+
+def test_a_package_with_only_c_submissions_is_checked(judge, tmp_path):
+    """issue 21: 'no stored solutions to check' named a solutions/ folder the package has not; C
+    submissions are graded now (where gcc is installed), else the package's own folder is named."""
+    from tcjudge.languages import C
+
+    package = tmp_path / "packages" / "addtwo"
+    shutil.copytree(PACKAGES / "addtwo", package)
+    for entry in (package / "submissions").rglob("*"):
+        if entry.is_file() and entry.suffix != ".c":
+            entry.unlink()
+    code, out, err = judge("--problems", package.parent, "check")
+    if C.toolchain() is None:
+        assert code == 2 and "addtwo/submissions: no stored solutions to check" in err, err
+    else:
+        assert code == 0 and "addtwo/submissions/accepted/sum.c: AC (expected AC)" in out, out + err

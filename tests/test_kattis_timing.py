@@ -1,0 +1,67 @@
+"""A package's time limit when it gives none: computed from its submissions as the format says
+(issue 21), by check and grade, and by calibrate for any package."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from tcjudge.problems.loader import load_problem
+from tcjudge.problems.timing import UNSET, Timing
+
+from .conftest import TESTDATA
+
+PACKAGES = TESTDATA / "kattis"
+
+
+@pytest.mark.parametrize("limits, legacy, rule", [
+    ({}, True, Timing(5.0, 2.0, 1.0, "time_multiplier")),  # the legacy defaults
+    ({"time_multiplier": 4}, True, Timing(4.0, 2.0, 1.0, "time_multiplier")),
+    ({}, False, Timing(2.0, 1.5, 1.0, "time_multipliers")),  # 2023-07 and 2025-09 defaults
+    ({"time_multipliers": {"ac_to_time_limit": 3}, "time_resolution": 0.25}, False,
+     Timing(3.0, 1.5, 0.25, "time_multipliers")),
+])
+def test_the_rule_is_read_as_each_format_says(limits, legacy, rule):
+    assert Timing.read(limits, legacy) == (rule, "")
+
+
+@pytest.mark.parametrize("slowest, limit", [(0.0, 0.5), (0.2, 0.5), (0.25, 0.5), (0.26, 1.0), (1.1, 2.5)])
+def test_the_limit_is_the_smallest_multiple_of_the_resolution(slowest, limit):
+    assert Timing(2.0, 1.5, 0.5, "time_multipliers").limit(slowest) == limit
+
+
+def test_a_bad_multiplier_is_refused():
+    rule, why = Timing.read({"time_multipliers": {"ac_to_time_limit": 0.5}}, False)
+    assert rule is None and "at least 1" in why
+
+
+def test_a_package_without_a_limit_says_so_until_computed():
+    problem = load_problem(PACKAGES / "digitsum")
+    assert problem.time_limit_from.startswith(UNSET) and problem.timing == Timing(2.0, 1.5, 0.5, "time_multipliers")
+    assert load_problem(PACKAGES / "addtwo").time_limit_from == ".timelimit"
+    assert load_problem(PACKAGES / "splitsum").time_limit_from == "problem.yaml"
+
+
+def test_grade_computes_the_limit_from_the_submissions_and_says_so(judge, tmp_path):
+    solution = tmp_path / "digits.py"
+    solution.write_text("print(sum(map(int, input().strip())))\n")
+    code, out, err = judge("--problems", PACKAGES, "grade", solution, "--problem", "digitsum", "-j", "2")
+    assert code == 0, out + err
+    assert "Timing 3 submissions of digitsum for its time limit (none given)" in out
+    # the slowest test of accepted/, wrong_answer/ and mixed/modulo.c (its tag permits no TLE), x2, in halves
+    assert re.search(r"4 tests, (\d+(\.5)?) s \(computed from the submissions: slowest \d+ ms \(.*digitsum/submissions/"
+                     r"(accepted|wrong_answer|mixed)/.*\) x2, rounded up to a multiple of 0\.5 s \(time_multipliers\)\)",
+                     out), out
+
+
+def test_calibrate_and_write_a_package_limit(judge, tmp_path):
+    package = tmp_path / "packages" / "parity"
+    shutil.copytree(PACKAGES / "parity", package)
+    code, out, err = judge("--problems", package.parent, "calibrate", "parity", "-j", "2", "--write")
+    assert code == 0, out + err
+    assert re.search(r"time limit: +1 s \(x4, rounded up to a multiple of 1 s, as the package's limits say "
+                     r"\(time_multiplier\)\); the package had 1 s \(the default", out), out
+    assert "wrote time_limit: 1 to" in out and (package / ".timelimit").read_text() == "1\n"
+    assert load_problem(package).time_limit_from == ".timelimit"
