@@ -19,7 +19,7 @@ from pathlib import Path
 from . import __version__, commands, project
 from .commands.common import EXIT_CLOSED_PIPE, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, positive
 from .errors import JudgeInputError
-from .problems.catalog import SOURCE_LIMIT
+from .protocol import SOURCE_LIMIT
 
 
 def main(argv: list[str] | None = None) -> int:

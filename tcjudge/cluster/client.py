@@ -25,7 +25,7 @@ from ..engine.pool import DoneCallback, SolutionRun, TestCallback
 
 from ..engine.results import GradeResult, TestResult
 from ..engine.isolation import all_layers, layer_table
-from ..problems.catalog import SOURCE_LIMIT
+from ..protocol import SOURCE_LIMIT
 from ..verdicts import Verdict
 from .bundle import pack_file, pack_folder
 from .tasks import code_fingerprint, decode_test, encode_test, grade_chunk, worker_info

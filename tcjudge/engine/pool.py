@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Callable
 
 from .. import languages
-from ..problems.catalog import SOURCE_LIMIT
 from ..problems.format import Problem, TestCase
+from ..protocol import SOURCE_LIMIT
 from ..verdicts import RunFacts, Verdict
 from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text
 from .results import GradeResult, TestResult, verdict_only

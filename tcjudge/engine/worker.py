@@ -16,8 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..problems.catalog import SOURCE_LIMIT
-from ..protocol import Limits
+from ..protocol import SOURCE_LIMIT, Limits
 from ..verdicts import RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

@@ -26,7 +26,8 @@ from .. import languages
 from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
-from ..problems.catalog import SOURCE_LIMIT, display_path
+from ..problems.catalog import display_path
+from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem
 from ..verdicts import Verdict
 from .eta import Planned
