@@ -14,7 +14,6 @@ from ..problems.catalog import display_path
 from ..engine.results import OUTPUT_KEPT, GradeResult
 from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
-from .pages import catches, is_wrong, markdown_grid, problem_page
 from ..problems.tctypes import shorten
 from ..text import count, markdown_cell, safe_text
 from ..errors import JudgeInputError
@@ -99,6 +98,8 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
     """DIR/<slug>.md (summary and grid), DIR/<slug>.json (everything as data) and DIR/<slug>.html (the
     page); returns the paths. `verdicts_only` (--hide-expected): no test's input or expected value;
     `run`: the run's id in the history, for the index to compare it with the previous report."""
+    from .pages import catches, is_wrong, markdown_grid, problem_page  # jinja2: only where a page is made
+
     out_dir.mkdir(parents=True, exist_ok=True)
     problem = results[0].problem
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %Z")
