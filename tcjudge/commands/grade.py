@@ -1,19 +1,18 @@
-"""`judge grade`: grade one solution file, test by test."""
+"""`judge grade`: grade one solution file, test by test.
+
+Its zygotes are started first (engine/spares.py), so that their start overlaps the judge's own
+imports and the reading of the problem: this module imports at its top only what that start needs.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
-from .. import languages
-from ..engine.pool import SolutionRun
+from ..engine.spares import Spares
 from ..errors import JudgeInputError
-from ..problems.catalog import Catalog, display_path
-from ..reports.tables import failing_output, summary_line, test_table
-from ..verdicts import Verdict
-from ..text import count
-from ..runs import judge_runs, worker_count
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
 HELP = "grade one solution file, test by test"
@@ -34,10 +33,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
-    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     solution = options.solution
     if not solution.is_file():
         raise JudgeInputError("no such file", solution)
+    with Spares() as spares:
+        if not options.cluster:  # one zygote per worker the grading will use, at most one per core
+            tests = len(set(options.test)) if options.test else options.jobs
+            spares.start(min(options.jobs, len(os.sched_getaffinity(0)), tests))
+        return _grade(options, solution, spares)
+
+
+def _grade(options, solution: Path, spares: Spares) -> int:
+    from .. import languages  # imported (with what follows) while the zygotes start
+    from ..engine.pool import SolutionRun
+    from ..problems.catalog import Catalog, display_path
+    from ..reports.tables import failing_output, summary_line, test_table
+    from ..runs import judge_runs, worker_count
+    from ..text import count
+    from ..verdicts import Verdict
+
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     language = languages.for_path(solution)
     if language.toolchain() is None:
         raise JudgeInputError(language.missing_message(), solution)
@@ -58,7 +73,8 @@ def run(options) -> int:
     jobs = worker_count(options)
     started = time.monotonic()
     judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
-                                                             verdicts_only=options.hide_expected)], fresh=True)
+                                                             verdicts_only=options.hide_expected)], fresh=True,
+                        spares=spares)
     [result] = judged.results
     print(test_table(result))
     print(summary_line(result))
