@@ -7,7 +7,9 @@ imports and the reading of the problem: this module imports at its top only what
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -47,7 +49,6 @@ def _grade(options, solution: Path, spares: Spares) -> int:
     from .. import languages  # imported (with what follows) while the zygotes start
     from ..engine.pool import SolutionRun
     from ..problems.catalog import Catalog, display_path
-    from ..reports.tables import failing_output, summary_line, test_table
     from ..runs import judge_runs, worker_count
     from ..text import count
     from ..verdicts import Verdict
@@ -72,9 +73,14 @@ def _grade(options, solution: Path, spares: Spares) -> int:
           f"{problem.time_limit:g} s, {problem.memory_limit} MiB")
     jobs = worker_count(options)
     started = time.monotonic()
+    tables = threading.Thread(target=importlib.import_module, args=("..reports.tables", __package__), daemon=True)
+    tables.start()  # the table's imports (tabulate's alone: ~25 ms) while this thread waits on the tests
     judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
                                                              verdicts_only=options.hide_expected)], fresh=True,
                         spares=spares)
+    tables.join()
+    from ..reports.tables import failing_output, summary_line, test_table
+
     [result] = judged.results
     print(test_table(result))
     print(summary_line(result))
