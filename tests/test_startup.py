@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -67,15 +68,22 @@ def test_a_named_command_parses_as_with_every_command():
     assert alone == everything and alone["examples"] and alone["jobs"] == 1
 
 
+def started(spares: Spares, count: int) -> list:
+    """The spares' started zygotes, once `count` are (they are started by a thread of their own)."""
+    with spares._changed:
+        spares._changed.wait_for(lambda: len(spares._started) >= count)
+        return list(spares._started)
+
+
 def test_a_spare_is_the_zygote_started_ahead_and_goes_to_one_taker():
     with Spares() as spares:
         spares.start(2)
-        started = {worker.process.pid for worker in spares._started}
+        ahead = {worker.process.pid for worker in started(spares, 2)}
         first, second = spares.take(), spares.take()
         try:
-            assert {first.process.pid, second.process.pid} == started and first.baseline_kib > 0
+            assert {first.process.pid, second.process.pid} == ahead and first.baseline_kib > 0
             third = spares.take()  # none left: a new one
-            assert third.process.pid not in started and third.alive()
+            assert third.process.pid not in ahead and third.alive()
             third.close()
         finally:
             first.close()
@@ -85,15 +93,30 @@ def test_a_spare_is_the_zygote_started_ahead_and_goes_to_one_taker():
 def test_a_dead_spare_is_replaced_and_unused_spares_are_ended():
     spares = Spares(ahead=1)
     spares.start()
-    dead = spares._started[0]
+    [dead] = started(spares, 1)
     os.kill(dead.process.pid, signal.SIGKILL)
     dead.process.wait()
     worker = spares.take()
     try:
         assert worker is not dead and worker.alive()
-        kept = spares._started[0]  # `ahead`: one more started for the next taker
+        [kept] = started(spares, 1)  # `ahead`: one more started for the next taker
         assert kept.alive() and kept is not worker
     finally:
         worker.close()
         spares.close()
     assert not kept.alive() and spares._started == []
+
+
+def test_a_spare_outlives_the_thread_that_asked_for_it():
+    """A zygote ends with the thread that started it: the spare asked for by a taker whose thread has
+    ended (a Pool's worker thread) is still there for the next taker."""
+    with Spares(ahead=1) as spares:
+        taken: list = []
+        taker = threading.Thread(target=lambda: taken.append(spares.take()))
+        taker.start()
+        taker.join()
+        taken[0].close()
+        [replacement] = started(spares, 1)
+        replacement.wait_ready()  # WorkerDied if it had been killed with the taker's thread
+        assert replacement.alive() and spares.take() is replacement
+        replacement.close()
