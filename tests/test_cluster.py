@@ -128,9 +128,11 @@ def test_a_worker_keeps_a_spare_zygote_between_tasks_and_a_task_takes_it(cluster
 def test_a_closing_worker_ends_its_spare_zygote():
     from tcjudge.cluster import tasks
 
+    from .test_startup import started
+
     tasks._spares = spares = tasks.Spares()
     spares.start()
-    [zygote] = spares._started
+    [zygote] = started(spares, 1)
     tasks.EndSpares().teardown(worker=None)
     assert not zygote.alive() and tasks._spares is None
 
