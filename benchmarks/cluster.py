@@ -8,7 +8,8 @@ Every cluster figure is printed next to a local baseline measured in the same ru
   - throughput of every test of the accepted solutions (many short tests, split into chunks), likewise;
   - the cost per task of going through the scheduler: a trivial task's round trip (submit, run on a
     worker, result back), one at a time and many at once; and grading one trivial test as a cluster
-    task against grading it with a fresh local Pool of one worker.
+    task (its zygote started ahead, while the task before ran) against grading it with a fresh local
+    Pool of one worker (which starts one).
 The scheduler and workers are `dask scheduler` / `dask worker` processes on 127.0.0.1 started here.
 Run: python benchmarks/cluster.py [--rounds N]
 """
@@ -87,8 +88,9 @@ def round_trips(address: str, count: int) -> tuple[float, float]:
 
 
 def one_test_task(address: str, count: int) -> tuple[float, float]:
-    """Median ms to grade one trivial test: as a cluster task, and with a fresh local Pool(1)
-    (both start a zygote and load the solution; the difference is the scheduler's share)."""
+    """Median ms to grade one trivial test: as a cluster task (the worker's spare zygote, started
+    during the task before, loads the solution) and with a fresh local Pool(1) (which starts a zygote
+    and loads it): the difference is the scheduler's share less the zygote's start."""
     problem = CATALOG.problem("roxor")
     solution = ROOT / "solutions" / "roxor" / "accepted" / "reference.py"
 
@@ -129,7 +131,7 @@ def main() -> None:
                      f"{options.rounds} at once", "scheduler + worker + 2 hops"])
         remote, here = one_test_task(cluster.address, 20)
         rows.append(["grade 1 trivial test as a task", f"{remote:.1f} ms (cluster)", f"{here:.1f} ms (fresh local Pool(1))",
-                     f"+{remote - here:.1f} ms per task"])
+                     f"{remote - here:+.1f} ms per task"])
     print(f"Machine: {platform.node()}, {platform.system()} {platform.release()}, {platform.machine()}, "
           f"{len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f}")
     print(tabulate(rows, ["figure", "cluster", "local baseline", "ratio"], tablefmt="github"))

@@ -12,21 +12,20 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import pkgutil
 import sys
 from pathlib import Path
 
 from . import __version__, commands, project
 from .commands.common import EXIT_CLOSED_PIPE, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, positive
 from .errors import JudgeInputError
-from .problems.catalog import SOURCE_LIMIT
+from .protocol import SOURCE_LIMIT
 
 
 def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets an escape, not a crash
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = _parser()
+    parser = _parser(sys.argv[1:] if argv is None else argv)
     options = parser.parse_args(argv)
     project.complete(options)
     options.argv = sys.argv[1:] if argv is None else list(argv)
@@ -95,27 +94,66 @@ def _silence_stdout() -> None:
         pass
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The main parser, with one sub-command per module of tcjudge.commands (adding a command is
-    adding a file there: HELP, add_arguments(parser), run(options) -> exit status)."""
+    adding a file there: HELP, add_arguments(parser), run(options) -> exit status). Only the module
+    of the command named in `argv` is imported (each pulls in what it needs: the engine, the pages,
+    the cluster); all of them without `argv`, or when it names none, or asks for the main help."""
     parser = argparse.ArgumentParser(prog="judge.py", description="Grade TopCoder-style solutions (Python, C++, Java).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _global_options(parser, defaults=True)
     subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     everywhere = argparse.ArgumentParser(add_help=False)  # the global options, also after the command's name
     _global_options(everywhere, defaults=False)
-    for name, module in _commands():
+    for name, module in _commands(None if argv is None else _named_command(argv)):
         command = subparsers.add_parser(name, help=module.HELP, parents=[everywhere])
         module.add_arguments(command)
         command.set_defaults(command=module.run)
     return parser
 
 
-def _commands():
-    """(name, module) of every command, in the order `--help` lists them."""
-    names = [info.name for info in pkgutil.iter_modules(commands.__path__) if info.name != "common"]
-    modules = [(name, importlib.import_module(f"{commands.__name__}.{name}")) for name in names]
+def _commands(named: str | None):
+    """(name, module) of the command `named`, or of every command in the order `--help` lists them."""
+    if named is not None:
+        return [(named, importlib.import_module(f"{commands.__name__}.{named}"))]
+    modules = [(name, importlib.import_module(f"{commands.__name__}.{name}")) for name in _command_names()]
     return sorted(modules, key=lambda item: (getattr(item[1], "ORDER", 100), item[0]))
+
+
+def _command_names() -> set[str]:
+    folder = os.path.dirname(commands.__file__)
+    return {entry.name[:-3] for entry in os.scandir(folder)
+            if entry.name.endswith(".py") and entry.name not in ("__init__.py", "common.py")}
+
+
+class _NotACommandLine(Exception):
+    pass
+
+
+class _PreParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _NotACommandLine(message)
+
+
+def _named_command(argv: list[str]) -> str | None:
+    """The command that `argv` names, read with the global options alone; None when it names no
+    known command, cannot be read, or asks for the main help before the command (the full parser
+    then says what is wrong, or lists every command, exactly as it always did)."""
+    reader = _PreParser(add_help=False)
+    _global_options(reader, defaults=True)
+    reader.add_argument("command", nargs="?")
+    reader.add_argument("rest", nargs=argparse.REMAINDER)
+    try:
+        known, _ = reader.parse_known_args(argv)
+    except _NotACommandLine:
+        return None
+    if known.command not in _command_names():
+        return None
+    before = argv[:len(argv) - len(known.rest) - 1]
+    if any(word.startswith("-h") or (word.startswith("--he") and "--help".startswith(word.split("=")[0]))
+           for word in before):
+        return None
+    return known.command
 
 
 def _global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
@@ -135,11 +173,5 @@ def _global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
                                              "beside the problems folder)")
     parser.add_argument("--source-limit", type=positive, default=default(SOURCE_LIMIT // 1024), metavar="KIB",
                         help=f"largest solution source accepted, in KiB; larger is CE (default: {SOURCE_LIMIT // 1024})")
-
-
-# -- grade ----------------------------------------------------------------------------------------
-
-
-# -- check and report ------------------------------------------------------------------------------
 
 

@@ -49,6 +49,7 @@ READY_LINE = b"ready\n"
 
 OUTPUT_CAP = 8 * 1024  # bytes of printed output kept per test; the rest is discarded by the kernel
 ANSWER_CAP = 64 * 1024 * 1024  # bytes of a stdin program's standard output kept; more is an output limit
+SOURCE_LIMIT = 256 * 1024  # default bytes of a solution's source (judge.py --source-limit KIB); larger is CE
 REPORT_CAP = 1024 * 1024  # a result larger than this (far above any TopCoder return) is cut off: RE
 CRASH_CAP = 64 * 1024  # bytes of a crash's evidence kept: what a pipe holds (CPython's 100 frames fit)
 # What the C++ runtime's SIGSEGV handler writes on the crash channel when the fault address lies

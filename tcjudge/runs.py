@@ -17,6 +17,7 @@ from . import languages
 from .engine.isolation import missing_layers_warning
 from .engine.pool import Pool, SolutionRun
 from .engine.results import GradeResult
+from .engine.spares import Spares
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
 from .problems.format import Problem
@@ -135,16 +136,17 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
     return Judged(results, len(reused), outcome)
 
 
-def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line=None) -> Judged:
+def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line=None,
+               spares: Spares | None = None) -> Judged:
     """Grade runs (reusing unchanged results unless `fresh`) with progress, and record them in the history.
-    `line(result)` is printed as each solution finishes."""
+    `line(result)` is printed as each solution finishes; `spares`: zygotes the command started ahead."""
 
     def grade(to_grade: list[SolutionRun]) -> list[GradeResult]:
         if not to_grade:
             return []
         with Progress(sum(len(run.tests) for run in to_grade), len(to_grade), plan=history.plan(to_grade),
                       workers=worker_count(options)) as progress:  # the ETA starts from the history's record
-            return grade_runs(options, to_grade, progress, line)
+            return grade_runs(options, to_grade, progress, line, spares)
 
     def reused(result: GradeResult) -> None:
         if line:
@@ -157,12 +159,13 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
         history.close()
 
 
-def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None) -> list[GradeResult]:
+def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None,
+               spares: Spares | None = None) -> list[GradeResult]:
     """Grade runs on a pool of `options.jobs` workers (or the cluster's), and say when isolation is partial."""
     warning = None if options.cluster else missing_layers_warning()  # on a cluster, the workers' counts
     if warning:
         print(warning, file=sys.stderr)
-    with pool_for(options) as pool:
+    with pool_for(options, spares) as pool:
         results = pool.grade(runs, on_test=lambda run, index, test: progress.test_done(display_path(run.solution)),
                              on_done=lambda result: progress.solution_done(line(result) if line else None))
     for problem in sorted(pool.warnings):
@@ -170,11 +173,11 @@ def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None) 
     return results
 
 
-def pool_for(options):
-    """A local Pool of -j workers, or the Dask cluster of --cluster / JUDGE_CLUSTER (connected once
-    per command; only then is dask imported)."""
+def pool_for(options, spares: Spares | None = None):
+    """A local Pool of -j workers (taking `spares` first), or the Dask cluster of --cluster /
+    JUDGE_CLUSTER (connected once per command; only then is dask imported)."""
     if not options.cluster:
-        return Pool(options.jobs, source_limit=options.source_limit * 1024)
+        return Pool(options.jobs, source_limit=options.source_limit * 1024, spares=spares)
     if getattr(options, "cluster_pool", None) is None:
         from .cluster.client import ClusterPool
         options.cluster_pool = ClusterPool(options.cluster, options.cluster_require_isolation,

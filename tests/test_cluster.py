@@ -107,6 +107,36 @@ def test_grade_json_and_exit_code_match_a_local_run(cluster, judge, read_json, t
         assert summary(out) == summary(out_local)
 
 
+def test_a_worker_keeps_a_spare_zygote_between_tasks_and_a_task_takes_it(cluster, judge, tmp_path):
+    """Each worker process that ran a task keeps one zygote started ahead, which has never been given a
+    solution; the next task on that worker takes it (and starts the next spare)."""
+    def spares() -> dict[int, int]:  # worker process -> its idle zygote
+        idle = [zygote for zygote in cluster.zygotes() if zygote not in cluster.busy_zygotes()]
+        return {zygote.ppid(): zygote.pid for zygote in idle}
+
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"] * 6})
+    code, out, err = judge("--problems", problems, "--solutions", solutions, "check", "--cluster", cluster.address)
+    assert code == 0, out + err  # six tasks: both workers have run one
+    before = wait_until(lambda: len(spares()) == 2 and spares(), "a spare zygote under each worker", cluster)
+    assert not cluster.busy_zygotes()  # a zygote that served a solution is not kept
+    code, out, err = judge("--problems", FIXTURE_PROBLEMS, "grade", SOLUTIONS / "accepted.py", "--cluster", cluster.address)
+    assert code == 0, out + err
+    after = wait_until(lambda: len(spares()) == 2 and spares(), "a spare zygote under each worker", cluster)
+    assert sum(after[worker] != pid for worker, pid in before.items()) == 1  # the one task's worker took its spare
+
+
+def test_a_closing_worker_ends_its_spare_zygote():
+    from tcjudge.cluster import tasks
+
+    from .test_startup import started
+
+    tasks._spares = spares = tasks.Spares()
+    spares.start()
+    [zygote] = started(spares, 1)
+    tasks.EndSpares().teardown(worker=None)
+    assert not zygote.alive() and tasks._spares is None
+
+
 def test_source_limit_applies_on_the_workers(cluster, judge, read_json, tmp_path):
     """A source over --source-limit is CE on a worker as here (the client ships at most limit + 1 bytes)."""
     where = ("--problems", FIXTURE_PROBLEMS, "--source-limit", "1")
@@ -162,8 +192,9 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, judge, read_json, tmp_pa
     def kill_one_busy_worker():
         """kill -9 the first Dask worker process seen running a test (a zygote under it)."""
         def busy():
+            running = {zygote.pid for zygote in cluster.busy_zygotes()}
             return next((worker for worker in cluster.worker_processes()
-                         if any("tcjudge.engine.zygote" in " ".join(c.cmdline()) for c in worker.children())), None)
+                         if any(child.pid in running for child in worker.children())), None)
         worker = wait_until(busy, "a worker running a test")
         os.kill(worker.pid, signal.SIGKILL)
         killed.append(worker.pid)
@@ -186,7 +217,7 @@ def test_ctrl_c_on_the_client_leaves_nothing_running(cluster, tmp_path):
                "--history", str(tmp_path / "history.sqlite"), "check", "--cluster", cluster.address]
     client_process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     try:
-        wait_until(lambda: len(cluster.zygotes()) == 2, "both workers to be running a test", cluster)
+        wait_until(lambda: len(cluster.busy_zygotes()) == 2, "both workers to be running a test", cluster)
         client_process.send_signal(signal.SIGINT)
         out, err = client_process.communicate(timeout=WAIT)
     finally:
@@ -196,10 +227,12 @@ def test_ctrl_c_on_the_client_leaves_nothing_running(cluster, tmp_path):
     assert client_process.returncode == 130, err
     assert "judge: interrupted" in err.decode()
     # within the bound, and well before the 5 s limits of the running tests would end them by themselves
-    wait_until(lambda: not cluster.zygotes(), "the workers to stop grading", cluster)
+    wait_until(lambda: not cluster.busy_zygotes(), "the workers to stop grading", cluster)
+    spares = cluster.zygotes()  # what is left: one spare zygote per worker process, and nothing else
     left = [" ".join(p.cmdline()) for p in cluster.processes() if p not in cluster.worker_processes()
-            and "resource_tracker" not in " ".join(p.cmdline())]
+            and p not in spares and "resource_tracker" not in " ".join(p.cmdline())]
     assert left == []
+    assert sorted(zygote.ppid() for zygote in spares) == sorted(worker.pid for worker in cluster.worker_processes())
 
 
 # -- TLS --------------------------------------------------------------------------------------------

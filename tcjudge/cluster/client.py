@@ -25,7 +25,7 @@ from ..engine.pool import DoneCallback, SolutionRun, TestCallback
 
 from ..engine.results import GradeResult, TestResult
 from ..engine.isolation import all_layers, layer_table
-from ..problems.catalog import SOURCE_LIMIT
+from ..protocol import SOURCE_LIMIT
 from ..verdicts import Verdict
 from .bundle import pack_file, pack_folder
 from .tasks import code_fingerprint, decode_test, encode_test, grade_chunk, worker_info
@@ -34,7 +34,7 @@ CONNECT_TIMEOUT = 20.0  # seconds to reach the scheduler
 NO_WORKERS_TIMEOUT = 60.0  # seconds the cluster may have no usable worker before the run is given up
 POLL = 1.0  # seconds between checks on the cluster while waiting for results
 TASKS_PER_WORKER = 4  # a run of every test is split until there are about this many tasks per worker...
-MIN_CHUNK = 16  # ...but no task has fewer tests than this (each task starts a zygote: ~50-150 ms)
+MIN_CHUNK = 16  # ...but no task has fewer tests than this (each task loads the solution into a zygote of its own)
 RETRIES = 2  # reruns of a task that raised (a worker that dies is handled by the scheduler itself)
 
 

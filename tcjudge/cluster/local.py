@@ -35,8 +35,13 @@ class LocalCluster:
         return [child for child in _children(self.workers.pid) if "spawn_main" in _cmdline(child)]
 
     def zygotes(self) -> list[psutil.Process]:
-        """Judge worker processes (zygotes) running under the Dask workers."""
+        """Judge worker processes (zygotes) running under the Dask workers: busy or spare."""
         return [p for p in _children(self.workers.pid, recursive=True) if ZYGOTE_MARK in _cmdline(p)]
+
+    def busy_zygotes(self) -> list[psutil.Process]:
+        """The zygotes given a solution (they have a child: a test's, or the next test's made ahead);
+        a spare, started ahead for a worker's next task, has none."""
+        return [zygote for zygote in self.zygotes() if _children(zygote.pid)]
 
     def processes(self) -> list[psutil.Process]:
         """Every process under the `dask worker` command: worker processes, zygotes, test children."""

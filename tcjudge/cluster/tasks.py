@@ -2,8 +2,12 @@
 one zygote, so one test at a time per worker process and CPU timing stays honest) and return plain
 data; and describe the worker for `doctor --cluster` and the client's isolation check.
 
-Tasks are idempotent (a fresh instance per test, nothing kept but the bundle cache), so the scheduler
-may rerun a chunk whose worker died and the result is the same as if it never had.
+Tasks are idempotent (a fresh instance per test, nothing kept but the bundle cache, the loaded
+problems and a spare zygote that never served a solution), so the scheduler may rerun a chunk whose
+worker died and the result is the same as if it never had. Each worker process keeps one zygote
+started ahead (engine/spares.py): a task takes it and starts the next one, so a zygote's start
+(50-150 ms) overlaps the task before instead of delaying this one; the spare is ended when the
+worker closes (a WorkerPlugin's teardown).
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ import threading
 from pathlib import Path
 
 import distributed
-from distributed import get_worker
+from distributed import WorkerPlugin, get_worker
 from distributed.worker import thread_state
 
 from ..engine.pool import Pool, SolutionRun
+from ..engine.spares import Spares
 
 from ..engine.results import TestResult
 from ..engine.isolation import all_layers
@@ -34,6 +39,9 @@ HARNESS_ROOT = Path(__file__).resolve().parents[1]
 CANCEL_POLL = 0.2  # seconds between checks that the client still wants the running chunk
 _problems: dict[str, Problem] = {}  # bundle key -> loaded problem, per worker process
 _problems_lock = threading.Lock()
+SPARES_PLUGIN = "tcjudge-spare-zygotes"
+_spares: Spares | None = None  # this worker process's zygote started ahead
+_spares_lock = threading.Lock()
 
 
 def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[str], stop_on_failure: bool,
@@ -45,7 +53,7 @@ def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[st
     by_name = {test.name: test for test in problem.tests}
     run = SolutionRun(problem, solution, [by_name[name] for name in test_names], stop_on_failure,
                       verdicts_only=verdicts_only)
-    with Pool(1, source_limit=source_limit) as pool:
+    with Pool(1, source_limit=source_limit, spares=_worker_spares()) as pool:
         stop_watching = _cancel_when_abandoned(pool)
         try:
             pool.grade([run])
@@ -80,6 +88,29 @@ def _problem(bundle: dict) -> Problem:
                 _problems.clear()
             _problems[bundle["key"]] = load_problem(materialise(bundle, "problems"))
         return _problems[bundle["key"]]
+
+
+def _worker_spares() -> Spares:
+    """This worker process's spare zygotes, made on its first task (with the plugin that ends them)."""
+    global _spares
+    with _spares_lock:
+        if _spares is None:
+            _spares = Spares(ahead=1)
+            worker = get_worker()
+            worker.loop.add_callback(worker.plugin_add, plugin=EndSpares(), name=SPARES_PLUGIN)
+        return _spares
+
+
+class EndSpares(WorkerPlugin):
+    """Ends the worker process's spare zygote when the worker closes (a zygote would end with the
+    process anyway; this ends it first, so it cleans up after itself)."""
+
+    def teardown(self, worker) -> None:
+        global _spares
+        with _spares_lock:
+            spares, _spares = _spares, None
+        if spares is not None:
+            spares.close()
 
 
 def _cancel_when_abandoned(pool: Pool):

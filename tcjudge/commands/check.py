@@ -9,7 +9,7 @@ from pathlib import Path
 from ..engine.results import GradeResult
 from .. import languages
 from ..problems.catalog import Catalog, display_path
-from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, time_limit_text
+from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
 from ..text import count, safe_text
 from ..runs import judge_runs, settle_time_limit, stored_runs, worker_count
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
@@ -38,7 +38,7 @@ def run(options) -> int:
           f"with {worker_count(options)} worker(s)")
     for problem in sorted({run.problem.slug: run.problem for run in runs}.values(), key=lambda p: p.slug):
         if problem.time_limit_from:  # a package: where its time limit comes from
-            print(f"  {problem.slug}: time limit {time_limit_text(problem)}")
+            print(f"  {problem.slug}: time limit {problem.time_limit_text}")
     started = time.monotonic()
 
     def line(result: GradeResult) -> str:

@@ -7,12 +7,14 @@ import argparse
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..engine.results import GradeResult
 from ..errors import JudgeInputError
 from ..formats import versioned
-from ..problems.catalog import Catalog
-from ..reports.junit import write_junit
+
+if TYPE_CHECKING:  # the command line imports this module for its exit codes: nothing heavy at start
+    from ..engine.results import GradeResult
+    from ..problems.catalog import Catalog
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 0, 1, 2, 130, 141
 
@@ -71,6 +73,8 @@ def solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):
 
 
 def save_junit(path: Path, results: list[GradeResult], stored: bool) -> None:
+    from ..reports.junit import write_junit
+
     try:
         write_junit(path, results, stored)
     except OSError as err:

@@ -1,19 +1,20 @@
-"""`judge grade`: grade one solution file, test by test."""
+"""`judge grade`: grade one solution file, test by test.
+
+Its zygotes are started first (engine/spares.py), so that their start overlaps the judge's own
+imports and the reading of the problem: this module imports at its top only what that start needs.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
+import threading
 import time
 from pathlib import Path
 
-from .. import languages
-from ..engine.pool import SolutionRun
+from ..engine.spares import Spares
 from ..errors import JudgeInputError
-from ..problems.catalog import Catalog, display_path
-from ..reports.tables import failing_output, summary_line, test_table, time_limit_text
-from ..verdicts import Verdict
-from ..text import count
-from ..runs import judge_runs, settle_time_limit, worker_count
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
 
 HELP = "grade one solution file, test by test"
@@ -34,10 +35,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
-    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     solution = options.solution
     if not solution.is_file():
         raise JudgeInputError("no such file", solution)
+    with Spares() as spares:
+        if not options.cluster:  # one zygote per worker the grading will use, at most one per core
+            tests = len(set(options.test)) if options.test else options.jobs
+            spares.start(min(options.jobs, len(os.sched_getaffinity(0)), tests))
+        return _grade(options, solution, spares)
+
+
+def _grade(options, solution: Path, spares: Spares) -> int:
+    from .. import languages  # imported (with what follows) while the zygotes start
+    from ..engine.pool import SolutionRun
+    from ..problems.catalog import Catalog, display_path
+    from ..runs import judge_runs, settle_time_limit, worker_count
+    from ..text import count
+    from ..verdicts import Verdict
+
+    catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     language = languages.for_path(solution)
     if language.toolchain() is None:
         raise JudgeInputError(language.missing_message(), solution)
@@ -55,11 +71,17 @@ def run(options) -> int:
         chosen = f" among {', '.join(repr(name) for name in options.test)}" if options.test else ""
         raise JudgeInputError(f"problem {problem.slug} has {which}{chosen}: nothing to grade", problem.path)
     print(f"Grading {display_path(solution)} on {problem.name} ({problem.slug}): {count(len(tests), 'test')}, "
-          f"{time_limit_text(problem)}, {problem.memory_limit} MiB")
+          f"{problem.time_limit_text}, {problem.memory_limit} MiB")
     jobs = worker_count(options)
     started = time.monotonic()
+    tables = threading.Thread(target=importlib.import_module, args=("..reports.tables", __package__), daemon=True)
+    tables.start()  # the table's imports (tabulate's alone: ~25 ms) while this thread waits on the tests
     judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
-                                                             verdicts_only=options.hide_expected)], fresh=True)
+                                                             verdicts_only=options.hide_expected)], fresh=True,
+                        spares=spares)
+    tables.join()
+    from ..reports.tables import failing_output, summary_line, test_table
+
     [result] = judged.results
     print(test_table(result))
     print(summary_line(result))

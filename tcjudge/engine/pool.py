@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import Callable
 
 from .. import languages
-from ..problems.catalog import SOURCE_LIMIT
 from ..problems.expectations import Expectation
 from ..problems.format import Problem, TestCase
 from ..problems.scoring import ScoreRange
+from ..protocol import SOURCE_LIMIT
 from ..verdicts import RunFacts, Verdict
 from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text, score_test
 from .passes import run_passes
 from .results import GradeResult, TestResult, verdict_only
+from .spares import Spares
 from .worker import Worker, WorkerDied, remove_stale_cgroups
 
 
@@ -96,7 +97,11 @@ class Pool:
     """N workers grading tests of a list of solutions; one thread per worker talks to its zygote."""
 
     def __init__(self, jobs: int, python: str = sys.executable, confine: bool = True,
-                 source_limit: int = SOURCE_LIMIT):
+                 source_limit: int = SOURCE_LIMIT, spares: Spares | None = None):
+        """`spares`: zygotes started ahead (with this python and confine), taken before any is started."""
+        if spares is not None and (spares.python, spares.confine) != (python, confine):
+            raise ValueError("spare zygotes must run the pool's interpreter with the pool's confinement")
+        self.spares = spares
         self.jobs = max(1, jobs)
         self.python = python
         self.confine = confine
@@ -298,7 +303,8 @@ class Pool:
     def _new_worker(self) -> Worker:
         if self._cancelled.is_set():
             raise WorkerDied("the grading was cancelled")
-        worker = Worker(self.python, self.confine, cpu=getattr(self._slot, "cpu", None))
+        cpu = getattr(self._slot, "cpu", None)
+        worker = self.spares.take(cpu) if self.spares else Worker(self.python, self.confine, cpu=cpu)
         with self._workers_lock:
             self._workers.append(worker)
             self.warnings.update(worker.warnings)

@@ -16,8 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..problems.catalog import SOURCE_LIMIT
-from ..protocol import Limits
+from ..protocol import SOURCE_LIMIT, Limits
 from ..verdicts import RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -37,10 +36,13 @@ class WorkerDied(Exception):
 class Worker:
     """One zygote process and the solution currently loaded in it."""
 
-    def __init__(self, python: str = sys.executable, confine: bool = True, cpu: int | None = None):
+    def __init__(self, python: str = sys.executable, confine: bool = True, cpu: int | None = None,
+                 wait: bool = True):
         """`python`: the interpreter for the zygote (it needs only the standard library);
         `confine`: apply the kernel layers (off only to measure what they cost); `cpu`: pin the
-        zygote, and so every child it forks, to this CPU."""
+        zygote, and so every child it forks, to this CPU; `wait`: for it to say it is ready (else
+        wait_ready() does, before its first request: the zygote starts meanwhile)."""
+        self.python, self.confine = python, confine
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             [python, "-S", "-B", "-P", "-c", BOOTSTRAP, "confine" if confine else "bare", str(os.getpid())],
@@ -52,21 +54,37 @@ class Worker:
             close_fds=True,
         )
         self._buffer = bytearray()
+        self.baseline_kib: int | None = None  # known once the zygote has said it is ready
+        self.warnings: list[str] = []
+        self.loaded_key: tuple | None = None
+        self.served: tuple | None = None
+        self._answer_timeout = ANSWER_GRACE
+        self.pin(cpu)
+        if wait:
+            self.wait_ready()
+
+    def pin(self, cpu: int | None) -> None:
+        """Hold the zygote, and every child it forks from now on, to this CPU (None: any)."""
         if cpu is not None:
             try:
                 os.sched_setaffinity(self.process.pid, {cpu})
-            except OSError:  # the process already died (reported below) or the CPU went offline
+            except OSError:  # the process already died (reported when it is asked) or the CPU went offline
                 pass
+
+    def wait_ready(self) -> None:
+        """Wait (bounded) for the zygote to say it is ready; raises WorkerDied (and closes it) if it does not."""
+        if self.baseline_kib is not None:
+            return
         try:
             hello = self._receive(START_TIMEOUT)
         except WorkerDied:
             self.close()
             raise
-        self.baseline_kib: int = hello["baseline_kib"]
-        self.warnings: list[str] = hello["problems"]
-        self.loaded_key: tuple | None = None
-        self.served: tuple | None = None
-        self._answer_timeout = ANSWER_GRACE
+        self.baseline_kib = hello["baseline_kib"]
+        self.warnings = hello["problems"]
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
              memory_mib: int, check: bool, mode: str = "method", source_limit: int = SOURCE_LIMIT,

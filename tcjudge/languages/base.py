@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import protocol
 from .build import protect_project
+from .versions import version_output
 
 SCAN_LIMIT = 1 << 20  # characters of a source scanned for class names: far above any TopCoder solution
 
@@ -27,10 +27,10 @@ def gnu_compiler(program: str) -> Toolchain | None:
     found = shutil.which(program, path="/usr/local/bin:/usr/bin:/bin")
     if not found:
         return None
-    try:
-        version = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
+    said = version_output([found, "--version"], timeout=30)
+    if said is None:
         return None
+    version = said[0]
     line = version.splitlines()[0] if version else f"{program} (unknown version)"
     return Toolchain(line, {program: str(Path(found).resolve())})
 

@@ -232,11 +232,11 @@ def verified(folder: Path, hashes: dict[str, str], unhashed: set[str] = frozense
     exactly these files (relative path -> SHA-256; `unhashed` may be there too), and it and every
     entry in it is owned by this user, writable by no one else, and not a link."""
     try:
-        if not _private(folder):
+        if not private(folder):
             return False
         entries = list(folder.rglob("*"))
         present = {str(path.relative_to(folder)) for path in entries if path.is_file()} - set(unhashed)
-        if set(hashes) != present or not all(_private(path) for path in entries):
+        if set(hashes) != present or not all(private(path) for path in entries):
             return False
         return all(_sha256(folder / name) == value for name, value in hashes.items())
     except OSError:
@@ -250,7 +250,7 @@ def make_private(folder: Path) -> None:
             path.chmod(path.stat().st_mode & ~0o022)
 
 
-def _private(path: Path) -> bool:
+def private(path: Path) -> bool:
     """Owned by this user, writable by no one else, and not a link."""
     info = os.lstat(path)
     return info.st_uid == os.getuid() and not info.st_mode & 0o022 and not stat.S_ISLNK(info.st_mode)

@@ -32,10 +32,10 @@ import functools
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, code_only
+from .versions import version_output
 from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors,
                     run_confined)
 
@@ -189,11 +189,10 @@ def _jdk() -> Toolchain | None:
     java = home / "bin" / "java"
     if not java.is_file():
         return None
-    try:
-        version = subprocess.run([javac, "-version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
+    said = version_output([javac, "-version"], timeout=60)
+    if said is None:
         return None
-    line = (version.stdout or version.stderr).strip().splitlines()
+    line = (said[0] or said[1]).strip().splitlines()
     readable = {str(home)}
     for entry in (home / "conf").rglob("*"):
         if entry.is_symlink():

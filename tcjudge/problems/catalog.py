@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ..errors import JudgeInputError
+from ..protocol import SOURCE_LIMIT
 from ..text import safe_text
 from .expectations import Expectation
 from .format import Problem, SolutionLanguage, did_you_mean
@@ -22,7 +23,6 @@ from .loader import kind_of, load_problem
 from .yamlio import load_mapping
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-SOURCE_LIMIT = 256 * 1024  # default bytes of a solution's source (judge.py --source-limit KIB)
 
 
 @dataclass(frozen=True)

@@ -190,6 +190,11 @@ class Problem:
     kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property
+    def time_limit_text(self) -> str:
+        """The time limit, and where it comes from when that is not our own problem.yaml (a package's)."""
+        return f"{self.time_limit:g} s" + (f" ({self.time_limit_from})" if self.time_limit_from else "")
+
+    @property
     def examples(self) -> list[TestCase]:
         return [test for test in self.tests if test.is_example]
 

@@ -14,6 +14,7 @@ failure so that a reused check prints what a fresh one would.
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 import sqlite3
 import sys
@@ -26,7 +27,8 @@ from .. import languages
 from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
-from ..problems.catalog import SOURCE_LIMIT, display_path
+from ..problems.catalog import display_path
+from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem
 from ..problems.scoring import format_score
 from ..verdicts import Verdict
@@ -76,11 +78,20 @@ def engine_version() -> str:
     headers and Java classes included): any change to how a test is run or judged makes every earlier
     result stale."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in HARNESS.rglob("*") if p.is_file()):
-        if any(path == skip or skip in path.parents for skip in NOT_ENGINE) or "__pycache__" in path.parts:
-            continue
+    for path in sorted(_engine_files()):
         digest.update(str(path.relative_to(HARNESS)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
+
+
+def _engine_files() -> list[Path]:
+    """Every file of the harness but NOT_ENGINE and compiled bytecode (a walk that never enters
+    what it leaves out: this runs at every start)."""
+    found = []
+    for folder, subfolders, files in os.walk(HARNESS):
+        subfolders[:] = [name for name in subfolders
+                         if name != "__pycache__" and Path(folder, name) not in NOT_ENGINE]
+        found += [Path(folder, name) for name in files if Path(folder, name) not in NOT_ENGINE]
+    return found
 
 
 def engine_key(source_limit: int) -> str:

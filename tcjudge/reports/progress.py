@@ -13,12 +13,6 @@ import sys
 import threading
 import time
 
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-from rich.progress import Progress as LiveProgress
-from rich.text import Text
-
 from .eta import Estimate, Planned
 
 PLAIN_EVERY = 10.0  # seconds between plain progress lines
@@ -49,10 +43,7 @@ class Progress:
 
     def __enter__(self) -> Progress:
         if self.live:
-            self._display = LiveProgress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("tests"),
-                TextColumn("{task.fields[solutions]}"), TimeElapsedColumn(), TextColumn("ETA {task.fields[eta]}"),
-                console=Console(file=sys.stdout), transient=True)
+            self._display = _live_display()
             self._display.start()
             self._task = self._display.add_task("starting", total=self.tests, solutions=self._solutions_text(), eta="-")
         else:
@@ -85,6 +76,8 @@ class Progress:
         self.solutions_done += 1
         if line is not None:
             if self._display:
+                from rich.text import Text
+
                 self._display.console.print(Text(line), highlight=False)
             else:
                 print(line, flush=True)
@@ -103,6 +96,8 @@ class Progress:
 
     def _refresh(self) -> None:
         if self._display:
+            from rich.markup import escape
+
             label = self.current if len(self.current) <= LABEL_WIDTH else "..." + self.current[3 - LABEL_WIDTH:]
             now = self.clock()
             if self._eta_at is None or now - self._eta_at >= ETA_EVERY:
@@ -114,6 +109,19 @@ class Progress:
     def _tick(self) -> None:
         while not self._stop.wait(self.every):
             print(self.plain_line(), file=self.stream, flush=True)
+
+
+def _live_display():
+    """rich's live display (rich is imported only for a terminal: a run into a pipe or a log never
+    pays for it)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as LiveProgress
+
+    return LiveProgress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("tests"),
+        TextColumn("{task.fields[solutions]}"), TimeElapsedColumn(), TextColumn("ETA {task.fields[eta]}"),
+        console=Console(file=sys.stdout), transient=True)
 
 
 def _duration(seconds: float) -> str:

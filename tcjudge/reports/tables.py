@@ -40,11 +40,6 @@ def test_table(result: GradeResult, fmt: str = "simple") -> str:
     return "\n".join(part for part in (table, note) if part)
 
 
-def time_limit_text(problem) -> str:
-    """The time limit, and where it comes from when that is not our own problem.yaml (a package's)."""
-    return f"{problem.time_limit:g} s" + (f" ({problem.time_limit_from})" if problem.time_limit_from else "")
-
-
 def summary_line(result: GradeResult) -> str:
     parts = [f"{result.verdict}", f"passed {result.passed}/{len(result.tests)}"]
     slowest = result.slowest
@@ -120,6 +115,8 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
     """DIR/<slug>.md (summary and grid), DIR/<slug>.json (everything as data) and DIR/<slug>.html (the
     page); returns the paths. `verdicts_only` (--hide-expected): no test's input or expected value;
     `run`: the run's id in the history, for the index to compare it with the previous report."""
+    from .pages import catches, is_wrong, markdown_grid, problem_page  # jinja2: only where a page is made
+
     out_dir.mkdir(parents=True, exist_ok=True)
     problem = results[0].problem
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %Z")

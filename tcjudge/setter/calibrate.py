@@ -17,7 +17,8 @@ from ..engine.pool import Pool, SolutionRun
 
 from ..engine.results import GradeResult
 from ..errors import JudgeInputError
-from ..problems.catalog import SOURCE_LIMIT, Catalog, display_path
+from ..problems.catalog import Catalog, display_path
+from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem
 from ..verdicts import Verdict
 

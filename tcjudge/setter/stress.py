@@ -21,7 +21,7 @@ from .. import languages
 from ..engine.judging import judge_load, judge_test, returned_value
 from ..engine.worker import Worker, WorkerDied
 from ..errors import JudgeInputError
-from ..problems.catalog import SOURCE_LIMIT
+from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem, TestCase
 from ..text import safe_text
 from ..verdicts import Verdict

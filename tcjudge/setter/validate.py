@@ -27,7 +27,8 @@ from typing import Any, Callable
 
 from ..engine.pool import Pool, SolutionRun
 from ..errors import JudgeInputError
-from ..problems.catalog import PROJECT_ROOT, SOURCE_LIMIT, Catalog
+from ..problems.catalog import PROJECT_ROOT, Catalog
+from ..protocol import SOURCE_LIMIT
 from ..problems.checkers import CUSTOM, testlib
 from ..problems.checkers.custom import CHECKER_FILE
 from ..problems.format import Findings, Problem

@@ -1,0 +1,122 @@
+"""Start-up: a command imports only what it uses (the command line reads which command is named before
+importing any), its output stays what it was, and the zygotes started ahead (engine/spares.py) are
+handed out once each, replaced when dead and ended when unused. Speed itself is benchmarks/startup.py's."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from tcjudge import cli
+from tcjudge.engine.spares import Spares
+
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
+
+SOLUTION = TESTDATA / "solutions" / "accepted.py"
+HEAVY = ("jinja2", "rich", "tcjudge.setter", "tcjudge.cluster", "tcjudge.reports.pages")
+
+
+def test_grade_imports_no_other_command_nor_pages_nor_rich(tmp_path):
+    program = ("import sys; from tcjudge.cli import main; "
+               f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
+               f"'grade', {str(SOLUTION)!r}, '--examples']); "
+               f"print(code, sorted(m for m in sys.modules if m.startswith({HEAVY!r}) "
+               "or m.startswith('tcjudge.commands.') and m.split('.')[-1] not in ('grade', 'common')))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
+    assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
+
+
+def parsed_output(parser, argv, capsys) -> tuple[object, str, str]:
+    """(exit status or None, stdout, stderr) of parsing argv."""
+    try:
+        parser.parse_args(argv)
+        code = None
+    except SystemExit as stop:
+        code = stop.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"], ["-h", "grade", "x.py"], ["--he", "grade"], ["--problems", "p", "--help", "check"],  # the main help
+    ["grade", "--help"], ["check", "-h"], ["--problems", "p", "doctor", "--help"],  # one command's help
+    ["grade"], ["gradee", "x.py"], ["--source-limit", "0", "grade", "x.py"], ["-j", "2", "grade", "x.py"],
+    ["grade", "x.py", "--jobs", "0"], ["--h", "h.sqlite", "grade", "x.py"], ["--version", "grade"],
+])
+def test_the_parser_of_the_named_command_alone_says_what_the_full_one_says(argv, capsys):
+    full = parsed_output(cli._parser(), argv, capsys)
+    assert full[0] is not None  # each line ends in help, a version or a usage error: there is output to compare
+    assert parsed_output(cli._parser(argv), argv, capsys) == full
+
+
+def test_the_main_help_lists_every_command(capsys):
+    _, out, _ = parsed_output(cli._parser(["-h", "grade"]), ["-h", "grade"], capsys)
+    listed = [line.split()[0] for line in out.split("COMMAND\n", 2)[-1].splitlines()
+              if line.startswith("    ") and not line.startswith("     ")]
+    assert sorted(listed) == sorted(cli._command_names()) and listed[0] == "grade"
+
+
+def test_a_named_command_parses_as_with_every_command():
+    argv = ["--problems", "p", "grade", "x.py", "--examples", "-j", "1", "--history", "h.sqlite"]
+    alone, everything = vars(cli._parser(argv).parse_args(argv)), vars(cli._parser().parse_args(argv))
+    assert alone == everything and alone["examples"] and alone["jobs"] == 1
+
+
+def started(spares: Spares, count: int) -> list:
+    """The spares' started zygotes, once `count` are (they are started by a thread of their own)."""
+    with spares._changed:
+        spares._changed.wait_for(lambda: len(spares._started) >= count)
+        return list(spares._started)
+
+
+def test_a_spare_is_the_zygote_started_ahead_and_goes_to_one_taker():
+    with Spares() as spares:
+        spares.start(2)
+        ahead = {worker.process.pid for worker in started(spares, 2)}
+        first, second = spares.take(), spares.take()
+        try:
+            assert {first.process.pid, second.process.pid} == ahead and first.baseline_kib > 0
+            third = spares.take()  # none left: a new one
+            assert third.process.pid not in ahead and third.alive()
+            third.close()
+        finally:
+            first.close()
+            second.close()
+
+
+def test_a_dead_spare_is_replaced_and_unused_spares_are_ended():
+    spares = Spares(ahead=1)
+    spares.start()
+    [dead] = started(spares, 1)
+    os.kill(dead.process.pid, signal.SIGKILL)
+    dead.process.wait()
+    worker = spares.take()
+    try:
+        assert worker is not dead and worker.alive()
+        [kept] = started(spares, 1)  # `ahead`: one more started for the next taker
+        assert kept.alive() and kept is not worker
+    finally:
+        worker.close()
+        spares.close()
+    assert not kept.alive() and spares._started == []
+
+
+def test_a_spare_outlives_the_thread_that_asked_for_it():
+    """A zygote ends with the thread that started it: the spare asked for by a taker whose thread has
+    ended (a Pool's worker thread) is still there for the next taker."""
+    with Spares(ahead=1) as spares:
+        taken: list = []
+        taker = threading.Thread(target=lambda: taken.append(spares.take()))
+        taker.start()
+        taker.join()
+        taken[0].close()
+        [replacement] = started(spares, 1)
+        replacement.wait_ready()  # WorkerDied if it had been killed with the taker's thread
+        assert replacement.alive() and spares.take() is replacement
+        replacement.close()
