@@ -99,7 +99,7 @@ def test_forged_evidence_changes_no_verdict(changes):
 
 def test_judge_test_gives_memory_before_time():
     test = STABILITY.tests[0]
-    verdict, _ = judge_test(test, facts(**OVER_MEMORY, ended="cpu-limit", cpu=0.31, report=""), STABILITY)
+    verdict, _, _ = judge_test(test, facts(**OVER_MEMORY, ended="cpu-limit", cpu=0.31, report=""), STABILITY)
     assert verdict is Verdict.MLE
 
 
@@ -194,7 +194,7 @@ def test_a_test_that_cannot_get_a_cpu_is_an_internal_error(monkeypatch):
             run = worker.run((20,))
     finally:
         worker.close()
-    verdict, message = judge_test(STABILITY.tests[0], run, STABILITY)
+    verdict, message, _ = judge_test(STABILITY.tests[0], run, STABILITY)
     assert run.ended == "overloaded" and verdict is Verdict.IE and "machine overloaded" in message, run
 
 

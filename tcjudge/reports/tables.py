@@ -14,7 +14,6 @@ from ..problems.catalog import display_path
 from ..engine.results import OUTPUT_KEPT, GradeResult
 from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
-from .pages import catches, is_wrong, markdown_grid, problem_page
 from ..problems.scoring import format_score, score_of
 from ..problems.tctypes import shorten
 from ..text import count, markdown_cell, safe_text
