@@ -372,18 +372,23 @@ def _as_user(variant: str, cache: Path, work):
     return answer["value"]
 
 
+def _project_under(system: Path, variant: str) -> Path:
+    """A fresh project folder beneath a system folder, or a skip saying why this run cannot make one
+    (or cannot drop to uid 65534 for the "nobody" variant)."""
+    if not os.access(system, os.W_OK):
+        pytest.skip(f"cannot make a project under {system} as uid {os.getuid()}")
+    if variant == "nobody" and os.geteuid() != 0:
+        pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
+    return Path(tempfile.mkdtemp(prefix="tcjudge-test-project-", dir=system))
+
+
 @needs_gxx
 @needs_landlock
 @pytest.mark.parametrize("variant", ["self", "nobody"])
 def test_the_compiler_cannot_read_a_project_under_a_system_folder(variant):
     """issue 22: with the project under /usr, all of which the compiler may read, an #include of a
     hidden test file was allowed and the CE message quoted it."""
-    system = Path("/usr/local")
-    if not os.access(system, os.W_OK):
-        pytest.skip(f"cannot make a project under {system} as uid {os.getuid()}")
-    if variant == "nobody" and os.geteuid() != 0:
-        pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
-    project = Path(tempfile.mkdtemp(prefix="tcjudge-test-project-", dir=system))
+    project = _project_under(Path("/usr/local"), variant)
     try:
         project.chmod(0o755)
         shutil.copytree(FIXTURE_PROBLEMS / "adder", project / "problems" / "adder")
@@ -432,12 +437,7 @@ def test_a_test_cannot_read_a_project_under_a_folder_the_interpreter_reads(varia
     """issue 22: a Python solution may read the interpreter's folders (/usr/local/lib among them); a
     project kept beneath one was readable by every test, hidden tests included. The zygote now
     grants such a folder minus the project's folders (the load request names them)."""
-    system = Path("/usr/local/lib")
-    if not os.access(system, os.W_OK):
-        pytest.skip(f"cannot make a project under {system} as uid {os.getuid()}")
-    if variant == "nobody" and os.geteuid() != 0:
-        pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
-    project = Path(tempfile.mkdtemp(prefix="tcjudge-test-project-", dir=system))
+    project = _project_under(Path("/usr/local/lib"), variant)
     try:
         shutil.copytree(FIXTURE_PROBLEMS / "adder", project / "problems" / "adder")
         secret = project / "problems" / "adder" / "tests" / "more.yaml"
