@@ -9,7 +9,10 @@ are costed one by one:
   run (tests run in order, so the remaining ones are its last; History.plan: the CPU time, times
   how much longer the solution's tests took in wall time than the run's median test), scaled into
   this run's time;
-- one it has not: its own cost per test so far, or, before its first test, the median solution's;
+- one whose record lacks tests (a `check` stopped it at its first failure) or that has none: each
+  missing test guessed from the problem's other records (guessed_costs), its own pace taking over
+  after a couple of its tests; with no record of the problem at all, its own cost per test so far,
+  or, before its first test, the median solution's;
 - the scale is fitted as the run goes: the time each solution has taken (the time between two
   finished tests goes to the solution whose test finished), against its recorded cost and its
   count of tests: elapsed = a x recorded + b x tests. a starts at 1/workers, b at a few
@@ -49,6 +52,29 @@ class Planned:
     name: str
     tests: int
     costs: list[float] | None = None
+    guessed: bool = False  # some costs are guessed (guessed_costs), not recorded: its own pace takes over sooner
+
+
+def guessed_costs(own: list[float | None], typical: list[float | None], limit: float,
+                  timed_out: int | None = None) -> list[float] | None:
+    """Each test's cost for a solution whose record lacks some tests (None: `check` stopped it at its
+    first failure, or it was never graded): the typical solution's cost of that test (the median of
+    the problem's records), times how much slower than typical the solution was on the tests it did
+    run, at most `limit` (the time limit: a test past it is stopped there). If it ran out of time on
+    test `timed_out`, every test at least half as heavy for the typical solution costs the limit:
+    tests grow, and a search too slow for one is too slow for the rest (roxor's TLE solution, stopped
+    on its second test, times out on 136 of 138). None: nothing to go on."""
+    known = [usual for usual in typical if usual is not None] or [mine for mine in own if mine is not None]
+    if not known:
+        return None
+    fallback = sum(known) / len(known)
+    usual = [fallback if cost is None else cost for cost in typical]
+    both = [(mine, usual[i]) for i, mine in enumerate(own) if mine is not None and i != timed_out]
+    usual_total = sum(u for _, u in both)
+    ratio = sum(mine for mine, _ in both) / usual_total if usual_total > 0 else 1.0
+    heavy = usual[timed_out] / 2 if timed_out is not None else float("inf")
+    return [mine if mine is not None else limit if usual[i] >= heavy else min(usual[i] * ratio, limit)
+            for i, mine in enumerate(own)]
 
 
 @dataclass
@@ -69,6 +95,11 @@ class _Solution:
     @property
     def known(self) -> bool:
         return self.plan.costs is not None
+
+    @property
+    def doubt(self) -> float:
+        """After how many of its tests its own pace counts as much as its costs: sooner when they are guessed."""
+        return NEW_WEIGHT if self.plan.guessed else OWN_WEIGHT
 
     @property
     def kind(self) -> str:
@@ -115,17 +146,19 @@ class Estimate:
 
     def scale(self) -> tuple[float, float]:
         """(a, b): elapsed seconds per recorded second and per test, fitted by least squares on the
-        solutions with a record and tests done after their first, with the priors as two more
-        observations."""
+        solutions with a record (not a guess) and tests done after their first, with the priors as two
+        more observations."""
         priors = (1 / self.workers, PRIOR_OVERHEAD / self.workers)
         rows = [((PRIOR_RECORDED, 0.0), priors[0] * PRIOR_RECORDED), ((0.0, PRIOR_TESTS), priors[1] * PRIOR_TESTS)]
-        rows += [((s.recorded(1, s.done), s.later), s.spent) for s in self.solutions.values() if s.known and s.later]
+        rows += [((s.recorded(1, s.done), s.later), s.spent) for s in self.solutions.values()
+                 if s.known and not s.plan.guessed and s.later]
         a, b = _least_squares(rows)
         return max(a, priors[0] / 10), max(b, 0.0)
 
-    def ratio(self, s: _Solution, a: float, b: float, doubt: float = OWN_WEIGHT) -> float:
+    def ratio(self, s: _Solution, a: float, b: float, doubt: float | None = None) -> float:
         """How much slower than its record a solution runs so far, trusted as its tests come (after
-        `doubt` tests, half)."""
+        `doubt` tests, by default its own, half)."""
+        doubt = s.doubt if doubt is None else doubt
         recorded = a * s.recorded(1, s.done) + b * s.later
         if not s.later or recorded <= 0:
             return 1.0

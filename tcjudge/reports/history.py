@@ -32,7 +32,7 @@ from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem
 from ..problems.scoring import format_score
 from ..verdicts import Verdict
-from .eta import Planned
+from .eta import Planned, guessed_costs
 
 HARNESS = Path(__file__).resolve().parents[1]
 # Source that cannot change a verdict: what is printed and written (reports), and the command line
@@ -148,6 +148,17 @@ class Change:
         return {"solution": self.solution, "problem": self.problem, "before": self.before, "after": self.after,
                 "slowest_cpu_ms_before": round(self.slowest_before_ms, 1),
                 "slowest_cpu_ms_after": round(self.slowest_after_ms, 1)}
+
+
+@dataclass
+class _Record:
+    """What a solution's tests cost in its latest recorded run (seconds: CPU time times its wall
+    factor), the verdict of each test that ran, and whether every test ran."""
+
+    costs: dict[str, float]
+    verdicts: dict[str, str]
+    complete: bool
+    factor: float
 
 
 @dataclass
@@ -336,29 +347,46 @@ class History:
 
     def plan(self, runs: list[SolutionRun]) -> list[Planned]:
         """For the progress's estimate of the time left: each run's solution (named as the progress
-        sees it) and what each of its tests cost in the latest complete run that ran them all,
-        whatever its content then; a test the record lacks costs the mean of those it has. A run that
-        stops at its first failure costs nothing after the test that failed then.
+        sees it) and what each of its tests cost in its latest complete run that ran them all,
+        whatever its content then. A run that stops at its first failure costs nothing after the test
+        that failed then.
+
+        Where that record lacks tests (a `check` stopped the solution at its first failure, and now a
+        `report` runs them all) or there is none, the tests are guessed (eta.guessed_costs) from the
+        problem's other records, test by test: a TLE solution that `check` stopped on its second test
+        costs the time limit on most of the rest, not the median solution's pace, which made the
+        estimate of a first full `report` after a `check` 51-81% too low.
 
         A test's cost is its CPU time times how much longer than its CPU time the solution's tests
         took in wall time, against the median test of that run: its wall time itself swings with the
         machine's load at the time (from 3.6x to 8.8x its CPU time, quarter by quarter, for roxor's
         TLE solution in one run on the busy dev machine), while some solutions always take longer
         than their CPU time (2.1x for chefgame's TLE solution on a quiet machine, 1.0x for roxor's)."""
-        planned, run_ratios = [], {}
-        for run in runs:
-            row = self.db.execute(
-                """SELECT COALESCE(r.tests_from, r.id), r.run_id FROM results r JOIN runs ON runs.id = r.run_id
-                   WHERE r.solution = ? AND r.problem = ? AND r.full AND r.all_tests AND runs.status = 'complete'
-                   ORDER BY r.id DESC LIMIT 1""", (str(run.solution.resolve()), run.problem.slug)).fetchone()
-            planned.append(Planned(display_path(run.solution), len(run.tests), row and self._costs(run, *row, run_ratios)))
-        return planned
+        run_ratios: dict[int, float] = {}
+        records = [self._record(run, run_ratios) for run in runs]
+        typical: dict[str, dict[str, float]] = {}
+        for slug in {run.problem.slug for run in runs}:
+            seen: dict[str, list[float]] = {}
+            for run, record in zip(runs, records):
+                if record and run.problem.slug == slug:
+                    for name, cost in record.costs.items():
+                        seen.setdefault(name, []).append(cost)
+            typical[slug] = {name: sorted(costs)[len(costs) // 2] for name, costs in seen.items()}
+        return [self._planned(run, record, typical[run.problem.slug]) for run, record in zip(runs, records)]
 
-    def _costs(self, run: SolutionRun, tests_id: int, run_id: int, run_ratios: dict[int, float]) -> list[float] | None:
-        rows = self.db.execute("SELECT name, cpu_ms, wall_ms, verdict FROM tests WHERE result_id = ?", (tests_id,)).fetchall()
-        recorded = {name: (cpu / 1000, verdict) for name, cpu, _, verdict in rows}
-        known = [recorded[t.name][0] for t in run.tests if t.name in recorded]
-        if not known:
+    def _record(self, run: SolutionRun, run_ratios: dict[int, float]) -> _Record | None:
+        """The solution's latest record of a run of every test: complete if one ran them all, else the
+        latest stopped at a failure."""
+        row = self.db.execute(
+            """SELECT COALESCE(r.tests_from, r.id), r.run_id, r.full FROM results r JOIN runs ON runs.id = r.run_id
+               WHERE r.solution = ? AND r.problem = ? AND r.all_tests AND runs.status = 'complete'
+               ORDER BY r.full DESC, r.id DESC LIMIT 1""", (str(run.solution.resolve()), run.problem.slug)).fetchone()
+        if row is None:
+            return None
+        tests_id, run_id, complete = row
+        rows = self.db.execute("SELECT name, cpu_ms, wall_ms, verdict FROM tests WHERE result_id = ? AND verdict IS NOT NULL",
+                               (tests_id,)).fetchall()
+        if not rows:
             return None
         if run_id not in run_ratios:  # the run's median test: wall over CPU time (tests of 5 ms or more)
             ratios = sorted(wall / cpu for cpu, wall in self.db.execute(
@@ -367,13 +395,24 @@ class History:
             run_ratios[run_id] = ratios[len(ratios) // 2] if ratios else 1.0
         cpu, wall = sum(r[1] for r in rows), sum(r[2] for r in rows)
         own = min(max(wall / cpu / run_ratios[run_id], 0.5), 4.0) if cpu > 0 else 1.0
-        mean = sum(known) / len(known)
-        costs, failed = [], False
-        for test in run.tests:
-            cost, verdict = recorded.get(test.name, (mean, "AC"))
-            costs.append(0.0 if failed else cost * own)
-            failed = failed or (run.stop_on_failure and verdict not in ("AC", None))
-        return costs
+        return _Record({name: cpu / 1000 * own for name, cpu, _, _ in rows}, {name: v for name, _, _, v in rows},
+                       bool(complete), own)
+
+    @staticmethod
+    def _planned(run: SolutionRun, record: _Record | None, typical: dict[str, float]) -> Planned:
+        name, names = display_path(run.solution), [test.name for test in run.tests]
+        if record is None or not record.complete:
+            own = [record.costs.get(test) for test in names] if record else [None] * len(names)
+            limit = run.problem.time_limit * (record.factor if record else 1.0)
+            timed_out = next((i for i, test in enumerate(names) if record and record.verdicts.get(test) == "TLE"), None)
+            costs = guessed_costs(own, [typical.get(test) for test in names], limit, timed_out)
+        else:
+            mean = sum(record.costs.values()) / len(record.costs)
+            costs = [record.costs.get(test, mean) for test in names]
+        if costs is not None and record is not None and run.stop_on_failure:
+            failed = [i for i, test in enumerate(names) if record.verdicts.get(test, "AC") != "AC"]
+            costs = costs[:failed[0] + 1] + [0.0] * (len(names) - failed[0] - 1) if failed else costs
+        return Planned(name, len(names), costs, guessed=record is None or not record.complete)
 
     def since_last_report(self, problem: str, run_id: int | None = None) -> SinceLastReport | None:
         """What changed for a problem between its report `run_id` (default: its latest) and the report
