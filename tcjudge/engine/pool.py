@@ -125,6 +125,8 @@ class Pool:
     def close(self) -> None:
         with self._workers_lock:
             for worker in self._workers:
+                worker.ask_to_end()
+            for worker in self._workers:
                 worker.close()
             had_workers = bool(self._workers)
             self._workers.clear()

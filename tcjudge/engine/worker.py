@@ -121,12 +121,19 @@ class Worker:
         """One test of a stdin program: `data` on its standard input, its standard output in the facts."""
         return RunFacts.from_message(self._ask({"op": "run", "input": base64.b64encode(data).decode()}))
 
+    def ask_to_end(self) -> None:
+        """Tell the zygote to end (it then reaps its children and removes their cgroups), without
+        waiting: a pool asks all its zygotes first, so that they clean up at once."""
+        try:
+            self.process.stdin.close()
+        except OSError:  # a request still buffered for a zygote that died (BrokenPipeError)
+            pass
+
     def close(self) -> None:
-        """End the zygote: asked first (it then reaps its children and removes their cgroups),
-        killed if it does not end within CLOSE_GRACE."""
+        """End the zygote: asked first, killed if it does not end within CLOSE_GRACE."""
         if self.process.poll() is None:
             try:
-                self.process.stdin.close()
+                self.ask_to_end()
                 self.process.wait(CLOSE_GRACE)
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
