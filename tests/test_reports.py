@@ -11,6 +11,8 @@ import random
 import re
 import shutil
 import sqlite3
+import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -411,6 +413,28 @@ def test_plain_progress_line_comes_on_its_own_off_a_terminal():
             time.sleep(0.01)
     line = stream.getvalue().splitlines()[0]
     assert line.startswith("judge: 1/10 tests, 0/2 solutions, grading solutions/x.py, ") and "left" in line
+
+
+def test_the_time_left_is_asked_safely_while_the_pool_reports_tests():
+    """The ticker thread asks for the time left while the pool's threads report tests: once, in a
+    real 30-minute report, the estimate's deque changed under that loop and the ticker died with a
+    traceback, so the run went silent. Threads switched as often as the interpreter allows."""
+    plan = [Planned(f"s{i}", 2000, [0.001] * 2000) for i in range(4)]
+    progress = Progress(8000, 4, live=False, every=3600, stream=io.StringIO(), plan=plan, workers=4)
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        workers = [threading.Thread(target=lambda name=p.name: [progress.test_done(name) for _ in range(2000)])
+                   for p in plan]
+        for worker in workers:
+            worker.start()
+        while any(worker.is_alive() for worker in workers):
+            progress.seconds_left()
+        for worker in workers:
+            worker.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert progress.tests_done == 8000
 
 
 def _simulated(solutions, workers: int = 2, overhead: float = 0.004, load=lambda now: 1.0):

@@ -38,6 +38,7 @@ class Progress:
         self.stream = stream or sys.stderr
         self.live = sys.stdout.isatty() and sys.stderr.isatty() if live is None else live
         self._display = None
+        self._lock = threading.Lock()  # the pool's threads report tests while the ticker asks for the time left
         self._stop = threading.Event()
         self._ticker = None
 
@@ -59,17 +60,19 @@ class Progress:
             self._ticker.join()
 
     def test_done(self, solution: str) -> None:
-        self.tests_done += 1
-        self.current = solution
-        if self.estimate:
-            self.estimate.done(solution, self.clock())
+        with self._lock:
+            self.tests_done += 1
+            self.current = solution
+            if self.estimate:
+                self.estimate.done(solution, self.clock())
         self._refresh()
 
     def seconds_left(self) -> float | None:
-        now = self.clock()
-        if self.estimate:
-            return self.estimate.left(now)
-        return (self.tests - self.tests_done) * (now - self.started) / self.tests_done if self.tests_done else None
+        with self._lock:
+            now = self.clock()
+            if self.estimate:
+                return self.estimate.left(now)
+            return (self.tests - self.tests_done) * (now - self.started) / self.tests_done if self.tests_done else None
 
     def solution_done(self, line: str | None = None) -> None:
         """One more solution finished; `line` (ours, never a solution's text) is printed above the display."""
