@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import faulthandler
+import importlib.util
 import json
 import os
 import resource
@@ -199,8 +200,37 @@ def _solution_module(solution) -> types.ModuleType:
     return module
 
 
+class FolderImports:
+    """`import helper` from a multi-file program's own files (and a package's included ones), held in
+    memory by the zygote: nothing is read from the disk. Searched first, as `python3 main.py`
+    searches the script's folder first (a file named like a standard module shadows it there too)."""
+
+    def __init__(self, files: dict[str, bytes], folder: str):
+        self.files, self.folder = files, folder
+
+    def find_spec(self, name: str, path=None, target=None):
+        relative = name.replace(".", "/")
+        for candidate, package in ((f"{relative}/__init__.py", True), (f"{relative}.py", False)):
+            if candidate in self.files:
+                where = [os.path.join(self.folder, relative)] if package else None
+                return importlib.util.spec_from_file_location(name, os.path.join(self.folder, candidate), loader=self,
+                                                              submodule_search_locations=where)
+        return None
+
+    def create_module(self, spec):
+        return None  # the default module
+
+    def exec_module(self, module) -> None:
+        origin = module.__spec__.origin
+        source = self.files[os.path.relpath(origin, self.folder)]
+        exec(compile(source, origin, "exec", dont_inherit=True), module.__dict__)
+
+
 def _compile(solution) -> types.CodeType | None:
-    """Compile the source here, in the confined and limited child (None: the failure is reported)."""
+    """Compile the source here, in the confined and limited child (None: the failure is reported);
+    a multi-file program's other files become importable (FolderImports)."""
+    if solution.modules:
+        sys.meta_path.insert(0, FolderImports(solution.modules, os.path.dirname(solution.path)))
     try:
         return compile(solution.source, solution.path, "exec", dont_inherit=True)
     except SyntaxError as err:  # SyntaxWarnings went to the captured output, like any print

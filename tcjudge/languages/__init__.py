@@ -27,11 +27,14 @@ EXTENSIONS = {extension: language for language in LANGUAGES for extension in lan
 
 
 def for_path(path: Path) -> Language:
-    """The language of a solution file, from its extension."""
-    language = EXTENSIONS.get(Path(path).suffix.lower())
+    """The language of a solution file, from its extension (a folder's: most of its files')."""
+    from ..problems.format import language_of  # (not at the top: the compile launcher runs without site-packages)
+
+    language = language_of(Path(path), EXTENSIONS)
     if language is None:
         known = ", ".join(sorted(EXTENSIONS))
-        raise JudgeInputError(f"unknown solution language (file extensions known: {known})", path)
+        what = "no one language has most of the folder's files" if Path(path).is_dir() else "unknown solution language"
+        raise JudgeInputError(f"{what} (file extensions known: {known})", path)
     return language
 
 
