@@ -36,7 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     solution = options.solution
-    if not solution.is_file():
+    if solution.is_dir() and not options.problem:  # a multi-file program (Kattis submissions have them)
+        raise JudgeInputError("a folder is graded as one program of several files: name its problem with --problem "
+                              "SLUG", solution)
+    if not solution.is_file() and not solution.is_dir():
         raise JudgeInputError("no such file", solution)
     with Spares() as spares:
         if not options.cluster:  # one zygote per worker the grading will use, at most one per core

@@ -17,6 +17,7 @@ import ctypes
 import faulthandler
 import importlib.util
 import json
+import linecache
 import os
 import resource
 import select
@@ -186,6 +187,7 @@ def _run_solution(solution) -> None:
         _report({"kind": "return", "value": _plain(value, 0)})
     except BaseException as err:  # anything the solution raises, SystemExit included, is its verdict
         _flush_output()
+        _print_traceback(err, solution)
         _report(_describe_error(err, phase, solution.path))
 
 
@@ -284,6 +286,7 @@ def _run_program(solution) -> None:
         failure = failure or err
     if failure is not None:
         _flush_output()
+        _print_traceback(failure, solution)
         _report(_describe_error(failure, "call", solution.path))
     else:
         _report({"kind": "exit"})
@@ -347,6 +350,28 @@ def _plain(value, depth: int):
     module = kind.__dict__.get("__module__")  # the solution may have set it to anything
     module = str.__str__(module)[:200] if isinstance(module, str) else "?"
     return {UNSUPPORTED: f"{module}.{str.__str__(kind.__qualname__)[:200]}".removeprefix("builtins.")}
+
+
+def _print_traceback(err: BaseException, solution) -> None:
+    """Write on standard error (descriptor 2, the captured output) the traceback `python3 program.py`
+    prints for an exception it does not catch, the judge's own frames left out, so that `grade
+    --show-output` shows what the program said. A SystemExit prints only a text it carries."""
+    try:
+        if isinstance(err, SystemExit):
+            text = f"{err.code}\n" if isinstance(err.code, str) else ""
+        else:
+            folder = os.path.dirname(solution.path)  # its lines as the interpreter shows them (the disk is out of reach)
+            for path, source in [(solution.path, solution.source)] + [(os.path.join(folder, name), data)
+                                                                      for name, data in solution.modules.items()]:
+                linecache.cache[path] = (len(source), None, source.decode("utf-8", "replace").splitlines(True), path)
+            shown = traceback.TracebackException(type(err), err, err.__traceback__, limit=-50)
+            shown.stack = traceback.StackSummary.from_list([frame for frame in shown.stack if frame.filename != __file__])
+            text = "".join(shown.format())
+        data = text.encode("utf-8", "replace")
+        while data:
+            data = data[os.write(2, data):]
+    except BaseException:  # out of memory, a closed descriptor: the verdict does not depend on it
+        pass
 
 
 def _describe_error(err: BaseException, phase: str, path: str) -> dict:
