@@ -17,12 +17,13 @@ from .build import BuildFault, project_folders
 from .c import C
 from .cpp import CPP
 from .java import JAVA
+from .kotlin import KOTLIN
 from .python import PYTHON
 
 __all__ = ["BuildFault", "C", "project_folders", "CompileError", "EXTENSIONS", "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "for_path",
            "statuses"]
 
-LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA, C)
+LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA, C, KOTLIN)
 EXTENSIONS = {extension: language for language in LANGUAGES for extension in language.extensions}
 
 

@@ -97,7 +97,6 @@ class Java(Language):
         main_class = file_class if stdin else problem.class_name
         qualified = f"{package.group(1)}.{main_class}" if package else main_class
         needs_main = qualified if stdin else None
-        runtime = _runtime(toolchain)
         outcome = cached_build(
             [self.name, toolchain.version, JAVAC_FLAGS, file_class, Path(path).name, *flatten(files),
              f"main of {needs_main}"],
@@ -106,20 +105,28 @@ class Java(Language):
             raise CompileError(outcome.message)
         classes = str(outcome.folder / "classes")
         if stdin:
-            entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(runtime), "tcjudge.Stdin",
-                     str(STACK_MIB), classes, qualified]
-        else:
-            types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
-            entry = ["-cp", str(runtime), "tcjudge.Main", "serve", str(STACK_MIB), classes, qualified, problem.method,
-                     *types]
-        return {
-            "argv": [toolchain.programs["java"], f"-Xmx{problem.memory_limit}m", *JVM_FLAGS, *entry],
+            return stdin_program(toolchain, classes, qualified, problem.memory_limit)
+        types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
+        entry = ["-cp", str(_runtime(toolchain)), "tcjudge.Main", "serve", str(STACK_MIB), classes, qualified,
+                 problem.method, *types]
+        return _jvm(toolchain, problem.memory_limit, entry, classes) | {"stdio": True, "serves": True,
+                                                                       "cpu_extra": SERVE_CPU_SECONDS}
+
+
+def stdin_program(toolchain: Toolchain, classes: str, qualified: str, memory_mib: int) -> dict:
+    """The zygote's program for a standard-input program on the JVM: `classes` (a folder, or a jar)
+    holds the class `qualified`, whose main our runtime/tcjudge/Stdin.java calls (Java, Kotlin)."""
+    entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(_runtime(toolchain)), "tcjudge.Stdin",
+             str(STACK_MIB), classes, qualified]
+    return _jvm(toolchain, memory_mib, entry, classes) | {"stdio": False, "serves": False,
+                                                         "cpu_extra": START_CPU_SECONDS}
+
+
+def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str) -> dict:
+    return {"argv": [toolchain.programs["java"], f"-Xmx{memory_mib}m", *JVM_FLAGS, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
-            "readable": [classes, str(runtime), *toolchain.programs["readable"].split(os.pathsep)],
-            "profile": "jvm", "stdio": not stdin, "ready": True,
-            "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB, "serves": not stdin,
-            "cpu_extra": START_CPU_SECONDS if stdin else SERVE_CPU_SECONDS,
-        }
+            "readable": [classes, str(_runtime(toolchain)), *toolchain.programs["readable"].split(os.pathsep)],
+            "profile": "jvm", "ready": True, "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB}
 
 
 def _display_name(name: str) -> str:
@@ -159,7 +166,7 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], shown:
         for name, display in shown.items():
             message = message.replace(f"src/{name}", display)
         return False, first_errors(message), {}
-    if needs_main and not _has_main(toolchain, folder, needs_main):
+    if needs_main and not has_main(toolchain, folder, needs_main):
         return False, f"class {needs_main} has no method public static void main(String[])", {}
     return True, "", {}
 
@@ -183,12 +190,12 @@ LISTING_BYTES = 4 << 20  # javap's listing of the public members: far above what
 MAIN = re.compile(r"^\s*public static (?:final )?void main\(java\.lang\.String(?:\[\]|\.\.\.)\)", re.MULTILINE)
 
 
-def _has_main(toolchain: Toolchain, folder: Path, qualified: str) -> bool:
+def has_main(toolchain: Toolchain, folder: Path, qualified: str, classpath: str = "classes") -> bool:
     """Whether a stdin program's class has `public static void main(String[])`, read by javap from the
     compiled class (confined as the compile was): a missing main is CE from this build step, never
     from what a running program says on the result channel."""
     javap = str(Path(toolchain.programs["javac"]).with_name("javap"))
-    status, listing = run_confined([javap, "-public", "-cp", "classes", qualified], folder, _readable(toolchain),
+    status, listing = run_confined([javap, "-public", "-cp", classpath, qualified], folder, _readable(toolchain),
                                    JAVAC_ENV, CompileLimits(message_bytes=LISTING_BYTES))
     return status == 0 and MAIN.search(listing) is not None
 
