@@ -7,7 +7,7 @@ The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Th
 
   {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "idle_limit", "overload_wait",
    "check": bool, "mode": "method" | "stdin" | "interactive", "source_limit", "program"?, "output_limit_mib"?,
-   "protect": [folders no child may read: the problem's project]}
+   "protect": [folders no child may read: the problem's project], "entry"?, "include"?}
       -> {"ok": true} (with check, also "facts" of a child that only compiles and loads the solution)
       or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]}            (a method's test)
@@ -19,6 +19,10 @@ The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Th
 
 An interactive test's facts also hold "interactor": {"exit_code", "signal", "first" (it ended while the
 program ran), "timed_out"}; its program's 0 and 1 are pipes to the interactor (engine/interaction.py).
+
+"entry" (Python): the file a multi-file program starts from, in the folder "path" (or beside the one
+file "path"); "include": a folder of files added to it (a package's include/python3/). The zygote
+reads them by read_tree's rules and its child imports them from memory (engine/child.FolderImports).
 
 "program" (a compiled language, built by tcjudge.languages): {"argv", "env", "readable", "profile",
 "stdio", "ready", "result_channel", "crash_channel", "data_extra_mib", "cpu_extra", "serves"}; see
