@@ -196,3 +196,16 @@ def test_show_output_shows_a_methods_exception(judge, solution, said):
     shown = out.split("--- output of", 1)[1]
     assert code == 1 and said in shown, out
     assert "child.py" not in shown and "tcjudge." not in shown and "no failing test" not in out
+
+
+def test_a_cluster_ships_a_folder_as_the_judge_reads_it(tmp_path):
+    """pack_folder (a problem's bundle) follows links; a solution's folder is packed by read_tree's rules."""
+    from tcjudge.cluster.bundle import materialise, pack_solution
+
+    folder = Path(shutil.copytree(PRODUCT / "submissions" / "accepted" / "py_main", tmp_path / "py_main"))
+    bundle = pack_solution(folder, 1 << 20)
+    shipped = materialise(bundle, "solutions", tmp_path / "cache")
+    assert shipped.name == "py_main" and read_tree(shipped, 1 << 20) == read_tree(folder, 1 << 20)
+    os.symlink(PRODUCT / "data" / "secret" / "1.ans", folder / "answers.py")
+    with pytest.raises(SourceError, match="answers.py: a link"):
+        pack_solution(folder, 1 << 20)

@@ -121,6 +121,12 @@ class Language:
                   and self.entry_marker.search(files[name][:SCAN_LIMIT].decode("utf-8", "replace"))]
         return marked[0] if len(marked) == 1 else names[0]
 
+    def only_programs(self, problem) -> None:
+        """CompileError on a method problem, for a language whose files can only be standard-input programs."""
+        if not problem.kind.program:
+            raise CompileError(f"{problem.slug} asks for a class {problem.class_name}; a {self.title} file can only "
+                               "be a standard-input program")
+
     def load_fields(self, path: Path, problem, source_limit: int) -> dict:
         """What the zygote's load request says beyond the solution's path, for a language the zygote
         loads itself (Python: a multi-file program's entry file); CompileError when it cannot be."""
@@ -148,22 +154,21 @@ def write_files(folder: Path, files: dict[str, bytes]) -> None:
 
 def read_folder(path: Path, limit: int) -> dict[str, bytes]:
     """A multi-file solution's files (protocol.read_tree); CompileError for what it refuses."""
-    try:
-        return protocol.read_tree(path, limit)
-    except protocol.SourceError as err:
-        raise CompileError(str(err)) from None
-    except OSError as err:
-        raise CompileError(f"cannot read the folder: {err.strerror}") from None
+    return _read(protocol.read_tree, path, limit, "folder")
 
 
 def read_source(path: Path, limit: int) -> bytes:
     """At most `limit` bytes of a regular file; CompileError for anything else (the zygote's rule)."""
+    return _read(protocol.read_source, path, limit, "file")
+
+
+def _read(reader, path: Path, limit: int, what: str):
     try:
-        return protocol.read_source(path, limit)
+        return reader(path, limit)
     except protocol.SourceError as err:
         raise CompileError(str(err)) from None
     except OSError as err:
-        raise CompileError(f"cannot read the file: {err.strerror}") from None
+        raise CompileError(f"cannot read the {what}: {err.strerror}") from None
 
 
 def code_only(source: str, line_comment: str = "//", block: tuple[str, str] = ("/*", "*/")) -> str:

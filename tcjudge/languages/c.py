@@ -32,9 +32,7 @@ class CLanguage(Language):
         return _gcc()
 
     def program(self, path: Path, problem, source_limit: int) -> dict:
-        if not problem.kind.program:
-            raise CompileError(f"{problem.slug} asks for a class {problem.class_name}; a C file can only be a "
-                               "standard-input program")
+        self.only_programs(problem)
         folder = self.build(path, problem, source_limit).folder
         return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
                 "readable": [str(folder)], "profile": "native", "data_extra_mib": 32, "result_channel": False}

@@ -46,9 +46,7 @@ class Kotlin(Language):
         return _kotlinc()
 
     def program(self, path: Path, problem, source_limit: int) -> dict:
-        if not problem.kind.program:
-            raise CompileError(f"{problem.slug} asks for a class {problem.class_name}; a Kotlin file can only be a "
-                               "standard-input program")
+        self.only_programs(problem)
         toolchain, files = self.to_compile(path, problem, source_limit, "main.kt")
         entry = self.entry_file(files)
         stem = Path(entry).stem
