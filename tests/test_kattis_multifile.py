@@ -164,9 +164,10 @@ def test_an_edit_of_a_helper_file_is_never_reused(judge, problems):
     assert code == 1 and re.search(r"MISMATCH \S*product/submissions/accepted/py_main: WA", out), out
 
 
-def test_show_output_shows_a_python_programs_traceback(judge, problems):
-    submission = problems / "product" / "submissions" / "run_time_error" / "py_throws"
-    code, out, _ = judge("--problems", problems, "grade", submission, "--problem", "product", "--show-output",
+def test_show_output_shows_a_python_programs_traceback(judge, problems, monkeypatch):
+    monkeypatch.chdir(problems.parent)  # relative paths, as a user types them (the zygote's own folder is /)
+    submission = Path("problems") / "product" / "submissions" / "run_time_error" / "py_throws"
+    code, out, _ = judge("--problems", "problems", "grade", submission, "--problem", "product", "--show-output",
                          "--examples")
     shown = out.split("--- output of sample/1", 1)[1]
     assert code == 1 and "Traceback (most recent call last):" in shown, out

@@ -84,8 +84,8 @@ def _readable(toolchain: Toolchain) -> list[str]:
 def _kotlinc() -> Toolchain | None:
     """kotlinc (its home: the folder above its bin/) and the JDK that runs the programs."""
     found = shutil.which("kotlinc", path="/usr/local/bin:/usr/bin:/bin")
-    jdk = _jdk()
-    if not found or jdk is None:
+    jdk = _jdk() if found else None
+    if jdk is None:
         return None
     kotlinc = Path(found).resolve()
     said = version_output([str(kotlinc), "-version"], timeout=120)

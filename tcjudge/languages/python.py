@@ -37,7 +37,7 @@ class Python(Language):
             read_source(path, source_limit)  # (CE here if it is not a file the zygote will read)
             drivers = [name for name in extra if name.lower() == "main.py"]
             entry = drivers[0] if drivers else path.name
-        return {"entry": entry} | ({"include": str(included)} if included else {})
+        return {"entry": entry} | ({"include": str(included.resolve())} if included else {})  # (the zygote's cwd is /)
 
     def classes(self, source: str) -> set[str]:
         """Names after `class` at the start of a line: the judge never parses untrusted source (a
