@@ -22,7 +22,8 @@ ORDER = 1  # its place in --help
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class")
+    parser.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class (a "
+                        "program: also .c, .kt, or a folder of several files, with --problem)")
     parser.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
     parser.add_argument("--examples", action="store_true", help="run only the statement's examples")
     parser.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
