@@ -210,3 +210,25 @@ def test_a_cluster_ships_a_folder_as_the_judge_reads_it(tmp_path):
     os.symlink(PRODUCT / "data" / "secret" / "1.ans", folder / "answers.py")
     with pytest.raises(SourceError, match="answers.py: a link"):
         pack_solution(folder, 1 << 20)
+
+
+def test_included_files_are_the_languages_else_the_default_and_replace_the_submissions(problems):
+    from tcjudge.languages import C
+    from tcjudge.problems.loader import load_problem
+
+    package = problems / "product"
+    (package / "include" / "default").mkdir()
+    (package / "include" / "default" / "common.h").write_text("// for every language without its own folder\n")
+    problem = load_problem(package)
+    assert PYTHON.included(problem) == package / "include" / "python3"
+    assert C.included(problem) == package / "include" / "default"
+    submission = package / "submissions" / "accepted" / "py_main"
+    (submission / "kattio.py").write_text("raise SystemExit('the submission's own, replaced')\n")
+    files = PYTHON.sources(submission, problem, 1 << 20, "main.py")
+    assert files["kattio.py"] == (package / "include" / "python3" / "kattio.py").read_bytes()
+    assert PYTHON.included(load_problem(FIXTURE_PROBLEMS / "adder")) is None  # our own problems have none
+
+
+def test_a_folder_needs_its_problem_named(judge, problems):
+    code, _, err = judge("--problems", problems, "grade", problems / "product" / "submissions" / "accepted" / "py_main")
+    assert code == 2 and "name its problem with --problem SLUG" in err
