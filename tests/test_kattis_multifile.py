@@ -113,6 +113,15 @@ def test_read_tree_refuses_what_could_escape(tmp_path, name, plant, said):
         read_tree(folder, 1 << 20)
 
 
+def test_no_name_can_climb_out_or_be_an_option():
+    """A listing never holds `..` or a slash; the name rule refuses them anyway, and a leading dash."""
+    from tcjudge.protocol import TREE_NAME
+
+    assert [name for name in ("..", ".", "a/../b", "-o", "--x", " a.py", "a b.py", "ü.py", "main.py", "Main.java",
+                              "mul.h", "a+b.cc", "_x.py") if TREE_NAME.match(name)] == [
+        "main.py", "Main.java", "mul.h", "a+b.cc", "_x.py"]
+
+
 def test_a_deep_or_crowded_folder_is_refused(tmp_path):
     deep = tmp_path / "deep" / "a" / "b" / "c" / "d"
     deep.mkdir(parents=True)
