@@ -156,7 +156,7 @@ def _read_level(fd: int, prefix: str, files: dict[str, bytes], limit: int, depth
         shown = prefix + name
         if not TREE_NAME.match(name):
             raise SourceError(f"{ascii(shown)[:120]}: a file name the judge does not take in a solution "
-                              "(letters, digits, _ . + - only, not first a dot or a dash)")
+                              "(ASCII letters, digits, _ . + - only, not first a dot or a dash)")
         flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         try:
             child = os.open(name, flags, dir_fd=fd)
