@@ -7,7 +7,7 @@ The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Th
 
   {"op": "load", "path", "class", "method", "time_limit", "memory_mib", "idle_limit", "overload_wait",
    "check": bool, "mode": "method" | "stdin" | "interactive", "source_limit", "program"?, "output_limit_mib"?,
-   "protect": [folders no child may read: the problem's project]}
+   "protect": [folders no child may read: the problem's project], "entry"?, "include"?}
       -> {"ok": true} (with check, also "facts" of a child that only compiles and loads the solution)
       or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]}            (a method's test)
@@ -19,6 +19,10 @@ The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Th
 
 An interactive test's facts also hold "interactor": {"exit_code", "signal", "first" (it ended while the
 program ran), "timed_out"}; its program's 0 and 1 are pipes to the interactor (engine/interaction.py).
+
+"entry" (Python): the file a multi-file program starts from, in the folder "path" (or beside the one
+file "path"); "include": a folder of files added to it (a package's include/python3/). The zygote
+reads them by read_tree's rules and its child imports them from memory (engine/child.FolderImports).
 
 "program" (a compiled language, built by tcjudge.languages): {"argv", "env", "readable", "profile",
 "stdio", "ready", "result_channel", "crash_channel", "data_extra_mib", "cpu_extra", "serves"}; see
@@ -39,6 +43,7 @@ judge reads it as a hint beside the kernel's facts, never as one (verdicts.py).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 
@@ -63,6 +68,13 @@ ADDRESS_SPACE_FLOOR = 16 << 30  # bytes of address space a test may map, at leas
 # How the process that runs a solution marks a returned object that is not plain data (a set, a
 # dict, a numpy number, an object of the solution's own class): {UNSUPPORTED: "its type name"}.
 UNSUPPORTED = "$unsupported"
+
+# A multi-file solution (a folder): the names a file or folder in it may have (they reach compilers'
+# command lines and import statements), how deep it may nest and how many files it may hold.
+TREE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}\Z")
+TREE_DEPTH = 4
+TREE_FILES = 100
+TREE_SKIPPED = ("__pycache__",)  # and every name starting with a dot (.git, editors' files)
 
 
 @dataclass(frozen=True)
@@ -116,3 +128,57 @@ def read_source(path: str | os.PathLike, limit: int) -> bytes:
         return data
     finally:
         os.close(fd)
+
+
+def read_tree(folder: str | os.PathLike, limit: int) -> dict[str, bytes]:
+    """Every file of a multi-file solution (relative POSIX path -> bytes), at most `limit` bytes in all.
+
+    The folder's content is the solution's: nothing in it is followed out of it. A link, a device or
+    a fifo, a name outside TREE_NAME (a leading dash would be an option to a compiler), a folder
+    deeper than TREE_DEPTH or more than TREE_FILES files is a SourceError naming it; each level is
+    opened relative to its parent without following links, so a swap under the reader changes nothing.
+    Names starting with a dot and __pycache__ are left out."""
+    files: dict[str, bytes] = {}
+    top = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        _read_level(top, "", files, limit, 0)
+    finally:
+        os.close(top)
+    return files
+
+
+def _read_level(fd: int, prefix: str, files: dict[str, bytes], limit: int, depth: int) -> None:
+    with os.scandir(fd) as entries:
+        names = sorted(entry.name for entry in entries)
+    for name in names:
+        if name.startswith(".") or name in TREE_SKIPPED:
+            continue
+        shown = prefix + name
+        if not TREE_NAME.match(name):
+            raise SourceError(f"{ascii(shown)[:120]}: a file name the judge does not take in a solution "
+                              "(ASCII letters, digits, _ . + - only, not first a dot or a dash)")
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        try:
+            child = os.open(name, flags, dir_fd=fd)
+        except OSError as err:
+            if stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+                raise SourceError(f"{shown}: a link, which the judge does not follow out of a solution") from None
+            raise err
+        try:
+            mode = os.fstat(child).st_mode
+            if stat.S_ISDIR(mode):
+                if depth + 1 >= TREE_DEPTH:
+                    raise SourceError(f"{shown}: folders nested deeper than {TREE_DEPTH} levels")
+                _read_level(child, shown + "/", files, limit, depth + 1)
+                continue
+            if not stat.S_ISREG(mode):
+                raise SourceError(f"{shown}: not a regular file")
+            if len(files) >= TREE_FILES:
+                raise SourceError(f"more than {TREE_FILES} files in the solution's folder")
+            room = limit - sum(len(data) for data in files.values())
+            data = os.read(child, room + 1)
+            if len(data) > room:
+                raise SourceError(f"the solution's files are over the {limit // 1024} KiB limit")
+            files[shown] = data
+        finally:
+            os.close(child)

@@ -20,7 +20,7 @@ from .engine.results import GradeResult
 from .engine.spares import Spares
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
-from .problems.format import Problem
+from .problems.format import Problem, language_of
 from .problems.scoring import ScoreRange
 from .problems.timing import UNSET
 from .reports.history import History, Judged
@@ -35,9 +35,17 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
     verdict (and, where its kind says one, the score) each must get."""
     runs = []
     unavailable: dict[languages.Language, int] = {}  # a language whose compiler is missing here -> solutions left out
+    missing: dict[tuple[str, languages.Language], int] = {}  # (package, language without a compiler) -> skipped
     for slug in slugs or catalog.slugs():
         problem = catalog.problem(slug)
-        for stored in catalog.stored_solutions(slug):
+        noted = len(catalog.skipped)
+        stored_solutions = catalog.stored_solutions(slug)
+        for path in catalog.skipped[noted:]:
+            language = language_of(path, languages.EXTENSIONS)
+            if language is not None and language.toolchain() is None:
+                missing[slug, language] = missing.get((slug, language), 0) + 1
+                catalog.skipped.remove(path)
+        for stored in stored_solutions:
             language = languages.for_path(stored.path)
             if language.toolchain() is None:
                 unavailable[language] = unavailable.get(language, 0) + 1
@@ -50,12 +58,15 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
     for path in catalog.skipped:
         print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",
               file=sys.stderr)
+    for (slug, language), number in missing.items():  # one line per package, not per file (issue 21: Kotlin)
+        print(f"judge: note: {slug}: {count(number, f'{language.title} submission')} skipped: "
+              f"{language.missing_message()}", file=sys.stderr)
     for language, number in unavailable.items():  # the machine's limit, not a mismatch: said once per language
         print(f"judge: note: {number} stored {language.title} solution(s) not graded: {language.missing_message()}",
               file=sys.stderr)
     if not runs:
         chosen = slugs or catalog.slugs()
-        left_out = len(catalog.skipped) + sum(unavailable.values())
+        left_out = len(catalog.skipped) + sum(unavailable.values()) + sum(missing.values())
         why = f": {count(left_out, 'stored solution')} left out (see the notes above)" if left_out else ""
         where = catalog.solutions_folder(chosen[0]) if len(chosen) == 1 else catalog.solutions_dir
         raise JudgeInputError(f"no stored solutions to check{why}", where)

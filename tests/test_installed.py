@@ -136,6 +136,22 @@ def test_check_honours_a_packages_submissions_yaml(installed, tmp_path):
     assert done.returncode == 1 and "no test got RTE, as submissions.yaml:16 (rejected/*) requires" in done.stdout
 
 
+def test_check_grades_multi_file_submissions_and_included_files(installed, tmp_path):
+    """issue 21: submission folders (Python from memory, C++ compiled together) and include/ files, from
+    the wheel on a package in the user's own folder (the Java folders: tests/test_kattis_multifile.py)."""
+    run, _, _ = installed
+    package = Path(shutil.copytree(TESTDATA / "kattis" / "product", tmp_path / "contest" / "product"))
+    for java in ("accepted/java_main", "accepted/java_marked", "run_time_error/java_throws"):
+        shutil.rmtree(package / "submissions" / java)
+    done = run("--problems", "contest", "check", "-j", "2", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    graded = done.stdout
+    for name in ("accepted/py_main", "accepted/py_marked", "accepted/single_include.py", "wrong_answer/py_adds",
+                 "run_time_error/py_throws") + (("accepted/cpp_parts", "wrong_answer/cpp_adds") if shutil.which("g++")
+                                                else ()):
+        assert f"ok       contest/product/submissions/{name}:" in graded, (name, graded)
+
+
 def test_report_writes_its_pages_into_the_project(installed, project):
     run, _, site_packages = installed
     before = _tree_digest(site_packages)

@@ -234,9 +234,12 @@ def test_a_java_program_cannot_forge_a_compile_error(tmp_path):
 
 def test_show_output_of_a_program_says_what_it_shows(judge, tmp_path):
     """issue 21: a program's captured output is its standard error; a failure whose exception came on
-    the result channel said '(no failing test printed anything)' right under that exception."""
+    the result channel said '(no failing test printed anything)' right under that exception. Now its
+    standard error holds the traceback python3 prints (test_kattis_multifile.py has Java's)."""
     program = tmp_path / "quiet.py"
     program.write_text("raise ValueError('boom')\n")
     code, out, _ = judge("--problems", ADD.parent, "grade", program, "--problem", "add", "--show-output", "--examples")
     assert code == 1 and "ValueError: boom" in out
-    assert "no failing test wrote anything to standard error" in out
+    shown = out.split("--- output of", 1)[1]
+    assert "Traceback (most recent call last):" in shown and "raise ValueError('boom')" in shown, out
+    assert "child.py" not in shown  # the judge's own frames are left out

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path, PurePosixPath
 
 from ..languages.build import make_private, protect, verified
+from ..protocol import read_tree
 
 SKIPPED_NAMES = {"__pycache__", ".git"}
 
@@ -52,6 +53,16 @@ def pack_file(path: Path, limit: int | None = None) -> dict:
     with open(path, "rb") as handle:
         data = handle.read() if limit is None else handle.read(limit + 1)
     return _bundle(path.name, {path.name: data})
+
+
+def pack_solution(path: Path, limit: int) -> dict:
+    """A solution: one file (pack_file), or a multi-file folder's files as the judge reads them
+    (protocol.read_tree: no link followed, no odd name), so a worker grades only what the judge would;
+    protocol.SourceError when the folder is refused (its verdict is CE, decided here)."""
+    if not path.is_dir():
+        return pack_file(path, limit)
+    files = read_tree(path, limit)
+    return _bundle(path.name, {f"{path.name}/{name}": data for name, data in files.items()})
 
 
 def cache_root() -> Path:

@@ -25,9 +25,9 @@ from ..engine.pool import DoneCallback, SolutionRun, TestCallback
 
 from ..engine.results import GradeResult, TestResult
 from ..engine.isolation import all_layers, layer_table
-from ..protocol import SOURCE_LIMIT
+from ..protocol import SOURCE_LIMIT, SourceError
 from ..verdicts import Verdict
-from .bundle import pack_file, pack_folder
+from .bundle import pack_folder, pack_solution
 from .tasks import code_fingerprint, decode_test, encode_test, grade_chunk, worker_info
 
 CONNECT_TIMEOUT = 20.0  # seconds to reach the scheduler
@@ -164,6 +164,13 @@ class ClusterPool:
         chunks_left = {id(run): 0 for run in runs}
         for run, _ in self._futures.values():
             chunks_left[id(run)] += 1
+        for run in runs:
+            if not chunks_left[id(run)]:  # refused before any task (pack_solution): done, nothing ran
+                for index, test in enumerate(run.tests):
+                    if on_test:
+                        on_test(run, index, TestResult(test.name, None))
+                if on_done:
+                    on_done(run.result())
         finished: queue.SimpleQueue = queue.SimpleQueue()
         for future in self._futures:
             future.add_done_callback(finished.put)
@@ -195,7 +202,11 @@ class ClusterPool:
                 bundle = pack_folder(folder)
                 problems[folder] = client.submit(_carry, bundle, key=f"judge-problem-{bundle['key']}",
                                                  **restrictions)
-            solution = pack_file(run.solution, self.source_limit)
+            try:
+                solution = pack_solution(run.solution, self.source_limit)
+            except (SourceError, OSError) as err:  # a refused folder: CE here, as a worker would find it
+                run.load_outcome = (Verdict.CE, str(err) if isinstance(err, SourceError) else err.strerror)
+                continue
             for indices in _chunks(run, chunks_per_run):
                 future = client.submit(grade_chunk, problems[folder], solution,
                                        [run.tests[i].name for i in indices], run.stop_on_failure,

@@ -22,7 +22,8 @@ ORDER = 1  # its place in --help
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class")
+    parser.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class (a "
+                        "program: also .c, .kt, or a folder of several files, with --problem)")
     parser.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
     parser.add_argument("--examples", action="store_true", help="run only the statement's examples")
     parser.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
@@ -36,7 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     solution = options.solution
-    if not solution.is_file():
+    if solution.is_dir() and not options.problem:  # a multi-file program (Kattis submissions have them)
+        raise JudgeInputError("a folder is graded as one program of several files: name its problem with --problem "
+                              "SLUG", solution)
+    if not solution.is_file() and not solution.is_dir():
         raise JudgeInputError("no such file", solution)
     with Spares() as spares:
         if not options.cluster:  # one zygote per worker the grading will use, at most one per core

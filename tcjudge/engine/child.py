@@ -15,7 +15,9 @@ from __future__ import annotations
 import atexit
 import ctypes
 import faulthandler
+import importlib.util
 import json
+import linecache
 import os
 import resource
 import select
@@ -185,6 +187,7 @@ def _run_solution(solution) -> None:
         _report({"kind": "return", "value": _plain(value, 0)})
     except BaseException as err:  # anything the solution raises, SystemExit included, is its verdict
         _flush_output()
+        _print_traceback(err, solution)
         _report(_describe_error(err, phase, solution.path))
 
 
@@ -199,8 +202,37 @@ def _solution_module(solution) -> types.ModuleType:
     return module
 
 
+class FolderImports:
+    """`import helper` from a multi-file program's own files (and a package's included ones), held in
+    memory by the zygote: nothing is read from the disk. Searched first, as `python3 main.py`
+    searches the script's folder first (a file named like a standard module shadows it there too)."""
+
+    def __init__(self, files: dict[str, bytes], folder: str):
+        self.files, self.folder = files, folder
+
+    def find_spec(self, name: str, path=None, target=None):
+        relative = name.replace(".", "/")
+        for candidate, package in ((f"{relative}/__init__.py", True), (f"{relative}.py", False)):
+            if candidate in self.files:
+                where = [os.path.join(self.folder, relative)] if package else None
+                return importlib.util.spec_from_file_location(name, os.path.join(self.folder, candidate), loader=self,
+                                                              submodule_search_locations=where)
+        return None
+
+    def create_module(self, spec):
+        return None  # the default module
+
+    def exec_module(self, module) -> None:
+        origin = module.__spec__.origin
+        source = self.files[os.path.relpath(origin, self.folder)]
+        exec(compile(source, origin, "exec", dont_inherit=True), module.__dict__)
+
+
 def _compile(solution) -> types.CodeType | None:
-    """Compile the source here, in the confined and limited child (None: the failure is reported)."""
+    """Compile the source here, in the confined and limited child (None: the failure is reported);
+    a multi-file program's other files become importable (FolderImports)."""
+    if solution.modules:
+        sys.meta_path.insert(0, FolderImports(solution.modules, os.path.dirname(solution.path)))
     try:
         return compile(solution.source, solution.path, "exec", dont_inherit=True)
     except SyntaxError as err:  # SyntaxWarnings went to the captured output, like any print
@@ -254,6 +286,7 @@ def _run_program(solution) -> None:
         failure = failure or err
     if failure is not None:
         _flush_output()
+        _print_traceback(failure, solution)
         _report(_describe_error(failure, "call", solution.path))
     else:
         _report({"kind": "exit"})
@@ -317,6 +350,28 @@ def _plain(value, depth: int):
     module = kind.__dict__.get("__module__")  # the solution may have set it to anything
     module = str.__str__(module)[:200] if isinstance(module, str) else "?"
     return {UNSUPPORTED: f"{module}.{str.__str__(kind.__qualname__)[:200]}".removeprefix("builtins.")}
+
+
+def _print_traceback(err: BaseException, solution) -> None:
+    """Write on standard error (descriptor 2, the captured output) the traceback `python3 program.py`
+    prints for an exception it does not catch, the judge's own frames left out, so that `grade
+    --show-output` shows what the program said. A SystemExit prints only a text it carries."""
+    try:
+        if isinstance(err, SystemExit):
+            text = f"{err.code}\n" if isinstance(err.code, str) else ""
+        else:
+            folder = os.path.dirname(solution.path)  # its lines as the interpreter shows them (the disk is out of reach)
+            for path, source in [(solution.path, solution.source)] + [(os.path.join(folder, name), data)
+                                                                      for name, data in solution.modules.items()]:
+                linecache.cache[path] = (len(source), None, source.decode("utf-8", "replace").splitlines(True), path)
+            shown = traceback.TracebackException(type(err), err, err.__traceback__, limit=-50)
+            shown.stack = traceback.StackSummary.from_list([frame for frame in shown.stack if frame.filename != __file__])
+            text = "".join(shown.format())
+        data = text.encode("utf-8", "replace")
+        while data:
+            data = data[os.write(2, data):]
+    except BaseException:  # out of memory, a closed descriptor: the verdict does not depend on it
+        pass
 
 
 def _describe_error(err: BaseException, phase: str, path: str) -> dict:

@@ -41,6 +41,7 @@ class SolutionRun:
     load_outcome: tuple[Verdict, str] | None = None
     load_checked: bool = False
     program: dict | None = None  # a compiled language's program for the zygote (see tcjudge.languages)
+    load_fields: dict = field(default_factory=dict)  # the rest of the zygote's load request (Language.load_fields)
     built: bool = False
     verdicts_only: bool = False  # contest mode (--hide-expected): no expected value, input or output shown
     first_failure: int | None = None
@@ -281,7 +282,7 @@ class Pool:
                                    problem.time_limit, problem.memory_limit, check=check, mode=problem.kind.mode,
                                    source_limit=self.source_limit, program=run.program,
                                    output_limit_mib=problem.output_limit,
-                                   protect=languages.project_folders(problem.path))
+                                   protect=languages.project_folders(problem.path), fields=run.load_fields)
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024
             if not response["ok"]:
@@ -296,6 +297,7 @@ class Pool:
         language = languages.for_path(run.solution)
         try:
             run.program = language.program(run.solution, run.problem, self.source_limit)
+            run.load_fields = language.load_fields(run.solution, run.problem, self.source_limit)
         except languages.CompileError as err:
             run.load_outcome = (Verdict.CE, str(err))
         except (languages.ToolchainMissing, languages.BuildFault) as err:

@@ -7,8 +7,9 @@ Imports nothing of the judge but tcjudge.protocol.
 from __future__ import annotations
 
 import math
+import os
 
-from ..protocol import ANSWER_CAP, Limits, read_source
+from ..protocol import ANSWER_CAP, Limits, read_source, read_tree
 
 
 class Solution:
@@ -38,7 +39,24 @@ class Solution:
         self.answer_cap = min(ANSWER_CAP, int(request.get("output_limit_mib", ANSWER_CAP >> 20)) << 20)
         self.idle_limit = float(request.get("idle_limit", rules.idle))
         self.overload_wait = float(request.get("overload_wait", rules.overload))
-        self.source = read_source(self.path, int(request["source_limit"]))
+        self.modules: dict[str, bytes] = {}  # a Python program's other files, for its imports (child.py)
+        self.source = b"" if self.program else self._read_python(request, int(request["source_limit"]))
+
+    def _read_python(self, request: dict, limit: int) -> bytes:
+        """The source to run. A multi-file program ("entry": the file it starts from, in the folder
+        "path") and a package's included files ("include": a folder) are read by protocol.read_tree's
+        rules, and the other files kept in `modules`: the child imports them from memory, never
+        from the disk."""
+        entry, include = request.get("entry"), request.get("include")
+        if entry and os.path.isdir(self.path):
+            self.modules = read_tree(self.path, limit)
+            self.path = os.path.join(self.path, entry)
+        elif entry:  # one file, and the package's included files beside it
+            self.modules = {os.path.basename(self.path): read_source(self.path, limit)}
+            self.path = os.path.join(os.path.dirname(self.path), entry)
+        if include:
+            self.modules |= read_tree(include, limit)  # the format: included files replace the solution's
+        return self.modules.pop(entry) if entry in self.modules else read_source(self.path, limit)
 
     def data_limit(self, baseline: int) -> int:
         """RLIMIT_DATA: the memory limit above what the process holds before the solution runs."""

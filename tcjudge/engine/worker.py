@@ -88,10 +88,12 @@ class Worker:
 
     def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
              memory_mib: int, check: bool, mode: str = "method", source_limit: int = SOURCE_LIMIT,
-             program: dict | None = None, output_limit_mib: int | None = None, protect: list = ()) -> dict:
+             program: dict | None = None, output_limit_mib: int | None = None, protect: list = (),
+             fields: dict | None = None) -> dict:
         """Hand a solution to the zygote (and, with check, compile and load it once in a child); see zygote docs.
         `mode` "stdin": a program reading its input (no class or method). `program`: a compiled
-        language's program to exec instead (tcjudge.languages)."""
+        language's program to exec instead (tcjudge.languages); `fields`: the rest of the request
+        (a multi-file Python program's "entry" and "include": Language.load_fields)."""
         self.loaded_key = None
         self.served = key  # the solution this worker was given (Pool gives it no other)
         limits = Limits(time_limit, memory_mib)
@@ -103,7 +105,8 @@ class Worker:
             "source_limit": source_limit,
             "idle_limit": limits.idle, "overload_wait": limits.overload,
             "protect": [str(path) for path in protect],
-        } | ({"output_limit_mib": output_limit_mib} if output_limit_mib else {}) | ({"program": program} if program else {}))
+        } | ({"output_limit_mib": output_limit_mib} if output_limit_mib else {}) | ({"program": program} if program else {})
+            | (fields or {}))
         if response.get("ok"):
             self.loaded_key = key
         if "facts" in response:

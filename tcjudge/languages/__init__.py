@@ -17,21 +17,25 @@ from .build import BuildFault, project_folders
 from .c import C
 from .cpp import CPP
 from .java import JAVA
+from .kotlin import KOTLIN
 from .python import PYTHON
 
 __all__ = ["BuildFault", "C", "project_folders", "CompileError", "EXTENSIONS", "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "for_path",
            "statuses"]
 
-LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA, C)
+LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA, C, KOTLIN)
 EXTENSIONS = {extension: language for language in LANGUAGES for extension in language.extensions}
 
 
 def for_path(path: Path) -> Language:
-    """The language of a solution file, from its extension."""
-    language = EXTENSIONS.get(Path(path).suffix.lower())
+    """The language of a solution file, from its extension (a folder's: most of its files')."""
+    from ..problems.format import language_of  # (not at the top: the compile launcher runs without site-packages)
+
+    language = language_of(Path(path), EXTENSIONS)
     if language is None:
         known = ", ".join(sorted(EXTENSIONS))
-        raise JudgeInputError(f"unknown solution language (file extensions known: {known})", path)
+        what = "no one language has most of the folder's files" if Path(path).is_dir() else "unknown solution language"
+        raise JudgeInputError(f"{what} (file extensions known: {known})", path)
     return language
 
 

@@ -57,6 +57,8 @@ class Language:
     extensions: tuple[str, ...] = ()
     layers = ""  # what confines its tests, for `doctor`
     install_hint = ""  # how to get the missing compiler
+    kattis_code = ""  # its code in the Kattis languages table: a package's include/<code>/ is given to it
+    entry_marker: re.Pattern | None = None  # what marks a program's entry file in a folder of several
 
     def classes(self, source: str) -> set[str]:
         """The class names a source declares, found without running or compiling it."""
@@ -69,15 +71,66 @@ class Language:
     def missing_message(self) -> str:
         return f"{self.title} is unavailable: {self.install_hint}"
 
-    def to_compile(self, path: Path, problem, source_limit: int) -> tuple[Toolchain, bytes]:
-        """The installed compiler and at most `source_limit` bytes of source (ToolchainMissing,
-        CompileError), with the problem's project hidden from the compiler from here on."""
+    def to_compile(self, path: Path, problem, source_limit: int, fallback: str) -> tuple[Toolchain, dict[str, bytes]]:
+        """The installed compiler and the solution's files (`sources`), with the problem's project
+        hidden from the compiler from here on (ToolchainMissing, CompileError)."""
         toolchain = self.toolchain()
         if toolchain is None:
             raise ToolchainMissing(self.missing_message())
-        source = read_source(path, source_limit)
+        files = self.sources(path, problem, source_limit, fallback)
         protect_project(problem.path)
-        return toolchain, source
+        return toolchain, files
+
+    def sources(self, path: Path, problem, source_limit: int, fallback: str) -> dict[str, bytes]:
+        """The solution's files (relative path -> bytes): a folder's by protocol.read_tree's rules, a
+        file alone under its own name (`fallback` where that name is not a plain one); then, for a
+        package, its included files for this language over them (CompileError for what cannot be read)."""
+        path = Path(path)
+        if path.is_dir():
+            files = read_folder(path, source_limit)
+        else:
+            files = {safe_file_name(path.name, fallback): read_source(path, source_limit)}
+        included = self.included(problem)
+        if included is not None:  # the format: after the code limit is checked, replacing same-named files
+            files |= read_folder(included, source_limit)
+        return files
+
+    def included(self, problem) -> Path | None:
+        """A package's folder of files given to every submission in this language: include/<code>/, else
+        include/default/ (2025-09); None for our own problems and where there is none."""
+        if problem.kind.own_format or not self.kattis_code:
+            return None
+        for name in (self.kattis_code, "default"):
+            folder = Path(problem.path) / "include" / name
+            if folder.is_dir():
+                return folder
+        return None
+
+    def entry_file(self, files: dict[str, bytes]) -> str:
+        """The file a folder's program starts from, as the Kattis format and problemtools choose it: `main`
+        with the language's extension (any case); else the one file that `entry_marker` marks (a main
+        method, `if __name__ == "__main__"`); else the first source file by name. Only the folder's top
+        is searched (where `python3 main.py` and `java Main` start). CompileError if none."""
+        names = sorted(name for name in files if Path(name).suffix.lower() in self.extensions and "/" not in name)
+        if not names:
+            raise CompileError(f"the folder holds no {self.title} file ({', '.join(self.extensions)}) at its top")
+        mains = [name for name in names if Path(name).stem.lower() == "main"]
+        if mains:
+            return mains[0]
+        marked = [name for name in names if self.entry_marker
+                  and self.entry_marker.search(files[name][:SCAN_LIMIT].decode("utf-8", "replace"))]
+        return marked[0] if len(marked) == 1 else names[0]
+
+    def only_programs(self, problem) -> None:
+        """CompileError on a method problem, for a language whose files can only be standard-input programs."""
+        if not problem.kind.program:
+            raise CompileError(f"{problem.slug} asks for a class {problem.class_name}; a {self.title} file can only "
+                               "be a standard-input program")
+
+    def load_fields(self, path: Path, problem, source_limit: int) -> dict:
+        """What the zygote's load request says beyond the solution's path, for a language the zygote
+        loads itself (Python: a multi-file program's entry file); CompileError when it cannot be."""
+        return {}
 
     def program(self, path: Path, problem, source_limit: int) -> dict | None:
         """What the zygote runs for this solution: None when it loads the source itself (Python),
@@ -86,14 +139,36 @@ class Language:
         return None
 
 
+def flatten(files: dict[str, bytes]) -> list:
+    """A build's files as parts of its cache key: every name and its bytes, in name order."""
+    return [part for name in sorted(files) for part in (name, files[name])]
+
+
+def write_files(folder: Path, files: dict[str, bytes]) -> None:
+    """A solution's files into its build folder (names checked by protocol.read_tree or safe_file_name)."""
+    for name, data in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def read_folder(path: Path, limit: int) -> dict[str, bytes]:
+    """A multi-file solution's files (protocol.read_tree); CompileError for what it refuses."""
+    return _read(protocol.read_tree, path, limit, "folder")
+
+
 def read_source(path: Path, limit: int) -> bytes:
     """At most `limit` bytes of a regular file; CompileError for anything else (the zygote's rule)."""
+    return _read(protocol.read_source, path, limit, "file")
+
+
+def _read(reader, path: Path, limit: int, what: str):
     try:
-        return protocol.read_source(path, limit)
+        return reader(path, limit)
     except protocol.SourceError as err:
         raise CompileError(str(err)) from None
     except OSError as err:
-        raise CompileError(f"cannot read the file: {err.strerror}") from None
+        raise CompileError(f"cannot read the {what}: {err.strerror}") from None
 
 
 def code_only(source: str, line_comment: str = "//", block: tuple[str, str] = ("/*", "*/")) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .base import CompileError, Language, Toolchain, gnu_compiler, safe_file_name
+from .base import CompileError, Language, Toolchain, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 FLAGS = ("-std=gnu11", "-O2", "-static", "-w", "-fmax-errors=5", "-pipe")
@@ -23,6 +23,7 @@ class CLanguage(Language):
     layers = ("standard-input programs; compiled confined (rlimits, Landlock, process group), cached; each test "
               "execs the binary in a fresh confined child: rlimits, Landlock, seccomp (native profile: one execve)")
     install_hint = "gcc was not found on PATH (Debian/Ubuntu: apt install gcc)"
+    kattis_code = "c"
 
     def classes(self, source: str) -> set[str]:
         return set()  # C has no classes: a C file can only be a program for a standard-input problem
@@ -31,27 +32,25 @@ class CLanguage(Language):
         return _gcc()
 
     def program(self, path: Path, problem, source_limit: int) -> dict:
-        if not problem.kind.program:
-            raise CompileError(f"{problem.slug} asks for a class {problem.class_name}; a C file can only be a "
-                               "standard-input program")
+        self.only_programs(problem)
         folder = self.build(path, problem, source_limit).folder
         return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
                 "readable": [str(folder)], "profile": "native", "data_extra_mib": 32, "result_channel": False}
 
     def build(self, path: Path, problem, source_limit: int):
-        """The compiled program (cached)."""
-        toolchain, source = self.to_compile(path, problem, source_limit)
-        name = safe_file_name(Path(path).name, "solution.c")
-        outcome = cached_build([self.name, toolchain.version, FLAGS, LIBRARIES, name, source],
-                               lambda folder: _compile(toolchain, folder, name, source))
+        """The compiled program (cached): the file, or every C file of a folder together."""
+        toolchain, files = self.to_compile(path, problem, source_limit, "solution.c")
+        outcome = cached_build([self.name, toolchain.version, FLAGS, LIBRARIES, *flatten(files)],
+                               lambda folder: _compile(toolchain, folder, files))
         if not outcome.ok:
             raise CompileError(outcome.message)
         return outcome
 
 
-def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes):
-    (folder / name).write_bytes(source)
-    argv = [toolchain.programs["gcc"], *FLAGS, "-x", "c", name, "-o", "solution", *LIBRARIES]
+def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes]):
+    write_files(folder, files)
+    units = [name for name in sorted(files) if Path(name).suffix.lower() in C.extensions]
+    argv = [toolchain.programs["gcc"], *FLAGS, "-x", "c", *units, "-o", "solution", *LIBRARIES]
     status, message = run_confined(argv, folder, list(SYSTEM_READABLE), {"PATH": "/usr/bin:/bin",
                                                                          "TMPDIR": str(folder), "LC_ALL": "C"})
     return (True, "", {}) if status == 0 else (False, first_errors(message), {})

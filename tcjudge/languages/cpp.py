@@ -25,8 +25,7 @@ import shutil
 from pathlib import Path
 
 from ..problems.tctypes import TCType
-from .base import (CompileError, Language, Toolchain, code_only, gnu_compiler,
-                   safe_file_name)
+from .base import CompileError, Language, Toolchain, code_only, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
@@ -45,6 +44,7 @@ class Cpp(Language):
     layers = ("compiled confined (rlimits, Landlock, process group), cached; each test execs the binary in a "
               "fresh confined child: rlimits, Landlock, seccomp (native profile: one execve, then none)")
     install_hint = "g++ was not found on PATH (Debian/Ubuntu: apt install g++)"
+    kattis_code = "cpp"
 
     def classes(self, source: str) -> set[str]:
         return set(CLASS_DEFINITION.findall(code_only(source)))
@@ -61,13 +61,13 @@ class Cpp(Language):
 
     def build(self, path: Path, problem, source_limit: int):
         """The compiled solution (cached); its detail names the C++ standard that compiled it."""
-        toolchain, source = self.to_compile(path, problem, source_limit)
+        toolchain, files = self.to_compile(path, problem, source_limit, "solution.cpp")
         entry = entry_point(problem) if not problem.kind.program else None
-        name = safe_file_name(Path(path).name, "solution.cpp")
+        if entry is not None and len(files) > 1:
+            raise CompileError("a solution of several files is a standard-input program; this problem asks for a class")
         outcome = cached_build(
-            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, name,
-             source],
-            lambda folder: _compile(toolchain, folder, name, source, entry))
+            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, *flatten(files)],
+            lambda folder: _compile(toolchain, folder, files, entry, self.extensions))
         if not outcome.ok:
             raise CompileError(outcome.message)
         return outcome
@@ -105,20 +105,23 @@ def _cpp_type(t: TCType) -> str:
     return name
 
 
-def _compile(toolchain: Toolchain, folder: Path, name: str, source: bytes, entry: str | None):
-    """Compile the file with our entry point (`entry`), or alone when it is a stdin program (None)."""
-    (folder / name).write_bytes(source)
+def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry: str | None, extensions):
+    """Compile the files with our entry point (`entry`, one file), or alone when it is a stdin program
+    (None: every C++ file of a folder, together, as Kattis builds one). No name starts with a dash
+    (protocol.TREE_NAME, base.safe_file_name): none is an option to g++."""
+    write_files(folder, files)
     if entry is None:
-        unit = name
+        units = [name for name in sorted(files) if Path(name).suffix.lower() in extensions]
     else:
-        unit = "judge_main.cpp"
+        units = ["judge_main.cpp"]
         shutil.copyfile(RUNTIME, folder / "tcjudge.hpp")
-        (folder / unit).write_text(
-            f'#include "tcjudge.hpp"\n#define main tcjudge_contestant_main\n#include "{name}"\n#undef main\n{entry}')
+        (folder / units[0]).write_text(
+            f'#include "tcjudge.hpp"\n#define main tcjudge_contestant_main\n#include "{next(iter(files))}"\n'
+            f'#undef main\n{entry}')
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
     first_failure = None
     for standard in STANDARDS:
-        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", unit, "-o", "solution"]
+        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", *units, "-o", "solution"]
         status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env)
         if status == 0:
             return True, "", {"standard": standard}

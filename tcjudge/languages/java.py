@@ -34,7 +34,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .base import CompileError, Language, Toolchain, code_only
+from .base import CompileError, Language, Toolchain, code_only, flatten, safe_file_name, write_files
 from .versions import version_output
 from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors,
                     run_confined)
@@ -67,6 +67,8 @@ class Java(Language):
               "solution's tests, each in a fresh class loader: rlimits, -Xmx, Landlock, seccomp (jvm profile: one "
               "execve, JIT memory)")
     install_hint = "javac and java were not found on PATH (Debian/Ubuntu: apt install openjdk-17-jdk-headless)"
+    kattis_code = "java"
+    entry_marker = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
 
     def classes(self, source: str) -> set[str]:
         return set(ANY_CLASS.findall(code_only(source)))
@@ -75,38 +77,56 @@ class Java(Language):
         return _jdk()
 
     def program(self, path: Path, problem, source_limit: int) -> dict:
-        toolchain, source = self.to_compile(path, problem, source_limit)
-        code = code_only(source.decode("utf-8", "replace"))
-        public = PUBLIC_CLASS.findall(code)
+        toolchain, files = self.to_compile(path, problem, source_limit, "Main.java")
         stdin = problem.kind.program
-        program_class = (ANY_CLASS.findall(code) or [Path(path).stem])[0]  # a stdin program's class, if not public
-        file_class = public[0] if public else program_class if stdin else problem.class_name
+        if len(files) > 1 and not stdin:
+            raise CompileError("a solution of several files is a standard-input program; this problem asks for a class")
+        if Path(path).is_dir():
+            main_file = self.entry_file(files)  # problemtools: the class is named as its file
+            file_class, shown = Path(main_file).stem, {name: name for name in files}
+            code = code_only(files[main_file].decode("utf-8", "replace"))
+        else:
+            source = files.pop(safe_file_name(Path(path).name, "Main.java"))
+            code = code_only(source.decode("utf-8", "replace"))
+            public = PUBLIC_CLASS.findall(code)
+            program_class = (ANY_CLASS.findall(code) or [Path(path).stem])[0]  # a stdin program's class, if not public
+            file_class = public[0] if public else program_class if stdin else problem.class_name
+            files[f"{file_class}.java"] = source  # javac needs a public class in a file of its name
+            shown = {name: name for name in files} | {f"{file_class}.java": _display_name(Path(path).name)}
         package = PACKAGE.search(code)
         main_class = file_class if stdin else problem.class_name
         qualified = f"{package.group(1)}.{main_class}" if package else main_class
         needs_main = qualified if stdin else None
-        runtime = _runtime(toolchain)
         outcome = cached_build(
-            [self.name, toolchain.version, JAVAC_FLAGS, file_class, Path(path).name, source, f"main of {needs_main}"],
-            lambda folder: _compile(toolchain, folder, file_class, source, _display_name(Path(path).name), needs_main))
+            [self.name, toolchain.version, JAVAC_FLAGS, file_class, Path(path).name, *flatten(files),
+             f"main of {needs_main}"],
+            lambda folder: _compile(toolchain, folder, files, shown, needs_main))
         if not outcome.ok:
             raise CompileError(outcome.message)
         classes = str(outcome.folder / "classes")
         if stdin:
-            entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(runtime), "tcjudge.Stdin",
-                     str(STACK_MIB), classes, qualified]
-        else:
-            types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
-            entry = ["-cp", str(runtime), "tcjudge.Main", "serve", str(STACK_MIB), classes, qualified, problem.method,
-                     *types]
-        return {
-            "argv": [toolchain.programs["java"], f"-Xmx{problem.memory_limit}m", *JVM_FLAGS, *entry],
+            return stdin_program(toolchain, classes, qualified, problem.memory_limit)
+        types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
+        entry = ["-cp", str(_runtime(toolchain)), "tcjudge.Main", "serve", str(STACK_MIB), classes, qualified,
+                 problem.method, *types]
+        return _jvm(toolchain, problem.memory_limit, entry, classes) | {"stdio": True, "serves": True,
+                                                                       "cpu_extra": SERVE_CPU_SECONDS}
+
+
+def stdin_program(toolchain: Toolchain, classes: str, qualified: str, memory_mib: int) -> dict:
+    """The zygote's program for a standard-input program on the JVM: `classes` (a folder, or a jar)
+    holds the class `qualified`, whose main our runtime/tcjudge/Stdin.java calls (Java, Kotlin)."""
+    entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(_runtime(toolchain)), "tcjudge.Stdin",
+             str(STACK_MIB), classes, qualified]
+    return _jvm(toolchain, memory_mib, entry, classes) | {"stdio": False, "serves": False,
+                                                         "cpu_extra": START_CPU_SECONDS}
+
+
+def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str) -> dict:
+    return {"argv": [toolchain.programs["java"], f"-Xmx{memory_mib}m", *JVM_FLAGS, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
-            "readable": [classes, str(runtime), *toolchain.programs["readable"].split(os.pathsep)],
-            "profile": "jvm", "stdio": not stdin, "ready": True,
-            "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB, "serves": not stdin,
-            "cpu_extra": START_CPU_SECONDS if stdin else SERVE_CPU_SECONDS,
-        }
+            "readable": [classes, str(_runtime(toolchain)), *toolchain.programs["readable"].split(os.pathsep)],
+            "profile": "jvm", "ready": True, "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB}
 
 
 def _display_name(name: str) -> str:
@@ -135,15 +155,18 @@ def _compile_runtime(toolchain: Toolchain, folder: Path, sources: list[Path]):
     return True, "", {}
 
 
-def _compile(toolchain: Toolchain, folder: Path, file_class: str, source: bytes, name: str,
+def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], shown: dict[str, str],
              needs_main: str | None = None):
-    """The contestant's file alone (nothing of ours on its class path or beside it)."""
-    (folder / "src").mkdir()
-    (folder / "src" / f"{file_class}.java").write_bytes(source)
-    ok, message = _javac(toolchain, folder, [f"src/{file_class}.java"])
+    """The contestant's files alone (nothing of ours on their class path or beside them), every .java
+    file of them together; the messages name each file as the contestant knows it (`shown`)."""
+    write_files(folder / "src", files)
+    units = [f"src/{name}" for name in sorted(files) if name.endswith(".java")]
+    ok, message = _javac(toolchain, folder, units)
     if not ok:
-        return False, first_errors(message.replace(f"src/{file_class}.java", name)), {}
-    if needs_main and not _has_main(toolchain, folder, needs_main):
+        for name, display in shown.items():
+            message = message.replace(f"src/{name}", display)
+        return False, first_errors(message), {}
+    if needs_main and not has_main(toolchain, folder, needs_main):
         return False, f"class {needs_main} has no method public static void main(String[])", {}
     return True, "", {}
 
@@ -167,12 +190,12 @@ LISTING_BYTES = 4 << 20  # javap's listing of the public members: far above what
 MAIN = re.compile(r"^\s*public static (?:final )?void main\(java\.lang\.String(?:\[\]|\.\.\.)\)", re.MULTILINE)
 
 
-def _has_main(toolchain: Toolchain, folder: Path, qualified: str) -> bool:
+def has_main(toolchain: Toolchain, folder: Path, qualified: str, classpath: str = "classes") -> bool:
     """Whether a stdin program's class has `public static void main(String[])`, read by javap from the
     compiled class (confined as the compile was): a missing main is CE from this build step, never
     from what a running program says on the result channel."""
     javap = str(Path(toolchain.programs["javac"]).with_name("javap"))
-    status, listing = run_confined([javap, "-public", "-cp", "classes", qualified], folder, _readable(toolchain),
+    status, listing = run_confined([javap, "-public", "-cp", classpath, qualified], folder, _readable(toolchain),
                                    JAVAC_ENV, CompileLimits(message_bytes=LISTING_BYTES))
     return status == 0 and MAIN.search(listing) is not None
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import difflib
 import keyword
+import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Protocol
@@ -88,6 +90,25 @@ class SolutionLanguage(Protocol):
 
     def toolchain(self) -> object | None:
         """The compiler or runtime installed here, or None when it is missing."""
+
+
+def language_of(path: Path, languages: Mapping[str, Any]) -> Any | None:
+    """A solution's language from `languages` (file extension -> language): a file's by its extension;
+    a folder's (a multi-file solution, as the Kattis format has them) the one most of its files are in,
+    as the format detects it (None when none is, or two tie: the format's "cannot be determined").
+    Links are not followed; the files themselves are read later, by protocol.read_tree's rules."""
+    path = Path(path)
+    if not path.is_dir():
+        return languages.get(path.suffix.lower())
+    counted: Counter = Counter()
+    for _folder, subfolders, files in os.walk(path):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        counted.update(languages[suffix] for suffix in (Path(name).suffix.lower() for name in files
+                                                         if not name.startswith(".")) if suffix in languages)
+    ranked = counted.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
 
 
 class Kind:

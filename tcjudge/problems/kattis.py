@@ -30,7 +30,7 @@ from typing import Mapping
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .expectations import SUBMISSIONS_FILE, Expectation, PackageExpectations
-from .format import Findings, Problem, SolutionLanguage
+from .format import Findings, Problem, SolutionLanguage, language_of
 from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
@@ -166,8 +166,9 @@ def submissions(folder: Path,
 
 
 def _runnable(path: Path, languages: Mapping[str, SolutionLanguage]) -> bool:
-    """A submission in one of the `languages` (by file extension), whose compiler is installed here."""
-    language = languages.get(path.suffix.lower())
+    """A submission (a file or a folder of files) in one of the `languages` (by file extension), whose
+    compiler is installed here."""
+    language = language_of(path, languages)
     return language is not None and language.toolchain() is not None
 
 

@@ -228,6 +228,8 @@ public final class Main {
         }
     }
 
+    static boolean program; // a standard-input program (Stdin), whose uncaught exception the JVM names "main"
+
     static void failed(Throwable err, String phase) {
         System.out.flush();
         String message = String.valueOf(err.getMessage());
@@ -240,9 +242,30 @@ public final class Main {
             }
         }
         reusable &= !(err instanceof VirtualMachineError);
+        printTrace(err); // (after the line is found: it keeps the solution's frames, renamed)
         String type = err instanceof OutOfMemoryError ? "MemoryError" : err.getClass().getName();
         report("{\"kind\":\"error\",\"phase\":\"" + phase + "\",\"type\":" + quote(type) + ",\"message\":" + quote(message)
                 + ",\"line\":" + line + ",\"errno\":null}");
+    }
+
+    /** On System.err (the captured output), the trace the java launcher prints for an exception that
+     *  main does not catch, the solution's own frames only, so `grade --show-output` shows it. */
+    private static void printTrace(Throwable err) {
+        try {
+            java.util.List<StackTraceElement> own = new java.util.ArrayList<>();
+            for (StackTraceElement frame : err.getStackTrace()) {
+                if (SOLUTION_LOADER.equals(frame.getClassLoaderName())) { // shown as the launcher shows them
+                    own.add(new StackTraceElement(frame.getClassName(), frame.getMethodName(), frame.getFileName(),
+                                                  frame.getLineNumber()));
+                }
+            }
+            err.setStackTrace(own.toArray(new StackTraceElement[0]));
+            System.err.print(program ? "Exception in thread \"main\" " : "");
+            err.printStackTrace(System.err);
+            System.err.flush();
+        } catch (Throwable ignored) {
+            // out of memory, a closed stream: the verdict does not depend on it
+        }
     }
 
     /** One line on the result channel; then (one test per JVM) wait to be killed, so the zygote

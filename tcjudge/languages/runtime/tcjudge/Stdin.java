@@ -28,6 +28,7 @@ public final class Stdin {
         } catch (ReflectiveOperationException | RuntimeException err) {
             Runtime.getRuntime().halt(71); // never ready: the zygote reports the judge's fault
         }
+        Main.program = true;
         ClassLoader loader = Main.solutionLoader(argv[1]);
         Thread program = new Thread(null, () -> run(loader, argv[2]), "main", Long.parseLong(argv[0]) << 20);
         program.setContextClassLoader(loader);

@@ -1,0 +1,1 @@
+long long multiply(long long a, long long b);

@@ -1,0 +1,5 @@
+public class Arith {
+    static long product(long a, long b) {
+        return a * b;
+    }
+}

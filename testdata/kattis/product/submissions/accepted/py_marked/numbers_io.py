@@ -1,0 +1,6 @@
+from kattio import ints
+
+
+def read_pair():
+    a, b = ints()
+    return a, b

@@ -1,0 +1,2 @@
+def product(a, b):
+    raise ValueError(f"refusing to multiply {a} by {b}")

@@ -1,0 +1,2 @@
+def product(a, b):
+    return a + b
