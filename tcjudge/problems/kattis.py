@@ -12,11 +12,12 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
     data/**/testdata.yaml, test_group.yaml: each group's validator flags and, for `type: scoring`,
                                    its grading (testgroups.py reads them, scoring.py adds scores up)
+    graders/                       a legacy scoring package's custom grader (grader.py)
     output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
     submissions/<folder>/, submissions.yaml, @EXPECTED_RESULTS@: what `check` grades (expectations.py;
                                    partially_accepted/ of a scoring problem: a score range too)
 
-What is not supported is refused with a one-line reason (submit-answer problems, custom graders) or
+What is not supported is refused with a one-line reason (submit-answer problems, static validation) or
 left out with a note (submissions in a language the judge does not know, or whose compiler is not
 installed here). See docs/kattis.md.
 """
