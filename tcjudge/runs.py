@@ -39,8 +39,8 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
     for slug in slugs or catalog.slugs():
         problem = catalog.problem(slug)
         for stored in catalog.stored_solutions(slug):
-            language = languages.for_path(stored.path)
-            if language.toolchain() is None:
+            language = None if problem.kind.answers and stored.path.is_dir() else languages.for_path(stored.path)
+            if language is not None and language.toolchain() is None:
                 unavailable[language] = unavailable.get(language, 0) + 1
                 continue
             # a rule on a group of tests needs them all run, as a scoring problem's every group does
@@ -82,7 +82,8 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     if timing is None or not problem.time_limit_from.startswith(UNSET):
         return
     noted = len(catalog.skipped)
-    stored = [s for s in catalog.stored_solutions(problem.slug) if languages.for_path(s.path).toolchain() is not None]
+    stored = [s for s in catalog.stored_solutions(problem.slug)  # programs: a folder of answers takes no time
+              if s.path.is_file() and languages.for_path(s.path).toolchain() is not None]
     del catalog.skipped[noted:]  # (noted once, when the runs are chosen)
     lower = _bounding_runs(problem, stored, "lower", timing.cap)
     if not lower:

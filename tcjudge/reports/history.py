@@ -121,7 +121,14 @@ def problem_hash(folder: Path) -> str:
 
 
 def solution_hash(path: Path) -> str:
+    """A solution's content: its file's bytes, or (a submit-answer folder) every file's path and bytes."""
     try:
+        if path.is_dir():
+            digest = hashlib.sha256(b"folder\0")
+            for file in sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink()):
+                name = file.relative_to(path).as_posix().encode()
+                digest.update(name + b"\0" + hashlib.sha256(file.read_bytes()).digest())
+            return digest.hexdigest()[:16]
         return hashlib.sha256(path.suffix.encode() + b"\0" + path.read_bytes()).hexdigest()[:16]
     except OSError:
         return "unreadable"
