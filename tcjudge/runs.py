@@ -20,9 +20,10 @@ from .engine.results import GradeResult
 from .engine.spares import Spares
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
+from .problems.expectations import UNTIMED
 from .problems.format import Problem, language_of
 from .problems.scoring import ScoreRange
-from .problems.timing import UNSET
+from .problems.timing import MAX_LIMIT, UNSET
 from .reports.history import History, Judged
 from .reports.progress import Progress
 from .text import count
@@ -46,8 +47,8 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
                 missing[slug, language] = missing.get((slug, language), 0) + 1
                 catalog.skipped.remove(path)
         for stored in stored_solutions:
-            language = languages.for_path(stored.path)
-            if language.toolchain() is None:
+            language = None if problem.kind.answers and stored.path.is_dir() else languages.for_path(stored.path)
+            if language is not None and language.toolchain() is None:
                 unavailable[language] = unavailable.get(language, 0) + 1
                 continue
             # a rule on a group of tests needs them all run, as a scoring problem's every group does
@@ -82,31 +83,51 @@ def _expected_score(problem: Problem, stored) -> ScoreRange | None:
 
 def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     """A package that gives no time limit gets the one its format computes from its submissions'
-    running times (problems/timing.py): the submissions that bound it from below are graded first
-    (recorded, so reused next time) under the timing's cap, then the limit is set on the problem and
-    said where it came from. Done once per problem and command."""
+    running times (problems/timing.py): the tests that bound it from below (each submission's tests
+    that a `lower` rule covers: Expectation.time_limit_tests) are graded first (recorded, so reused
+    next time) under the timing's cap, then the limit is set on the problem and said where it came
+    from, and the tests that bound it from above are graded at `time_limit_to_tle` x the limit: each
+    such submission must still time out on one of them, else a warning names it. Done once per
+    problem and command."""
     timing = problem.timing
     if timing is None or not problem.time_limit_from.startswith(UNSET):
         return
     noted = len(catalog.skipped)
-    lower = [s for s in catalog.stored_solutions(problem.slug) if s.expected.time_limit_role == "lower"
-             and languages.for_path(s.path).toolchain() is not None]
+    stored = [s for s in catalog.stored_solutions(problem.slug)  # programs: a folder of answers takes no time
+              if s.path.is_file() and languages.for_path(s.path).toolchain() is not None]
     del catalog.skipped[noted:]  # (noted once, when the runs are chosen)
+    lower = _bounding_runs(problem, stored, "lower", timing.cap)
     if not lower:
         problem.time_limit_from = f"the default: no submission to compute one from ({timing.words})"
         return
-    timed = dataclasses.replace(problem, time_limit=timing.cap, tests=problem.tests)
-    runs = [SolutionRun(timed, s.path, problem.tests, True, s.expected) for s in lower]
-    print(f"Timing {count(len(runs), 'submission')} of {problem.slug} for its time limit (none given)")
-    results = judge_runs(options, "time limit", runs, getattr(options, "fresh", False)).results
+    print(f"Timing {count(len(lower), 'submission')} of {problem.slug} for its time limit (none given)")
+    results = judge_runs(options, "time limit", lower, getattr(options, "fresh", False)).results
     times = [(t.cpu_ms, f"{display_path(r.solution)}, {t.name}") for r in results for t in r.tests if t.verdict]
-    slow = [r for r in results if r.verdict in (Verdict.TLE, Verdict.CE, Verdict.IE)]
+    slow = [r for r in results if r.verdict in UNTIMED]
     if slow:
         raise JudgeInputError(f"cannot compute a time limit: {display_path(slow[0].solution)} gets {slow[0].verdict}"
                               f" with {timing.cap:g} s per test", problem.path / "problem.yaml")
     slowest_ms, where = max(times, default=(0.0, "none"))
     problem.time_limit = timing.limit(slowest_ms / 1000)
     problem.time_limit_from = timing.explain(slowest_ms / 1000, where)
+    margin = min(MAX_LIMIT, problem.time_limit * timing.time_limit_to_tle)
+    upper = _bounding_runs(problem, stored, "upper", margin)
+    if upper:
+        print(f"Timing {count(len(upper), 'submission')} of {problem.slug} that must time out at "
+              f"{timing.time_limit_to_tle:g}x its limit")
+        for result in judge_runs(options, "time limit", upper, getattr(options, "fresh", False)).results:
+            if not any(t.verdict is Verdict.TLE for t in result.tests):
+                print(f"judge: warning: {display_path(result.solution)} must time out, but gets {result.verdict} "
+                      f"at {margin:g} s, {timing.time_limit_to_tle:g}x the computed {problem.time_limit:g} s limit "
+                      f"({timing.margin_words}): the limit is too close to it", file=sys.stderr)
+
+
+def _bounding_runs(problem: Problem, stored, role: str, time_limit: float) -> list[SolutionRun]:
+    """A run under `time_limit` of each stored submission on its tests that bound a computed limit as
+    `role` says (Expectation.time_limit_tests), stopped at its first failure."""
+    timed = dataclasses.replace(problem, time_limit=time_limit, tests=problem.tests)
+    return [SolutionRun(timed, s.path, tests, True, s.expected) for s in stored
+            if (tests := s.expected.time_limit_tests(role, problem.tests))]
 
 
 def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:

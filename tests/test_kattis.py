@@ -85,8 +85,6 @@ def _copy(tmp_path, name="addtwo"):
      "a custom output validator needs exactly one under output_validator(s)/, found 0"),
     (lambda p: (p / "data" / "secret" / "testdata.yaml").write_text("output_validator_flags: [[nested]]\n"),
      "output_validator_flags: expected text or a list of words"),
-    (lambda p: (p / "problem.yaml").write_text("problem_format_version: 2023-07-draft\ntype: submit-answer\n"),
-     "submit-answer problems are not supported"),
     (lambda p: (p / "data" / "secret" / "01-zero.ans").unlink(), "01-zero.in: no answer file 01-zero.ans beside it"),
     (lambda p: (p / ".timelimit").write_text("soon\n"), ".timelimit: time limit: expected seconds"),
     (lambda p: (p / "problem.yaml").write_text("validation: custom\n"),

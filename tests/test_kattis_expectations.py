@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from types import SimpleNamespace
 
 import pytest
 
@@ -20,6 +21,7 @@ from .conftest import TESTDATA
 
 PACKAGES = TESTDATA / "kattis"
 AC, WA, TLE, RE, CE, IE = Verdict.AC, Verdict.WA, Verdict.TLE, Verdict.RE, Verdict.CE, Verdict.IE
+TESTS = [SimpleNamespace(name=name) for name in ("sample/1", "secret/small/01", "secret/large/01")]
 
 
 def _expectation(package: str, submission: str) -> Expectation:
@@ -86,7 +88,8 @@ def test_submissions_yaml_adds_and_overrides_by_glob():
     brute = _expectation("digitsum", "brute_force/walks_up.py")
     assert len(brute.requirements) == 1 and brute.requirements[0].use_for_time_limit is False
     assert (brute.requirements[0].permitted, brute.requirements[0].required) == ({AC, TLE, RE}, {TLE, RE})
-    assert brute.time_limit_role is None and str(brute) == "TLE/RE"
+    assert brute.time_limit_tests("lower", TESTS) == brute.time_limit_tests("upper", TESTS) == []
+    assert str(brute) == "TLE/RE"
     message = _expectation("digitsum", "wrong_answer/skips_last.py")
     assert message.mismatch(WA, [("sample/1", WA, "token 1 (answer line 1): expected '15', got '10'")]) is None
     assert "no test said" in message.mismatch(WA, [("sample/1", WA, "expected '36', got '27'")])
@@ -120,12 +123,33 @@ def test_a_bad_tag_or_rule_names_its_file_and_line(tmp_path):
         PackageExpectations(tmp_path).expectation(tmp_path / "accepted")
 
 
-def test_time_limit_roles_follow_the_format():
-    assert _expectation("digitsum", "accepted/digits.py").time_limit_role == "lower"
-    assert _expectation("digitsum", "wrong_answer/skips_last.py").time_limit_role == "lower"
-    assert _expectation("digitsum", "rejected/long_numbers_plus_one.py").time_limit_role is None
-    assert _expectation("parity", "mixed/counts_down.py").time_limit_role is None
-    assert Expectation.of(AC).time_limit_role == "lower" and Expectation.of(TLE).time_limit_role == "upper"
+def _timed(expectation: Expectation, role: str) -> list[str]:
+    return [test.name for test in expectation.time_limit_tests(role, TESTS)]
+
+
+def test_the_tests_that_bound_a_computed_time_limit_follow_the_format():
+    every = [test.name for test in TESTS]
+    assert _timed(_expectation("digitsum", "accepted/digits.py"), "lower") == every
+    assert _timed(_expectation("digitsum", "wrong_answer/skips_last.py"), "lower") == every
+    for role in ("lower", "upper"):
+        assert _timed(_expectation("digitsum", "rejected/long_numbers_plus_one.py"), role) == []
+        assert _timed(_expectation("parity", "mixed/counts_down.py"), role) == []  # AC or TLE: neither bound
+    # issue 21: rules on test groups bound the limit with their own tests (they were left out): mixed/small_only.py
+    # may not time out on sample and secret/small (TLE not permitted there), and must on secret/large
+    assert _timed(_expectation("digitsum", "mixed/small_only.py"), "lower") == ["sample/1", "secret/small/01"]
+    assert _timed(_expectation("digitsum", "mixed/small_only.py"), "upper") == ["secret/large/01"]
+    assert _timed(Expectation.of(AC), "lower") == every and _timed(Expectation.of(AC), "upper") == []
+    assert _timed(Expectation.of(TLE), "upper") == every
+
+
+def test_use_for_time_limit_on_a_group_of_tests(tmp_path):
+    (tmp_path / "mixed").mkdir()
+    (tmp_path / "mixed" / "a.py").write_text("")
+    (tmp_path / "submissions.yaml").write_text(
+        "mixed/a.py:\n  secret/small:\n    permitted: [AC]\n    use_for_time_limit: false\n"
+        "  secret/large:\n    permitted: [AC, WA, TLE]\n    use_for_time_limit: lower\n")
+    expectation = PackageExpectations(tmp_path).expectation(tmp_path / "mixed" / "a.py")
+    assert _timed(expectation, "lower") == ["secret/large/01"] and _timed(expectation, "upper") == []
 
 
 def test_check_honours_every_expectation(judge, tmp_path):
@@ -179,3 +203,30 @@ def test_a_package_with_only_c_submissions_is_checked(judge, tmp_path):
         assert code == 2 and "addtwo/submissions: no stored solutions to check" in err, err
     else:
         assert code == 0 and "addtwo/submissions/accepted/sum.c: AC (expected AC)" in out, out + err
+
+
+def test_a_group_rules_score_is_checked(tmp_path, judge):
+    """issue 21: a group rule's `score` was read but not checked."""
+    package = tmp_path / "packages" / "trisum"
+    shutil.copytree(PACKAGES / "trisum", package)
+    (package / "submissions" / "submissions.yaml").write_text(
+        "partially_accepted/float_formula.py:\n  secret/group1:\n    score: 30\n  secret/group2:\n    score: [0, 10]\n"
+        "accepted/formula.py:\n  secret/group2:\n    score: [0, 69]\n")
+    code, out, _ = judge("--problems", package.parent, "check", "-j", "2")
+    assert code == 1
+    # by hand: formula.py scores 70 on group2 (tests/test_kattis_scoring.py), float_formula.py 30 and 0
+    assert ("formula.py: AC 100 (expected AC + by test group): group secret/group2 scored 70, but "
+            "submissions.yaml:6 (accepted/formula.py) asks a score in [0, 69]") in out, out
+    assert "ok       " in out and "float_formula.py: AC 30" in out and "2 of 3 solutions" in out
+
+
+def test_score_rules_name_groups_that_exist_in_a_scored_problem():
+    rule = Requirement(frozenset({AC}), frozenset({AC}), "submissions.yaml:2 (a.py)", "secret/*", score=(10, 20))
+    expectation = Expectation("AC", None, (rule,))
+    assert expectation.score_mismatch({"secret/a": 10, "secret/b": 20, "secret": 30}) is None  # secret is not secret/*
+    assert "group secret/b scored 25, but submissions.yaml:2 (a.py) asks a score in [10, 20]" in \
+        expectation.score_mismatch({"secret/a": 10, "secret/b": 25})
+    assert "no test group is secret/*" in expectation.score_mismatch({"secret": 30})
+    assert "the problem is not scored" in expectation.score_mismatch(None)
+    assert Expectation("AC", None, (Requirement(frozenset({AC}), frozenset({AC}), "x", "secret"),)).score_mismatch(
+        None) is None  # no score asked

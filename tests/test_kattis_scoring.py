@@ -329,13 +329,5 @@ def test_a_legacy_group_adds_its_flags_after_problem_yaml(tmp_path):
         load_problem(package)
 
 
-def test_custom_graders_are_refused_with_a_reason(tmp_path):
-    package = tmp_path / "packages" / "trisum"
-    shutil.copytree(TRISUM, package)
-    (package / "data" / "secret" / "testdata.yaml").write_text("grading: custom\n")
-    with pytest.raises(JudgeInputError, match="custom graders"):
-        load_problem(package)
-
-
 def test_pass_fail_packages_have_no_grading():
     assert load_problem(TESTDATA / "kattis" / "addtwo").grading is None

@@ -49,8 +49,9 @@ def test_grade_computes_the_limit_from_the_submissions_and_says_so(judge, tmp_pa
     solution.write_text("print(sum(map(int, input().strip())))\n")
     code, out, err = judge("--problems", PACKAGES, "grade", solution, "--problem", "digitsum", "-j", "2")
     assert code == 0, out + err
-    assert "Timing 3 submissions of digitsum for its time limit (none given)" in out
-    # the slowest test of accepted/, wrong_answer/ and mixed/modulo.c (its tag permits no TLE), x2, in halves
+    assert "Timing 4 submissions of digitsum for its time limit (none given)" in out
+    # the slowest test of accepted/, wrong_answer/, mixed/modulo.c (its tag permits no TLE) and mixed/small_only.py
+    # on sample and secret/small (its rules there permit no TLE), x2, in halves
     assert re.search(r"4 tests, (\d+(\.5)?) s \(computed from the submissions: slowest \d+ ms \(.*digitsum/submissions/"
                      r"(accepted|wrong_answer|mixed)/.*\) x2, rounded up to a multiple of 0\.5 s \(time_multipliers\)\)",
                      out), out
@@ -65,3 +66,21 @@ def test_calibrate_and_write_a_package_limit(judge, tmp_path):
                      r"\(time_multiplier\)\); the package had 1 s \(the default", out), out
     assert "wrote time_limit: 1 to" in out and (package / ".timelimit").read_text() == "1\n"
     assert load_problem(package).time_limit_from == ".timelimit"
+
+
+def test_the_tle_submissions_must_time_out_at_the_margin(judge, tmp_path):
+    """issue 21: a computed limit was not checked against the submissions that must time out
+    (time_limit_to_tle). mixed/small_only.py wastes 10^18 steps on secret/large: it does; a copy of
+    the accepted submission filed under time_limit_exceeded/ does not, and a warning names it."""
+    package = tmp_path / "packages" / "digitsum"
+    shutil.copytree(PACKAGES / "digitsum", package)
+    (package / "submissions" / "time_limit_exceeded").mkdir()
+    shutil.copy(package / "submissions/accepted/digits.py", package / "submissions/time_limit_exceeded/fast.py")
+    code, out, err = judge("--problems", package.parent, "grade", package / "submissions/accepted/digits.py",
+                           "--problem", "digitsum", "-j", "2")
+    assert code == 0, out + err
+    assert "Timing 2 submissions of digitsum that must time out at 1.5x its limit" in out
+    warnings = [line for line in err.splitlines() if "must time out" in line]
+    assert len(warnings) == 1 and "time_limit_exceeded/fast.py must time out, but gets AC at " in warnings[0], err
+    assert re.search(r"at (\d+(\.\d+)?) s, 1\.5x the computed (\d+(\.5)?) s limit \(time_multipliers\.time_limit_to_tle\)",
+                     warnings[0]), err

@@ -23,7 +23,8 @@ ORDER = 1  # its place in --help
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class (a "
-                        "program: also .c, .kt, or a folder of several files, with --problem)")
+                        "program: also .c, .kt, or a folder of several files, with --problem; for a submit-answer "
+                        "problem, a folder of answer files)")
     parser.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
     parser.add_argument("--examples", action="store_true", help="run only the statement's examples")
     parser.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
@@ -37,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     solution = options.solution
-    if solution.is_dir() and not options.problem:  # a multi-file program (Kattis submissions have them)
-        raise JudgeInputError("a folder is graded as one program of several files: name its problem with --problem "
-                              "SLUG", solution)
+    if solution.is_dir() and not options.problem:  # a multi-file program, or a submit-answer's answers
+        raise JudgeInputError("a folder is graded as one program of several files (or as the answers of a "
+                              "submit-answer problem): name its problem with --problem SLUG", solution)
     if not solution.is_file() and not solution.is_dir():
         raise JudgeInputError("no such file", solution)
     with Spares() as spares:
@@ -58,11 +59,15 @@ def _grade(options, solution: Path, spares: Spares) -> int:
     from ..verdicts import Verdict
 
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
-    language = languages.for_path(solution)
-    if language.toolchain() is None:
-        raise JudgeInputError(language.missing_message(), solution)
-    problem = catalog.problem(options.problem) if options.problem else catalog.problem_for(
-        solution, options.source_limit * 1024)
+    problem = catalog.problem(options.problem) if options.problem else None
+    if solution.is_dir() and not problem.kind.answers:
+        raise JudgeInputError(f"a folder: answer files are graded only for a submit-answer problem, and "
+                              f"{problem.slug} is not one", solution)
+    if not solution.is_dir():
+        language = languages.for_path(solution)
+        if language.toolchain() is None:
+            raise JudgeInputError(language.missing_message(), solution)
+    problem = problem or catalog.problem_for(solution, options.source_limit * 1024)
     settle_time_limit(options, catalog, problem)
     tests = problem.examples if options.examples else problem.tests
     if options.test:

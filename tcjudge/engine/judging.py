@@ -8,12 +8,15 @@ settles the rest.
 from __future__ import annotations
 
 import json
+import os
+import stat
+from pathlib import Path
 from typing import Any, Callable
 
 from ..problems.checkers import Comparison
 from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
-from ..protocol import ACCEPTED, NOT_STARTED, REJECTED, Limits
+from ..protocol import ACCEPTED, ANSWER_CAP, NOT_STARTED, REJECTED, Limits
 from ..verdicts import RunFacts, Verdict, decide
 
 RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports show it beside the expected one)
@@ -56,6 +59,31 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem,
     if kind == "exit":
         answer, awarded = _check_answer(test, facts, problem, check or test.check or problem.check)
     return *_as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")), awarded
+
+
+def judge_answer(test: TestCase, problem: Problem, folder: Path) -> tuple[RunFacts, tuple[Verdict, str, Comparison | None]]:
+    """One test of a submit-answer submission (problems/submitanswer.py): its answer file
+    `folder/<test name>.ans` judged by the problem's output check as a program's output would be. The
+    folder is the submitter's: the file must be a regular file inside it (no link followed), read up
+    to the answer cap; one that is absent or not so is WA."""
+    path, limit = folder / f"{test.name}.ans", problem.output_limit << 20
+    try:
+        if not path.resolve().is_relative_to(folder.resolve()):
+            raise OSError("it leads out of the submission's folder")
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as err:
+        missing = isinstance(err, FileNotFoundError)
+        why = "" if missing else f" ({err.strerror or err})"
+        facts = RunFacts("exited", 0, None, 0.0, 0.0, 0, "", False, "", None, answer=b"")
+        return facts, (Verdict.WA, f"no answer file {test.name}.ans in the submission{why}", None)
+    with os.fdopen(handle, "rb") as answer_file:
+        regular = stat.S_ISREG(os.fstat(answer_file.fileno()).st_mode)
+        answer = answer_file.read(min(limit, ANSWER_CAP) + 1) if regular else b""
+    facts = RunFacts("exited", 0, None, 0.0, 0.0, 0, "", False, answer[:2048].decode("utf-8", "replace"), None,
+                     answer=answer[:limit], answer_truncated=len(answer) > limit)
+    if not regular:
+        return facts, (Verdict.WA, f"{test.name}.ans is not a regular file", None)
+    return facts, judge_program(test, facts, problem)
 
 
 def score_test(test: TestCase, verdict: Verdict, message: str,

@@ -20,7 +20,8 @@ from ..problems.format import Problem, TestCase
 from ..problems.scoring import ScoreRange
 from ..protocol import SOURCE_LIMIT
 from ..verdicts import RunFacts, Verdict
-from .judging import input_text, judge_interaction, judge_load, judge_test, returned_text, score_test
+from .judging import (input_text, judge_answer, judge_interaction, judge_load, judge_test, returned_text,
+                      score_test)
 from .passes import run_passes
 from .results import GradeResult, TestResult, verdict_only
 from .spares import Spares
@@ -56,6 +57,11 @@ class SolutionRun:
     @property
     def key(self) -> tuple:
         return (self.problem.slug, str(self.solution))
+
+    @property
+    def answers(self) -> bool:
+        """A submit-answer submission: a folder of answer files, judged without running anything."""
+        return self.problem.kind.answers and self.solution.is_dir()
 
     def skips(self, index: int) -> bool:
         if self.load_outcome is not None:
@@ -202,6 +208,9 @@ class Pool:
         if run.skips(index):  # decided before starting or loading anything for it
             self._report_skipped(run, index, on_test)
             return worker
+        if run.answers:
+            self._record(run, index, self._judge_answer(run, test), on_test)
+            return worker
         lost: list[str] = []  # why each worker died under this test
         while True:
             try:
@@ -227,12 +236,27 @@ class Pool:
         if result is None:  # the solution does not load: nothing ran
             self._report_skipped(run, index, on_test)
             return worker
+        self._record(run, index, result, on_test)
+        return worker
+
+    def _record(self, run: SolutionRun, index: int, result: TestResult, on_test: TestCallback | None) -> None:
         if run.verdicts_only:
             result = verdict_only(result)
         run.record(index, result)
         if on_test:
             self._callback(on_test, run, index, result)
-        return worker
+
+    @staticmethod
+    def _judge_answer(run: SolutionRun, test: TestCase) -> TestResult:
+        """One test of a submit-answer submission: its answer file judged as a program's output."""
+        try:
+            facts, (verdict, message, awarded) = judge_answer(test, run.problem, run.solution)
+        except Exception as err:  # a fault of the judge itself, as on a worker
+            return TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
+        verdict, message, score = score_test(test, verdict, message, awarded)
+        failed = verdict is not Verdict.AC
+        return TestResult(test.name, verdict, message=message, input=input_text(test) if failed else "",
+                          output=facts.output if failed else "", score=score)
 
     def _run_test(self, worker: Worker, run: SolutionRun, test: TestCase) -> TestResult | None:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""

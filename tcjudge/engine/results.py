@@ -114,10 +114,16 @@ class GradeResult:
         if self.expected is None:
             return None
         why = self.expected.mismatch(self.verdict, [(t.name, t.verdict, t.message) for t in self.tests])
+        scored = self.scored
         if why is None and self.expected_score is not None:
-            total = self.scored.total if self.scored is not None else None
+            total = scored.total if scored is not None else None
             if not self.expected_score.contains(total):
                 return f"its score {format_score(total) if total is not None else '(none)'} is not {self.expected_score}"
+        if why is None and scored is not None:  # submissions.yaml's score of a test group (the root's: the total)
+            groups = {g.name: g.score for g in scored.groups} | {self.problem.grading.root.name or "data": scored.total}
+            why = self.expected.score_mismatch(groups)
+        elif why is None and self.problem.grading is None:
+            why = self.expected.score_mismatch(None)
         return why
 
     @property

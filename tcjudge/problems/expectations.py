@@ -9,9 +9,10 @@ accepted; `brute_force/`: never a wrong answer, but at least one run-time error 
 `submissions/submissions.yaml` adds or overrides requirements by glob, and a DOMjudge/BAPCtools
 `@EXPECTED_RESULTS@: ...` comment in the source names the verdicts the submission may get.
 
-The scoring of partially accepted submissions is not judged here: `Expectation.score` (the whole
-submission) and each `Requirement.score` (for its group of tests) carry the inclusive score range
-that submissions.yaml gives, for the scoring engine to check (docs/kattis.md).
+Scores: `Expectation.score` (the whole submission) is the inclusive range submissions.yaml gives,
+checked by the results against the total; a `Requirement.score` on a group of tests is checked here
+against that group's score (`Expectation.score_mismatch`). A computed time limit asks which tests of
+a submission bound it (`Expectation.time_limit_tests`), rule by rule, group rules too.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping, Sequence, TypeVar
 
 from ..errors import JudgeInputError
 from ..verdicts import Verdict
+from .scoring import ScoreRange, format_score
 from .yamlio import load_mapping
 
 TEST_VERDICTS = frozenset({Verdict.AC, Verdict.WA, Verdict.TLE, Verdict.RE})  # the format's AC, WA, TLE, RTE
@@ -52,6 +54,8 @@ LEGACY_FOLDERS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_e
 RULE_KEYS = {"permitted", "required", "score", "message", "use_for_time_limit"}
 OTHER_KEYS = {"language", "entrypoint", "authors", "model_solution"}  # read by the format's tools, not by checks
 SUBMISSIONS_FILE = "submissions.yaml"
+Named = TypeVar("Named")  # a test: anything with a `name`
+UNTIMED = frozenset({Verdict.TLE, Verdict.CE, Verdict.IE})  # a run that bounds a time limit from below and got one: no limit
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ class Requirement:
     origin: str
     tests: str = ""
     message: str = ""  # must appear in at least one covered test's message (the validator's judgemessage)
-    score: tuple[float, float] | None = None  # inclusive; checked by the scoring engine, not here
+    score: tuple[float, float] | None = None  # inclusive: the submission's (tests ""), else its test group's
     use_for_time_limit: bool | str | None = None  # None: as the sets say; False; "lower"; "upper"
 
     def mismatch(self, tests: list[tuple[str, Verdict | None, str]]) -> str | None:
@@ -83,11 +87,11 @@ class Requirement:
 
     @property
     def time_limit_role(self) -> str | None:
-        """"lower" when the solution's times bound the time limit from below (it may not time out),
-        "upper" when from above (it must time out), as the format's time limit inference says."""
+        """"lower" when the times of the tests it covers bound the time limit from below (they may
+        not time out), "upper" when from above (one must), as the format's time limit inference says."""
         if self.use_for_time_limit in ("lower", "upper"):
             return self.use_for_time_limit
-        if self.use_for_time_limit is False or self.tests:
+        if self.use_for_time_limit is False:
             return None
         if Verdict.TLE not in self.permitted:
             return "lower"
@@ -138,13 +142,30 @@ class Expectation:
         """A requirement on a group of tests can be judged only once every test has run."""
         return any(r.tests for r in self.requirements)
 
-    @property
-    def time_limit_role(self) -> str | None:
-        """"lower", "upper" or None: how the solution's running times bound a computed time limit."""
+    def time_limit_tests(self, role: str, tests: Sequence[Named]) -> list[Named]:
+        """The tests whose running times bound a computed time limit as `role` says ("lower": none of
+        them may time out; "upper": one must): those a rule of that role covers ([]: none)."""
         if self.final is not None and not self.requirements:
-            return {Verdict.AC: "lower", Verdict.TLE: "upper"}.get(self.verdict)
-        roles = [role for r in self.requirements if (role := r.time_limit_role)]
-        return "lower" if "lower" in roles else roles[0] if roles else None
+            return list(tests) if {Verdict.AC: "lower", Verdict.TLE: "upper"}.get(self.verdict) == role else []
+        rules = [r for r in self.requirements if r.time_limit_role == role]
+        return [test for test in tests if any(covers(r.tests, test.name) for r in rules)]
+
+    def score_mismatch(self, groups: Mapping[str, float] | None) -> str | None:
+        """Why the test groups' scores (by group name; None: the problem scores nothing) break a rule's
+        `score` on a group; None when none does. A rule covers the groups its glob names exactly."""
+        for r in self.requirements:
+            if r.score is None or not r.tests:
+                continue
+            wanted = ScoreRange(*r.score)
+            if groups is None:
+                return f"{r.origin} asks {r.tests} for a {wanted}, but the problem is not scored"
+            named = {name: score for name, score in groups.items() if any(x.fullmatch(name) for x in _compiled(r.tests))}
+            if not named:
+                return f"no test group is {r.tests}, whose score {r.origin} gives"
+            for name, score in named.items():
+                if not wanted.contains(score):
+                    return f"group {name} scored {format_score(score)}, but {r.origin} asks a {wanted}"
+        return None
 
     def mismatch(self, verdict: Verdict, tests: list[tuple[str, Verdict | None, str]]) -> str | None:
         """Why a solution that got `verdict`, with these tests (name, verdict or None when not run,

@@ -121,6 +121,7 @@ class Kind:
     program = False  # a solution is a whole program reading standard input, not a class whose method is called
     interactive = False  # the program talks with the problem's interactor (Problem.interactor) instead of a file
     multi_pass = False  # a test runs the program up to Problem.passes times, each pass's input from the validator
+    answers = False  # a stored or graded folder is a submission of answer files, judged without running (submit-answer)
     out_of_memory = Verdict.MLE  # the verdict for running out of memory (a package's format has no MLE: RE)
     own_format = True  # our own format (format_version, tests/, statement.md, solutions/<slug>/ and the
     #                    proofs validate runs); False for a package read as it is

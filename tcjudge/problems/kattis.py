@@ -5,18 +5,20 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
 
     problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory),
                                    validation (legacy: default | custom), validator_flags (legacy),
-                                   type (2023-07: pass-fail, scoring, interactive, multi-pass: multipass.py)
+                                   type (2023-07: pass-fail, scoring, interactive, multi-pass: multipass.py,
+                                   submit-answer: submitanswer.py)
     .timelimit                     the time limit in seconds, when problem.yaml has none (neither:
                                    computed from the submissions, timing.py)
     problem_statement/ statement/  the name from \\problemname{...} (legacy) when problem.yaml has none
     data/sample/**.in + .ans       the examples, then data/secret/**.in + .ans, each sorted by path
     data/**/testdata.yaml, test_group.yaml: each group's validator flags and, for `type: scoring`,
                                    its grading (testgroups.py reads them, scoring.py adds scores up)
+    graders/                       a legacy scoring package's custom grader (grader.py)
     output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
     submissions/<folder>/, submissions.yaml, @EXPECTED_RESULTS@: what `check` grades (expectations.py;
                                    partially_accepted/ of a scoring problem: a score range too)
 
-What is not supported is refused with a one-line reason (submit-answer problems, custom graders) or
+What is not supported is refused with a one-line reason (static validation) or
 left out with a note (submissions in a language the judge does not know, or whose compiler is not
 installed here). See docs/kattis.md.
 """
@@ -43,7 +45,6 @@ DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gi
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
-UNSUPPORTED_TYPES = ("submit-answer",)
 # problem.yaml keys only a package has (ours name a class or say type: stdin): such a folder is a package
 # even without data/ (interactive and submit-answer examples often have none), and says so
 PACKAGE_KEYS = ("problem_format_version", "validation", "validator_flags", "limits", "uuid", "license", "rights_owner")
@@ -98,11 +99,6 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     recorded in findings (file and line)."""
     spec_path = folder / "problem.yaml"
     version = str(spec.get("problem_format_version", "legacy"))
-    refused = [word for word in UNSUPPORTED_TYPES if word in package_type(spec)]
-    if refused:
-        findings.error(f"{refused[0]} problems are not supported (only pass-fail and scoring problems with a default "
-                       f"or custom output validator, interactive and multi-pass ones)", spec_path)
-        return None, findings
     limits = spec.get("limits") or {}
     if not isinstance(limits, dict):
         findings.error("limits: expected a mapping", spec_path)
@@ -137,12 +133,12 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     return problem, findings
 
 
-def submissions(folder: Path,
-                languages: Mapping[str, SolutionLanguage]) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+def submissions(folder: Path, languages: Mapping[str, SolutionLanguage],
+                answers: bool = False) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
     """(submission, expectation) for every submission under submissions/<folder>/ that the judge can
-    run and that something expects something of (the folder, submissions.yaml, an @EXPECTED_RESULTS@
-    comment: expectations.py), and the entries it skips (other languages or a missing compiler,
-    folders nothing says anything about)."""
+    run (or, with `answers`, a folder of answer files: submitanswer.py) and that something expects
+    something of (the folder, submissions.yaml, an @EXPECTED_RESULTS@ comment: expectations.py), and
+    the entries it skips (other languages or a missing compiler, folders nothing says anything about)."""
     found, skipped = [], []
     root = folder / "submissions"
     if not root.is_dir():
@@ -157,7 +153,8 @@ def submissions(folder: Path,
         for entry in sorted(group.iterdir()):
             if entry.name.startswith("."):
                 continue
-            expectation = expectations.expectation(entry) if _runnable(entry, languages) else None
+            runnable = _runnable(entry, languages) or (answers and entry.is_dir())
+            expectation = expectations.expectation(entry) if runnable else None
             if expectation is None:
                 skipped.append(entry)
             else:

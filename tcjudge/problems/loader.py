@@ -18,9 +18,10 @@ from .kattis import PACKAGE
 from .method import METHOD
 from .multipass import INTERACTIVE_MULTI_PASS, MULTI_PASS
 from .stdio import STDIN
+from .submitanswer import SUBMIT_ANSWER
 from .yamlio import load_mapping
 
-KINDS: tuple[Kind, ...] = (INTERACTIVE_MULTI_PASS, MULTI_PASS, INTERACTIVE, PACKAGE, STDIN, METHOD)  # asked in this order; METHOD claims any folder left
+KINDS: tuple[Kind, ...] = (SUBMIT_ANSWER, INTERACTIVE_MULTI_PASS, MULTI_PASS, INTERACTIVE, PACKAGE, STDIN, METHOD)  # asked in this order; METHOD claims any folder left
 
 
 def load_problem(folder: Path) -> Problem:

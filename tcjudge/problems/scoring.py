@@ -8,29 +8,38 @@ Two models, as the package formats define them (testgroups.py reads the settings
   `max`), `ignore_sample` drops data/sample at the top; `on_reject: break` stops a group at its first
   rejected item; an accepted test scores `accept_score` (1) or its validator's `score.txt`, a rejected
   one `reject_score` (0); a group's score must lie in its `range`. The submission's score is data/'s
-  when its verdict is AC, else 0 ("for non-accepted verdicts the score is ignored").
+  when its verdict is AC, else 0 ("for non-accepted verdicts the score is ignored"). A group with
+  `grading: custom` is aggregated by the package's grader program instead (Group.grader, grader.py).
 - the 2025-09 one (`test_group.yaml`: `max_score`, `score_aggregation`, `require_pass`, or the drafts'
   `scoring: {score, aggregation, require_pass}`): data/secret and its groups score `sum`, `min` or
   `pass-fail`; a test's maximum is its group's (min) or its share of it (sum); an accepted test
   scores its maximum, `score.txt`, or `score_multiplier.txt` times its maximum; samples score
   nothing. The submission's score is secret's; its verdict is a pass-fail one.
 
-Everything here is plain data and arithmetic: the engine asks `TestScore.score` once per test, the
-results ask `Grading.grade` once per solution.
+Everything here is plain data and arithmetic (but a custom grader, which Group.grader runs): the
+engine asks `TestScore.score` once per test, the results ask `Grading.grade` once per solution.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 from ..verdicts import Verdict
 
 LEGACY, GROUPS = "legacy", "2025-09"
 WORST_FIRST = (Verdict.IE, Verdict.RE, Verdict.MLE, Verdict.TLE, Verdict.WA)  # the default grader's worst_error order
 SLACK = 1e-9  # a score this far past a bound is rounding, not a fault
+
+
+class GraderFailed(Exception):
+    """A group's custom grader (grader.py) gave no verdict: the problem's fault, with the reason."""
+
+
+Aggregate = Callable[[list[tuple[Verdict, float]]], tuple[Verdict, float]]  # a custom grader; GraderFailed
 
 
 def format_score(score: float | None) -> str:
@@ -129,6 +138,7 @@ class Group:
     full: float | None = None  # 2025-09 pass-fail: the score when every test is accepted
     require_pass: tuple[str, ...] = ()
     where: Path | None = None  # the settings file that configured it, for messages
+    grader: Aggregate | None = None  # legacy grading: custom: the package's grader instead of the default one
 
     @property
     def maximum(self) -> float | None:
@@ -214,7 +224,11 @@ def _grade(group: Group, outcomes: Outcomes, scored: Scored, passed: dict[str, b
             break
     if not results:
         return None
-    verdict, score = _aggregate(group, results)
+    try:
+        verdict, score = (group.grader or functools.partial(_aggregate, group))(results)
+    except GraderFailed as err:
+        scored.fault = scored.fault or f"group {group.name or 'data'}: {err}"
+        verdict, score = Verdict.IE, 0.0
     passed[group.name] = all(v is Verdict.AC for v, _ in results)
     unmet = [name for name in group.require_pass if not passed.get(name, False)]
     if unmet:
@@ -228,7 +242,8 @@ def _grade(group: Group, outcomes: Outcomes, scored: Scored, passed: dict[str, b
 
 
 def _aggregate(group: Group, results: list[tuple[Verdict, float]]) -> tuple[Verdict, float]:
-    """The default grader (problemtools' default_grader), and 2025-09's pass-fail aggregation."""
+    """The default grader (problemtools' default_grader), and 2025-09's pass-fail aggregation: the
+    group's (verdict, score) from its `results`."""
     if group.ignore_sample:
         results = results[-1:]  # data/'s items are sample, secret: the last one is secret
     verdicts = [v for v, _ in results]

@@ -18,6 +18,7 @@ from typing import Callable
 
 from ..errors import JudgeInputError
 from .format import Data, Findings, TestCase
+from .grader import Grader, find_grader
 from .scoring import GROUPS, LEGACY, Group, Grading, TestScore
 from .yamlio import load_mapping
 
@@ -145,10 +146,21 @@ def _legacy_tree(data: Path, spec: dict, tests: list[TestCase], folders: dict[Pa
     legacy = str(spec.get("problem_format_version", "legacy")) == "legacy"
     custom = ("required" if "score" in validation else "forbidden") if legacy else "allowed"
     groups: dict[Path, Group] = {}
+    found: list[Grader] = []
+
+    def package_grader() -> Grader | None:
+        """The package's one grader program, read when the first group with grading: custom asks."""
+        if not found:
+            program, why = find_grader(data.parent)
+            if program is None:
+                findings.error(why, data.parent / "graders")
+                return None
+            found.append(Grader(program))
+        return found[0]
 
     def group_of(path: Path) -> Group | None:
         if path not in groups:
-            made = _legacy_group(folders[path], overrides, findings)
+            made = _legacy_group(folders[path], overrides, package_grader, findings)
             if made is None:
                 return None
             groups[path] = made
@@ -180,17 +192,24 @@ def _legacy_tree(data: Path, spec: dict, tests: list[TestCase], folders: dict[Pa
     return scored, Grading(root, LEGACY, objective)
 
 
-def _legacy_group(folder: Folder, overrides: dict, findings: Findings) -> Group | None:
+def _legacy_group(folder: Folder, overrides: dict, package_grader: Callable[[], Grader | None],
+                  findings: Findings) -> Group | None:
     settings = folder.settings | overrides
     where = folder.file or None
-    if str(settings.get("grading", "default")) != "default":
-        findings.error("grading: custom graders (graders/) are not supported; the default grader is", where)
-        return None
     group = Group(folder.name, where=where)
     flags = settings.get("grader_flags") or ""
     words = flags.split() if isinstance(flags, str) else [str(w) for w in flags] if isinstance(flags, list) else None
     if words is None:
         findings.error("grader_flags: expected text", where)
+        return None
+    grading = str(settings.get("grading", "default"))
+    if grading == "custom":  # the package's grader, given this group's flags
+        grader = package_grader()
+        if grader is None:
+            return None
+        group.grader = grader.with_flags(tuple(words))
+    elif grading != "default":
+        findings.error(f"grading: expected default or custom, got {grading!r}", where)
         return None
     for word in words:  # as the default grader reads them: the last of conflicting modes wins, others are ignored
         if word in GRADER_SCORES:

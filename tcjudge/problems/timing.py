@@ -2,12 +2,13 @@
 Kattis/ICPC format defines it (and problemtools computes it).
 
 The slowest test of the submissions that bound the limit from below (the accepted ones; in 2025-09
-also wrong_answer/ and run_time_error/: expectations.Requirement.time_limit_role) times
+also wrong_answer/ and run_time_error/: expectations.Expectation.time_limit_tests) times
 `ac_to_time_limit`, rounded up to a multiple of `time_resolution` (at least one). Legacy packages
 name the multipliers `time_multiplier` (default 5) and `time_safety_margin` (default 2), and round
 to whole seconds; 2023-07 and 2025-09 ones say `time_multipliers: {ac_to_time_limit: 2,
-time_limit_to_tle: 1.5}` and `time_resolution` (default 1 s). The run that times the submissions
-belongs to the run owner (runs.settle_time_limit); this module holds the rule.
+time_limit_to_tle: 1.5}` and `time_resolution` (default 1 s). The submissions that must time out
+(expectations: an `upper` rule) must still do so at the limit times the TLE margin. The runs that
+time the submissions belong to the run owner (runs.settle_time_limit); this module holds the rule.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class Timing:
         if not all(type(v) in (int, float) and v > 0 for v in values) or min(values[:2]) < 1:
             return None, f"limits: the multipliers must be numbers of at least 1 and the resolution above 0, got {values}"
         return cls(float(values[0]), float(values[1]), float(values[2]), words), ""
+
+    @property
+    def margin_words(self) -> str:
+        """How the package names the TLE margin."""
+        return "time_safety_margin" if self.words == "time_multiplier" else "time_multipliers.time_limit_to_tle"
 
     @property
     def cap(self) -> float:

@@ -28,7 +28,7 @@ from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
 from ..problems.catalog import display_path
-from ..protocol import SOURCE_LIMIT, SourceError, read_tree
+from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem
 from ..problems.scoring import format_score
 from ..verdicts import Verdict
@@ -120,22 +120,22 @@ def problem_hash(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-FOLDER_HASH_LIMIT = 64 << 20  # bytes of a multi-file solution hashed: far above any source limit
-
-
 def solution_hash(path: Path) -> str:
     """What a solution's result depends on: a file's extension and bytes; a folder's (a multi-file
-    solution) every file's name and bytes as the judge reads them (protocol.read_tree), so an edit of
-    any file, a rename, an added or removed file makes earlier results stale."""
+    program, or a submit-answer problem's answers) every entry's path and content, a link by its
+    target, so that an edit of any file, a rename, an added link or file makes earlier results stale
+    (a link or an odd name is refused when it is graded: its result changes with it too)."""
     try:
         if not path.is_dir():
             return hashlib.sha256(path.suffix.encode() + b"\0" + path.read_bytes()).hexdigest()[:16]
         digest = hashlib.sha256(b"folder\0")
-        for name, data in sorted(read_tree(path, FOLDER_HASH_LIMIT).items()):
-            digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+        for entry in sorted(path.rglob("*")):  # rglob does not descend into linked folders
+            if entry.is_symlink():
+                content = b"link\0" + os.fsencode(os.readlink(entry))
+            else:
+                content = hashlib.sha256(entry.read_bytes()).digest() if entry.is_file() else b"not a file"
+            digest.update(os.fsencode(entry.relative_to(path).as_posix()) + b"\0" + content)
         return digest.hexdigest()[:16]
-    except SourceError as err:  # refused (a link, an odd name): its result is CE, stale once it changes
-        return "refused-" + hashlib.sha256(f"{path}\0{err}".encode()).hexdigest()[:16]
     except OSError:
         return "unreadable"
 

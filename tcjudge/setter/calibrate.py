@@ -18,6 +18,7 @@ from ..engine.pool import Pool, SolutionRun
 from ..engine.results import GradeResult
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
+from ..problems.expectations import UNTIMED
 from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem
 from ..verdicts import Verdict
@@ -65,27 +66,28 @@ def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float | Non
     ones; a package's: as its format says, expectations.py) times `factor` rounded up to a round
     number, or for a package without `factor` its own rule (timing.py: its multiplier and resolution)."""
     stored = catalog.stored_solutions(problem.slug)
-    lower = [s for s in stored if s.expected.time_limit_role == "lower"]
+    lower = [(s, tests) for s in stored if (tests := s.expected.time_limit_tests("lower", problem.tests))]
     if not lower:
         raise JudgeInputError("no accepted solutions to calibrate with", catalog.solutions_folder(problem.slug))
     timing = problem.timing if factor is None else None
     factor = timing.ac_to_time_limit if timing else factor or FACTOR
     with Pool(jobs, source_limit=source_limit) as pool:
-        results = pool.grade([SolutionRun(problem, s.path, problem.tests, False, s.expected) for s in lower])
+        results = pool.grade([SolutionRun(problem, s.path, tests, False, s.expected) for s, tests in lower])
+    # a submission timed on some groups only (a rule of submissions.yaml) is judged on their times alone
     failures = [f"{display_path(r.solution)} is filed as {_filed(r.expected)} but gets {r.verdict}" for r in results
-                if not r.matched]
+                if (not r.matched if len(r.tests) == len(problem.tests) else r.verdict in UNTIMED)]
     slowest_ms, where = max(((t.cpu_ms, f"{display_path(r.solution)}, test {t.name}")
                              for r in results for t in r.tests if t.verdict), default=(0.0, "none"))
     limit = timing.limit(slowest_ms / 1000) if timing else round_limit(slowest_ms / 1000 * factor)
     calibration = Calibration(problem, slowest_ms, where, limit, failures=failures)
     in_force = calibration.limit if write else problem.time_limit
     _warn_about(calibration, results, in_force, factor)
-    tle = [s for s in stored if s.expected.time_limit_role == "upper"]
+    tle = [(s, tests) for s in stored if (tests := s.expected.time_limit_tests("upper", problem.tests))]
     calibration.in_force, calibration.tle_stored = in_force, len(tle)
     if tle:
         generous = dataclasses.replace(problem, time_limit=min(MAX_LIMIT, in_force * TIMEOUT), tests=problem.tests)
         with Pool(jobs, source_limit=source_limit) as pool:
-            tle_results = pool.grade([SolutionRun(generous, s.path, problem.tests, True, s.expected) for s in tle])
+            tle_results = pool.grade([SolutionRun(generous, s.path, tests, True, s.expected) for s, tests in tle])
         _measure_tle(calibration, tle_results, in_force)
     if write and not failures:
         if problem.package:  # a package keeps its computed limit beside problem.yaml, as BAPCtools does

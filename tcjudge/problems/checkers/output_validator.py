@@ -87,6 +87,17 @@ class OutputValidator:
                 self._prepared["command"] = self._prepare()
             return self._prepared["command"]
 
+    def run(self, arguments: list[str], **options) -> subprocess.CompletedProcess:
+        """Run the prepared program (`arguments` start with command()) as the setter's trusted code is
+        run: outside the sandbox, for at most TIMEOUT seconds; `options` are subprocess.run's.
+        ValidatorFailed, naming the program, when it cannot start or takes longer."""
+        try:
+            return subprocess.run(arguments, timeout=self.TIMEOUT, **options)
+        except subprocess.TimeoutExpired:
+            raise ValidatorFailed(f"{self.describe()} took more than {self.TIMEOUT:g} s") from None
+        except OSError as err:
+            raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
+
     def _prepare(self) -> list[str]:
         path = self.path
         if path.is_dir():
@@ -182,13 +193,8 @@ class Session:
         (folder / "input").write_bytes(given)
         (folder / "output").write_bytes(output)
         with open(folder / "output", "rb") as team_output:
-            try:
-                run = subprocess.run(self.arguments(), stdin=team_output, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, timeout=self.validator.TIMEOUT, cwd=folder)
-            except subprocess.TimeoutExpired:
-                raise ValidatorFailed(f"{describe} took more than {self.validator.TIMEOUT:g} s") from None
-            except OSError as err:
-                raise ValidatorFailed(f"{describe} could not start: {err.strerror}") from None
+            run = self.validator.run(self.arguments(), stdin=team_output, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, cwd=folder)
         self.status = run.returncode
         score, multiplier = self.validator.score_files(self.feedback, run.returncode == OutputValidator.ACCEPT)
         if run.returncode == OutputValidator.ACCEPT:
@@ -221,11 +227,7 @@ class Session:
         """The validator as the interactor against a recorded dialogue (a sample's .interaction): the
         program's side all at once on its standard input; (its exit status, what it wrote)."""
         (self.folder / "input").write_bytes(given)
-        try:
-            run = subprocess.run(self.arguments(), input=program_output, capture_output=True,
-                                 timeout=self.validator.TIMEOUT, cwd=self.folder)
-        except (OSError, subprocess.TimeoutExpired) as err:
-            raise ValidatorFailed(f"{self.validator.describe()}: {err}") from None
+        run = self.validator.run(self.arguments(), input=program_output, capture_output=True, cwd=self.folder)
         return run.returncode, run.stdout
 
     def next_pass(self) -> bytes | None:

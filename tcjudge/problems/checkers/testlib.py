@@ -37,7 +37,7 @@ REJECTED = {1: "wrong answer", 2: "presentation error", 4: "extra output", 7: "p
 
 
 class TestlibChecker:
-    """A testlib checker program (its preparation is the output validator's: OutputValidator.command)."""
+    """A testlib checker program (prepared and run as an output validator is: OutputValidator.command, .run)."""
 
     def __init__(self, path: Path):
         self.program = OutputValidator(path, [], role="testlib checker")
@@ -52,14 +52,9 @@ class TestlibChecker:
             folder = Path(scratch)
             for name, data in (("input", given), ("output", output), ("answer", answer)):
                 (folder / name).write_bytes(data)
-            try:
-                run = subprocess.run([*command, str(folder / "input"), str(folder / "output"), str(folder / "answer")],
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     timeout=OutputValidator.TIMEOUT, cwd=folder)
-            except subprocess.TimeoutExpired:
-                raise ValidatorFailed(f"{self.describe()} took more than {OutputValidator.TIMEOUT:g} s") from None
-            except OSError as err:
-                raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
+            run = self.program.run([*command, str(folder / "input"), str(folder / "output"), str(folder / "answer")],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   cwd=folder)
         message = printable(" ".join(run.stderr[:4096].decode("utf-8", "replace").split()))
         if run.returncode == OK:
             return Comparison(True)

@@ -1,0 +1,5 @@
+n = int(input())
+d = 2
+while n % d:
+    d += 1
+print(d)
