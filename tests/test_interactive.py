@@ -47,7 +47,7 @@ def _interact(worker: Worker, program: Path, interactor: Path, folder: Path):
     (folder / "answer").write_text("")
     facts = worker.run_interactive({
         "argv": [sys.executable, str(interactor), str(folder / "input"), str(folder / "answer"), f"{feedback}/"],
-        "env": {"PATH": "/usr/bin:/bin"}, "cwd": str(folder), "cpu_limit": 10, "memory_mib": 1024, "wall_limit": 10})
+        "env": {"PATH": "/usr/bin:/bin"}, "cwd": str(folder), "feedback": str(feedback), "cpu_limit": 10, "memory_mib": 1024, "wall_limit": 10})
     message_file = feedback / "judgemessage.txt"
     return facts, judge_interaction(facts, _Problem(), message_file.read_text() if message_file.exists() else "")
 
