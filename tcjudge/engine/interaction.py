@@ -44,9 +44,17 @@ class Interactor:
 
     def reap(self, program_running: bool) -> None:
         _, self.status = os.waitpid(self.pid, 0)
-        self.first = program_running
+        self.first = self.first or program_running
         os.close(self.pidfd)
         self.pidfd = -1
+
+    def program_ended(self) -> None:
+        """The program's end has just been seen: if the interactor has already ended or begun to exit,
+        its verdict came first. (Its exit closes its pipes before its end shows on the pidfd; on their
+        one CPU the program may see the closed pipe, fail on it and end in between: a program killed by
+        SIGPIPE after a rejection got that rejection first.)"""
+        if self.status is None and _exiting(self.pid):
+            self.first = True
 
     @property
     def accepted(self) -> bool:
@@ -81,6 +89,19 @@ class Interactor:
         if self.status is None:
             kill_group(self.pid)
             self.reap(False)
+
+
+PF_EXITING = 0x4  # the kernel's task flag: do_exit() has begun
+
+
+def _exiting(pid: int) -> bool:
+    """Whether the process has begun to exit or is a zombie (/proc/PID/stat: its state and flags)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rpartition(b")")[2].split()
+    except OSError:
+        return True
+    return fields[0] in (b"Z", b"X") or bool(int(fields[6]) & PF_EXITING)
 
 
 def spawn(spec: dict, program_stdin: int, program_stdout: int, cpus: set[int], parent: int, devnull: int) -> Interactor:

@@ -422,6 +422,8 @@ class Zygote:
                     else:
                         drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
                 if exited:
+                    if other is not None and ended != "interactor-ended":
+                        other.program_ended()
                     break
             # Stop the child (its figures are read; a serving runtime that returned waits for NEXT_LINE)
             serving_on = self._serves() and ended == "returned"

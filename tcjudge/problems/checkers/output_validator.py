@@ -68,14 +68,6 @@ class OutputValidator:
             return session.judge(given, output)
 
     @contextmanager
-    def interaction(self, given: bytes, answer: bytes):
-        """As the interactor of one test: yields the interactor's spec for the worker (tcjudge.protocol)
-        and a function that reads its judgemessage.txt once it has run. ValidatorFailed when it cannot
-        be prepared."""
-        with self.session(answer) as session:
-            yield session.interaction(given), session.message
-
-    @contextmanager
     def session(self, answer: bytes) -> Iterator[Session]:
         """One test's scratch folder (its answer, the input, a feedback folder that outlives each run of
         the validator): a multi-pass test runs the validator once per pass in it."""
