@@ -21,7 +21,6 @@ Run: python benchmarks/interactive.py [--tests N] [--install] [--venv DIR]
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import statistics
@@ -33,7 +32,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from peers import ROOT, find_peer_tools, peer_environment, per_test, print_machine, timed
+from peers import ROOT, find_peer_tools, peer_environment, peer_options, per_test, print_machine, timed
 
 from tcjudge.engine.judging import judge_interaction
 from tcjudge.engine.worker import Worker
@@ -89,11 +88,7 @@ def worker_median(package: Path) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tests", type=int, default=50, help="tests in the package (default 50)")
-    parser.add_argument("--install", action="store_true", help="pip install problemtools into a virtual environment")
-    parser.add_argument("--venv", type=Path, help="where --install puts it (default: a temporary folder)")
-    options = parser.parse_args()
+    options = peer_options(__doc__, 50, "problemtools")
     python = os.path.realpath(sys.executable)
     tools, notes = find_peer_tools(options.install, options.venv, ("verifyproblem",))
 

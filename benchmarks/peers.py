@@ -166,12 +166,17 @@ def print_machine(what: str) -> None:
           f"{os.cpu_count()} cores, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f}; {what}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tests", type=int, default=100, help="tests in the package (default 100)")
-    parser.add_argument("--install", action="store_true", help="pip install the peers into a virtual environment")
+def peer_options(doc: str, tests: int, peers: str) -> argparse.Namespace:
+    """A peer benchmark's command line: --tests (default `tests`), --install (`peers`), --venv."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--tests", type=int, default=tests, help=f"tests in the package (default {tests})")
+    parser.add_argument("--install", action="store_true", help=f"pip install {peers} into a virtual environment")
     parser.add_argument("--venv", type=Path, help="where --install puts them (default: a temporary folder)")
-    options = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    options = peer_options(__doc__, 100, "the peers")
     python = os.path.realpath(sys.executable)
     tools, notes = find_peer_tools(options.install, options.venv)
 

@@ -1,9 +1,12 @@
 # Bisection: at most 7 guesses for 1 to 100, so 10 points on each of the three secret tests (30).
-low, high = 1, 100
-while True:
-    guess = (low + high) // 2
-    print(guess, flush=True)
-    reply = input()
-    if reply == "correct":
+import sys
+
+bounds = [1, 100]
+while bounds[0] <= bounds[1]:
+    middle = sum(bounds) // 2
+    sys.stdout.write(f"{middle}\n")
+    sys.stdout.flush()
+    answer = sys.stdin.readline().strip()
+    if answer == "correct":
         break
-    low, high = (guess + 1, high) if reply == "higher" else (low, guess - 1)
+    bounds[answer != "higher"] = middle + 1 if answer == "higher" else middle - 1
