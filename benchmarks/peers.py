@@ -58,7 +58,7 @@ PYTHON_LANGUAGE = """python3:
     compile: 'python3 -m py_compile {files}'
     run: 'python3 "{mainfile}"'
 """
-PEERS = ("problemtools", "bapctools")
+PEERS = {"verifyproblem": "problemtools", "bt": "bapctools"}  # each tool and the PyPI package that has it
 
 
 def write_package(folder: Path, tests: int, version: str) -> Path:
@@ -126,43 +126,63 @@ def fresh_python_median(package: Path, python: str) -> float:
     return statistics.median(times) * 1000
 
 
-def find_peer_tools(install: bool, venv: Path | None) -> tuple[dict[str, str], list[str]]:
-    """Paths of verifyproblem and bt (from PATH, or installed on request); notes on what is missing."""
-    tools = {name: shutil.which(name) for name in ("verifyproblem", "bt")}
+def find_peer_tools(install: bool, venv: Path | None,
+                    wanted: tuple[str, ...] = tuple(PEERS)) -> tuple[dict[str, str], list[str]]:
+    """Paths of the `wanted` tools (verifyproblem, bt: from PATH, or installed on request); notes on
+    what is missing."""
+    tools = {name: shutil.which(name) for name in wanted}
+    packages = [PEERS[name] for name in wanted]
     notes = []
     if install and not all(tools.values()):
         venv = venv or Path(tempfile.mkdtemp(prefix="judge-peers-venv-"))
         if not (venv / "bin" / "python").exists():
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", *PEERS], capture_output=True, text=True)
+        done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", *packages], capture_output=True, text=True)
         if done.returncode != 0:
-            notes.append(f"pip install {' '.join(PEERS)} failed: {done.stderr.strip().splitlines()[-1:]}")
+            notes.append(f"pip install {' '.join(packages)} failed: {done.stderr.strip().splitlines()[-1:]}")
         for name in tools:
             tools[name] = tools[name] or (str(venv / "bin" / name) if (venv / "bin" / name).exists() else None)
     for name, path in tools.items():
         if path is None:
-            notes.append(f"{name} not found (pass --install to install {' and '.join(PEERS)} from PyPI)")
+            notes.append(f"{name} not found (pass --install to install {' and '.join(packages)} from PyPI)")
     return tools, notes
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tests", type=int, default=100, help="tests in the package (default 100)")
-    parser.add_argument("--install", action="store_true", help="pip install the peers into a virtual environment")
+def peer_environment(scratch: Path, python: str) -> dict:
+    """The environment every tool runs in: `python3` first on PATH is `python` (this interpreter), and
+    problemtools' languages.yaml runs Python with it (its default is PyPy)."""
+    shims = scratch / "bin"
+    shims.mkdir(exist_ok=True)
+    if not (shims / "python3").exists():
+        (shims / "python3").symlink_to(python)
+    (scratch / "xdg" / "problemtools").mkdir(parents=True, exist_ok=True)
+    (scratch / "xdg" / "problemtools" / "languages.yaml").write_text(PYTHON_LANGUAGE)
+    return dict(os.environ, PATH=f"{shims}{os.pathsep}{os.environ.get('PATH', '')}", XDG_CONFIG_HOME=str(scratch / "xdg"))
+
+
+def print_machine(what: str) -> None:
+    """The line that says where and under what load the figures were taken."""
+    print(f"Machine: {platform.node()}, {platform.system()} {platform.release()}, {platform.machine()}, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f}; {what}")
+
+
+def peer_options(doc: str, tests: int, peers: str) -> argparse.Namespace:
+    """A peer benchmark's command line: --tests (default `tests`), --install (`peers`), --venv."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--tests", type=int, default=tests, help=f"tests in the package (default {tests})")
+    parser.add_argument("--install", action="store_true", help=f"pip install {peers} into a virtual environment")
     parser.add_argument("--venv", type=Path, help="where --install puts them (default: a temporary folder)")
-    options = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    options = peer_options(__doc__, 100, "the peers")
     python = os.path.realpath(sys.executable)
     tools, notes = find_peer_tools(options.install, options.venv)
 
     with tempfile.TemporaryDirectory(prefix="judge-peers-") as scratch:
         scratch = Path(scratch)
-        shims = scratch / "bin"  # `python3` for every tool: this very interpreter
-        shims.mkdir()
-        (shims / "python3").symlink_to(python)
-        (scratch / "xdg" / "problemtools").mkdir(parents=True)
-        (scratch / "xdg" / "problemtools" / "languages.yaml").write_text(PYTHON_LANGUAGE)
-        env = dict(os.environ, PATH=f"{shims}{os.pathsep}{os.environ.get('PATH', '')}",
-                   XDG_CONFIG_HOME=str(scratch / "xdg"))
+        env = peer_environment(scratch, python)
 
         def package(tests: int, version: str) -> Path:
             folder = scratch / f"{version}-{tests}"
@@ -202,10 +222,7 @@ def main() -> None:
                 continue
             rows.append([label, f"{peer_whole:.2f}", f"{peer_extra:.2f}", f"{peer_extra / extra:.1f}x slower"])
 
-    load = os.getloadavg()[0]
-    print(f"Machine: {platform.node()}, {platform.system()} {platform.release()}, {platform.machine()}, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}, load {load:.2f}; "
-          f"{options.tests} tests of one trivial stdin problem (read two integers, print the sum), one worker each")
+    print_machine(f"{options.tests} tests of one trivial stdin problem (read two integers, print the sum), one worker each")
     print(tabulate(rows, headers=["judging", "ms per test (whole command / N)", "ms per additional test",
                                   "ratio"], tablefmt="github"))
     print("ratio: fresh python3 against the worker's round trip; peers' additional test against ours")

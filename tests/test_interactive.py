@@ -20,6 +20,7 @@ from tcjudge.engine.judging import judge_interaction
 from tcjudge.engine.worker import Worker
 from tcjudge.errors import JudgeInputError
 from tcjudge.languages import CPP, JAVA
+from tcjudge.problems.checkers.output_validator import OutputValidator, ValidatorFailed
 from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
@@ -32,12 +33,17 @@ SECRET = 777
 
 
 class _Problem:  # judge_interaction reads the limits only
-    time_limit, memory_limit = 1.0, 256
+    memory_limit = 256
+
+    def __init__(self, time_limit: float):
+        self.time_limit = time_limit
 
 
-def _interact(worker: Worker, program: Path, interactor: Path, folder: Path):
-    response = worker.load(("interactive", str(program)), program, None, None, 1.0, 256, check=True,
-                           mode="interactive")
+def interact(worker: Worker, program: Path, interactor: Path, folder: Path, time_limit: float = 1.0, **spec):
+    """Play `program` against `interactor` through the worker (the spec's limits overridden by `spec`):
+    the facts and (verdict, message)."""
+    response = worker.load(("interactive", str(program), time_limit), program, None, None, time_limit, 256,
+                           check=True, mode="interactive")
     assert response["ok"], response
     feedback = folder / "feedback"
     feedback.mkdir(exist_ok=True)
@@ -47,9 +53,10 @@ def _interact(worker: Worker, program: Path, interactor: Path, folder: Path):
     (folder / "answer").write_text("")
     facts = worker.run_interactive({
         "argv": [sys.executable, str(interactor), str(folder / "input"), str(folder / "answer"), f"{feedback}/"],
-        "env": {"PATH": "/usr/bin:/bin"}, "cwd": str(folder), "cpu_limit": 10, "memory_mib": 1024, "wall_limit": 10})
+        "env": {"PATH": "/usr/bin:/bin"}, "cwd": str(folder), "feedback": str(feedback), "cpu_limit": 10, "memory_mib": 1024, "wall_limit": 10} | spec)
     message_file = feedback / "judgemessage.txt"
-    return facts, judge_interaction(facts, _Problem(), message_file.read_text() if message_file.exists() else "")
+    return facts, judge_interaction(facts, _Problem(time_limit),
+                                    message_file.read_text() if message_file.exists() else "")
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +66,7 @@ def graded():
     try:
         with tempfile.TemporaryDirectory() as scratch:
             for program in PROGRAMS:
-                results[program.name] = _interact(worker, program, INTERACTOR, Path(scratch))
+                results[program.name] = interact(worker, program, INTERACTOR, Path(scratch))
     finally:
         worker.close()
     return results
@@ -86,7 +93,7 @@ def test_the_interactor_that_fails_is_blamed_not_the_program(graded):
 def test_an_interactor_that_cannot_start_is_an_internal_error(tmp_path):
     worker = Worker()
     try:
-        _facts, (verdict, message) = _interact(worker, PACKAGE / "submissions" / "accepted" / "bisect.py", tmp_path / "missing", tmp_path)
+        _facts, (verdict, message) = interact(worker, PACKAGE / "submissions" / "accepted" / "bisect.py", tmp_path / "missing", tmp_path)
     finally:
         worker.close()
     assert verdict is Verdict.IE
@@ -101,7 +108,7 @@ def test_both_sides_run_on_one_cpu(tmp_path):
     program.write_text("import os, sys\nsys.stderr.write(repr(sorted(os.sched_getaffinity(0))))\n")
     worker = Worker()
     try:
-        facts, (verdict, message) = _interact(worker, program, spy, tmp_path)
+        facts, (verdict, message) = interact(worker, program, spy, tmp_path)
     finally:
         worker.close()
     assert verdict is Verdict.WA and len(eval(message)) == 1 and message == facts.output.strip()
@@ -148,3 +155,31 @@ def test_a_package_without_data_is_read_as_a_package(tmp_path):
     shutil.rmtree(folder / "data")
     with pytest.raises(JudgeInputError, match="the package has no tests"):
         load_problem(folder)
+
+
+def test_the_package_sets_its_interactors_limits(tmp_path):
+    """limits.validation_time and validation_memory reach the interactor's spec (the format's 60 s and
+    2048 MiB otherwise); a value out of range is refused at problem.yaml."""
+    folder = _package_copy(tmp_path)
+    spec = folder / "problem.yaml"
+    default = load_problem(folder).interactor
+    assert (default.time_limit, default.memory_mib) == (60, 2048)
+    spec.write_text(spec.read_text() + "limits:\n  validation_time: 3\n  validation_memory: 512\n")
+    interactor = load_problem(folder).interactor
+    with interactor.session(b"") as session:
+        given = session.interaction(b"5\n")
+    assert (given["cpu_limit"], given["memory_mib"]) == (3, 512) and given["feedback"] == str(session.feedback)
+    spec.write_text(spec.read_text().replace("validation_memory: 512", "validation_memory: many"))
+    with pytest.raises(JudgeInputError, match="limits.validation_memory"):
+        load_problem(folder)
+
+
+@pytest.mark.parametrize("body, words", [
+    ("while True:\n    pass\n", "CPU time (validation_time)"),
+    ("data = bytearray(1 << 30)\n", "exited with status 1"),
+], ids=["time", "memory"])
+def test_an_output_validator_over_its_limits_is_the_problems_fault(tmp_path, body, words):
+    validator = tmp_path / "validate.py"
+    validator.write_text("import sys\n" + body + "sys.exit(42)\n")
+    with pytest.raises(ValidatorFailed, match=re.escape(words)):
+        OutputValidator(validator, [], time_limit=1, memory_mib=256).judge(b"", b"", b"")

@@ -5,9 +5,12 @@ input answer feedback_dir [flags]`): trusted, but limited so a bug in it cannot 
 judge. Its standard input is what the program writes on its standard output, and its standard
 output is what the program reads: two pipes, whose only other ends are the program's. It runs in a
 process group of its own, on the program's CPU (a ping-pong across CPUs costs several times more),
-with a CPU limit, a bounded address space and SIGPIPE ignored (a program that stops reading makes
-its writes fail, not kill it). Its exit status decides the answer (42 accept, 43 reject); anything
-else, a signal, or a failure to start is its fault: IE, never the program's.
+with the problem's CPU limit and address space (validation_time, validation_memory), files of at
+most FEEDBACK_FILE_MIB, SIGPIPE ignored (a program that stops reading makes its writes fail, not
+kill it), and the sandbox's layers for trusted code (sandbox/trusted.py: it reads everything, writes
+only its feedback folder, no network). Its exit status decides the answer (42 accept, 43 reject);
+anything else, a signal (SIGXCPU past its CPU limit), or a failure to start is its fault: IE, never
+the program's.
 
 Runs in the zygote (trusted); the run request's "interactor" field carries the spec
 (tcjudge.protocol).
@@ -24,7 +27,9 @@ import time
 
 from ..protocol import ACCEPTED, NOT_STARTED
 from .processes import die_with_parent, kill_group
+from .sandbox import trusted
 
+FEEDBACK_FILE_MIB = 1024  # the largest file it may write (judgemessage.txt, nextpass.in): a bug fills no disk
 
 
 class Interactor:
@@ -39,9 +44,17 @@ class Interactor:
 
     def reap(self, program_running: bool) -> None:
         _, self.status = os.waitpid(self.pid, 0)
-        self.first = program_running
+        self.first = self.first or program_running
         os.close(self.pidfd)
         self.pidfd = -1
+
+    def program_ended(self) -> None:
+        """The program's end has just been seen: if the interactor has already ended or begun to exit,
+        its verdict came first. (Its exit closes its pipes before its end shows on the pidfd; on their
+        one CPU the program may see the closed pipe, fail on it and end in between: a program killed by
+        SIGPIPE after a rejection got that rejection first.)"""
+        if self.status is None and _exiting(self.pid):
+            self.first = True
 
     @property
     def accepted(self) -> bool:
@@ -78,8 +91,21 @@ class Interactor:
             self.reap(False)
 
 
+PF_EXITING = 0x4  # the kernel's task flag: do_exit() has begun
+
+
+def _exiting(pid: int) -> bool:
+    """Whether the process has begun to exit or is a zombie (/proc/PID/stat: its state and flags)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rpartition(b")")[2].split()
+    except OSError:
+        return True
+    return fields[0] in (b"Z", b"X") or bool(int(fields[6]) & PF_EXITING)
+
+
 def spawn(spec: dict, program_stdin: int, program_stdout: int, cpus: set[int], parent: int, devnull: int) -> Interactor:
-    """Start the interactor of `spec` ({"argv", "env", "cwd", "cpu_limit", "memory_mib"}) with its
+    """Start the interactor of `spec` ({"argv", "env", "cwd", "feedback", "cpu_limit", "memory_mib"}) with its
     standard output on `program_stdin` and its standard input on `program_stdout` (the zygote's
     ends of the program's pipes, closed here once the interactor holds them)."""
     pid = os.fork()
@@ -97,9 +123,11 @@ def spawn(spec: dict, program_stdin: int, program_stdout: int, cpus: set[int], p
             memory = int(spec["memory_mib"]) << 20
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (FEEDBACK_FILE_MIB << 20,) * 2)
             os.sched_setaffinity(0, cpus)
             os.closerange(3, 1 << 16)
             os.chdir(spec["cwd"])
+            trusted.confine(spec["feedback"])
             os.execve(spec["argv"][0], spec["argv"], spec["env"])
         finally:
             os._exit(NOT_STARTED)

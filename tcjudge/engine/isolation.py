@@ -10,7 +10,7 @@ import os
 import platform
 
 from . import sandbox
-from .sandbox import LayerStatus, cgroup
+from .sandbox import LayerStatus, cgroup, trusted
 
 
 def engine_layers() -> list[LayerStatus]:
@@ -25,6 +25,7 @@ def engine_layers() -> list[LayerStatus]:
         LayerStatus("environment", True, "workers start with a minimal environment, cwd /, no site-packages"),
         LayerStatus("result channel", True, "results cross as JSON text, type-checked and compared in the judge"),
         LayerStatus("bounds", *cgroup.probe()),
+        trusted.layer(),
     ]
 
 

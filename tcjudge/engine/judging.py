@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 from pathlib import Path
 from typing import Any, Callable
@@ -131,6 +132,8 @@ def judge_interaction(facts: RunFacts, problem: Problem, judge_message: str) -> 
 def _interactor_failure(other: dict) -> str | None:
     if other.get("timed_out"):
         return "the interactor gave no verdict in time after the program ended"
+    if other.get("signal") == signal.SIGXCPU:
+        return "the interactor used more than its CPU time (the package's validation_time)"
     if other.get("signal") is not None:
         return f"the interactor was killed by signal {other['signal']}"
     status = other.get("exit_code")

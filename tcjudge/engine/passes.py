@@ -13,6 +13,10 @@ apply them:
   limits.validation_passes, is the validator's fault: IE, never the program's;
 - the validator's input file is the pass's own input (the test's .in, then each nextpass.in).
 
+The validator's score files (score.txt, score_multiplier.txt) of the pass that accepts are the
+test's, as a single-pass test's are (problems/scoring.py); an interactive test is one such pass
+(interactive_pass).
+
 Judge side (trusted): the worker runs each pass as any stdin or interactive test.
 """
 
@@ -20,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..problems.checkers.output_validator import OutputValidator, Session
+from ..problems.checkers import Comparison
+from ..problems.checkers.output_validator import OutputValidator, Session, ValidatorFailed
 from ..problems.format import Data, Problem, TestCase
 from ..protocol import ACCEPTED
 from ..verdicts import RunFacts, Verdict
@@ -28,42 +33,72 @@ from .judging import judge_interaction, judge_program
 from .worker import Worker
 
 
-def run_passes(worker: Worker, problem: Problem, test: TestCase) -> tuple[RunFacts, tuple[Verdict, str]]:
-    """One multi-pass test: its facts (the passes together) and its verdict. Raises ValidatorFailed
-    when the validator cannot be prepared (the problem's fault: IE), WorkerDied as any test does."""
+Outcome = tuple[RunFacts, tuple[Verdict, str], Comparison | None]  # facts, verdict, what the validator awarded
+
+
+def interactive_test(worker: Worker, problem: Problem, test: TestCase) -> Outcome:
+    """One interactive test: the problem's interactor (a test group's own flags) beside the program.
+    Raises ValidatorFailed when the interactor cannot be prepared (the problem's fault, IE)."""
+    interactor = test.check.settings if test.check is not None else problem.interactor
+    with interactor.session(test.answer.read()) as session:
+        facts, outcome, awarded, _ = interactive_pass(worker, problem, session, test.input.read())
+        return facts, outcome, awarded
+
+
+def interactive_pass(worker: Worker, problem: Problem, session: Session,
+                     given: bytes) -> tuple[RunFacts, tuple[Verdict, str], Comparison | None, int | None]:
+    """The program once in dialogue with the interactor on the input `given`: its facts, its verdict,
+    what the interactor awarded (its score files, when it accepted) and its exit status. Score files
+    the format forbids (on a rejection, both, not a number) are the interactor's fault: IE."""
+    facts = worker.run_interactive(session.interaction(given))
+    verdict, message = judge_interaction(facts, problem, session.message())
+    status = (facts.interactor or {}).get("exit_code")
+    awarded = None
+    if verdict is not Verdict.IE:
+        try:
+            awarded = session.verdict(status)
+        except ValidatorFailed as err:
+            verdict, message = Verdict.IE, str(err)
+    return facts, (verdict, message), awarded, status
+
+
+def run_passes(worker: Worker, problem: Problem, test: TestCase) -> Outcome:
+    """One multi-pass test: its facts (the passes together), its verdict and what the validator
+    awarded in the pass that accepted. Raises ValidatorFailed when the validator cannot be prepared
+    (the problem's fault: IE), WorkerDied as any test does."""
     validator: OutputValidator = problem.check.settings
     with validator.session(test.answer.read()) as session:
         given = test.input.read()
         spent: list[RunFacts] = []
         for number in range(1, problem.passes + 1):
-            facts, (verdict, message), status = _one_pass(worker, problem, test, session, given)
+            facts, (verdict, message), awarded, status = _one_pass(worker, problem, test, session, given)
             spent.append(facts)
             following = session.next_pass()
             facts = _together(spent)
             if following is not None and status != ACCEPTED:
                 return facts, (Verdict.IE, f"pass {number}: the output validator wrote {session.NEXT_PASS} but exited "
-                                           f"with status {status}, not {ACCEPTED}")
+                                           f"with status {status}, not {ACCEPTED}"), None
             if verdict is not Verdict.AC:
-                return facts, (verdict, f"pass {number}: {message}" if message else f"pass {number}")
+                return facts, (verdict, f"pass {number}: {message}" if message else f"pass {number}"), None
             if following is None:
-                return facts, (Verdict.AC, "")
+                return facts, (Verdict.AC, ""), awarded
             given = following
     return facts, (Verdict.IE, f"the output validator asked for pass {problem.passes + 1}, more than "
-                               f"limits.validation_passes ({problem.passes})")
+                               f"limits.validation_passes ({problem.passes})"), None
 
 
 def _one_pass(worker: Worker, problem: Problem, test: TestCase, session: Session,
-              given: bytes) -> tuple[RunFacts, tuple[Verdict, str], int | None]:
+              given: bytes) -> tuple[RunFacts, tuple[Verdict, str], Comparison | None, int | None]:
     """Run the program once on `given` (in dialogue with the interactor, or on standard input and then
-    judged by the validator): its facts, verdict and the validator's exit status (None if it did not run)."""
+    judged by the validator): its facts, verdict, what the validator awarded and its exit status
+    (None if it did not run)."""
     if problem.kind.interactive:
-        facts = worker.run_interactive(session.interaction(given))
-        return facts, judge_interaction(facts, problem, session.message()), (facts.interactor or {}).get("exit_code")
+        return interactive_pass(worker, problem, session, given)
     session.status = None
     facts = worker.run_input(given)
-    verdict, message, _ = judge_program(replace(test, input=Data(inline=given)), facts, problem,
-                                        lambda _given, _answer, output: session.check(given, output))
-    return facts, (verdict, message), session.status
+    verdict, message, awarded = judge_program(replace(test, input=Data(inline=given)), facts, problem,
+                                              lambda _given, _answer, output: session.check(given, output))
+    return facts, (verdict, message), awarded, session.status
 
 
 def _together(passes: list[RunFacts]) -> RunFacts:

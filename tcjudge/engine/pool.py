@@ -20,9 +20,8 @@ from ..problems.format import Problem, TestCase
 from ..problems.scoring import ScoreRange
 from ..protocol import SOURCE_LIMIT
 from ..verdicts import RunFacts, Verdict
-from .judging import (input_text, judge_answer, judge_interaction, judge_load, judge_test, returned_text,
-                      score_test)
-from .passes import run_passes
+from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
+from .passes import interactive_test, run_passes
 from .results import GradeResult, TestResult, verdict_only
 from .spares import Spares
 from .worker import Worker, WorkerDied, remove_stale_cgroups
@@ -264,9 +263,9 @@ class Pool:
             return None
         awarded = None  # what the answer check awarded besides the verdict (a validator's score files)
         if run.problem.kind.multi_pass:
-            facts, (verdict, message) = run_passes(worker, run.problem, test)
+            facts, (verdict, message), awarded = run_passes(worker, run.problem, test)
         elif run.problem.kind.interactive:
-            facts, (verdict, message) = self._interact(worker, run.problem, test)
+            facts, (verdict, message), awarded = interactive_test(worker, run.problem, test)
         else:
             facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)
             verdict, message, awarded = judge_test(test, facts, run.problem)
@@ -275,15 +274,6 @@ class Pool:
         return TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
                           returned_text(facts), input_text(test) if failed else "", facts.output if failed else "",
                           score)
-
-    @staticmethod
-    def _interact(worker: Worker, problem: Problem, test: TestCase) -> tuple[RunFacts, tuple[Verdict, str]]:
-        """One interactive test: the problem's interactor beside the program (raises ValidatorFailed
-        when the interactor cannot be prepared: the problem's fault, IE)."""
-        interactor = test.check.settings if test.check is not None else problem.interactor  # a group's own flags
-        with interactor.interaction(test.input.read(), test.answer.read()) as (spec, judge_message):
-            facts = worker.run_interactive(spec)
-            return facts, judge_interaction(facts, problem, judge_message())
 
     def _report_skipped(self, run: SolutionRun, index: int, on_test: TestCallback | None) -> None:
         """A test that will not run is done for the progress: its callback gets a result without a verdict."""

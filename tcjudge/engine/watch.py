@@ -67,11 +67,16 @@ class Activity:
     spent running or waiting for a CPU (the child may have been blocked on a pipe the zygote was
     slow to empty: that is never the solution's idle time). A wait is credited when the waiting
     thread gets its CPU, so it may show in the interval after the one it happened in; that
-    interval's surplus is handed back to the previous one.
+    interval's surplus is handed back to the previous one. An interactive program's `partner` (the
+    interactor) is treated as the zygote is: the time it spent running or waiting for a CPU is never
+    the program's idle time (a program that waits for a slow interactor is charged nothing).
     """
 
-    def __init__(self, pid: int, clock: int, started: float):
+    def __init__(self, pid: int, clock: int, started: float, partner: int | None = None):
         self.pid, self.clock = pid, clock
+        self._partner = partner
+        self._partner_clock = None if partner is None else process_cpu_clock(partner)
+        self._partner_busy = 0.0
         self.idle = 0.0  # seconds
         self.waited = 0.0  # seconds
         self._first_look = started + FIRST_LOOK
@@ -89,6 +94,7 @@ class Activity:
                 return idle_limit, overload_wait
             self._at, self._cpu = now, _cpu_seconds(self.clock, 0.0)
             self._delays, self._own = _thread_delays(self.pid), _own_schedule()
+            self._partner_busy = self._partner_time()
         since = now - self._at
         return idle_limit - self.idle - since, overload_wait - self.waited - since
 
@@ -100,8 +106,10 @@ class Activity:
         if self._at is None:
             return
         now, cpu, delays, own = time.monotonic(), _cpu_seconds(self.clock, self._cpu), _thread_delays(self.pid), _own_schedule()
+        partner = self._partner_time()
         waited = max((delay - self._delays.get(tid, 0) for tid, delay in delays.items()), default=0) / 1e9
-        idle = (now - self._at) - (cpu - self._cpu) - max(0.0, waited) - (own - self._own) / 1e9
+        idle = ((now - self._at) - (cpu - self._cpu) - max(0.0, waited) - (own - self._own) / 1e9
+                - (partner - self._partner_busy))
         if idle >= 0:
             self.idle += idle
             self._last_idle = idle
@@ -109,7 +117,16 @@ class Activity:
             self.idle -= min(-idle, self._last_idle)
             self._last_idle = 0.0
         self.waited += max(0.0, waited)
-        self._at, self._cpu, self._delays, self._own = now, cpu, delays, own
+        self._at, self._cpu, self._delays, self._own, self._partner_busy = now, cpu, delays, own, partner
+
+    def _partner_time(self) -> float:
+        """Seconds the partner has run (its CPU clock) and its threads have waited for a CPU; what
+        was last read once it is gone."""
+        if self._partner_clock is None:
+            return 0.0
+        waits = sum(_thread_delays(self._partner).values()) / 1e9
+        ran = _cpu_seconds(self._partner_clock, -1.0)
+        return self._partner_busy if ran < 0 else ran + waits
 
     def runnable(self) -> bool:
         """Whether a thread is running or waiting for a CPU right now (its wait not yet credited)."""

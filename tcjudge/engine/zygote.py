@@ -359,7 +359,7 @@ class Zygote:
         result_r, output_r, answer_r = child.result_r, child.output_r, child.answer_r
         pidfd = os.pidfd_open(child.pid)
         clock = process_cpu_clock(child.pid)
-        activity = Activity(child.pid, clock, started)
+        activity = Activity(child.pid, clock, started, None if other is None else other.pid)
         poller = select.poll()
         for fd in (result_r, output_r, pidfd) + ((answer_r,) if answer_r is not None else ()):
             poller.register(fd, select.POLLIN)
@@ -422,6 +422,8 @@ class Zygote:
                     else:
                         drain(fd, output, OUTPUT_CAP, poller, open_pipes, self.devnull)
                 if exited:
+                    if other is not None and ended != "interactor-ended":
+                        other.program_ended()
                     break
             # Stop the child (its figures are read; a serving runtime that returned waits for NEXT_LINE)
             serving_on = self._serves() and ended == "returned"

@@ -7,7 +7,7 @@ graders/): the setter's program that aggregates a test group's results, as probl
 Verdicts on both sides are the format's: AC, WA, TLE, RTE (our RE and MLE), JE (a judge error: our
 IE). The program is prepared and run as an output validator is (OutputValidator: one Python file,
 C++ sources, an executable, a folder with `build`/`run`; trusted, outside the sandbox, with the
-validator's time limit). A grader that cannot start, exits with a status other than 0, dies of a
+validator's limits: validation_time, validation_memory). A grader that cannot start, exits with a status other than 0, dies of a
 signal, prints anything but one verdict and one number, or answers JE is the problem's fault:
 GraderFailed, naming the grader, which makes the group (and the solution) IE.
 """
@@ -15,6 +15,7 @@ GraderFailed, naming the grader, which makes the group (and the solution) IE.
 from __future__ import annotations
 
 import math
+import tempfile
 from pathlib import Path
 
 from ..verdicts import Verdict
@@ -46,16 +47,17 @@ class Grader:
         """The group's (verdict, score) as the grader aggregates `results`; GraderFailed when it gives none."""
         lines = "".join(f"{TO_GRADER.get(verdict, 'JE')} {score!r}\n" for verdict, score in results)
         try:
-            run = self.program.run([*self.program.command(), *self.program.flags], input=lines.encode(),
-                                   capture_output=True)
+            with tempfile.TemporaryDirectory(prefix="judge-grader-") as scratch:
+                returncode, stdout, stderr = self.program.run([*self.program.command(), *self.program.flags],
+                                                              Path(scratch), given=lines.encode())
         except ValidatorFailed as err:
             raise GraderFailed(str(err)) from None
-        if run.returncode != 0:
-            status = f"status {run.returncode}" if run.returncode > 0 else f"signal {-run.returncode}"
-            last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+        if returncode != 0:
+            status = f"status {returncode}" if returncode > 0 else f"signal {-returncode}"
+            last = stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
             raise GraderFailed(f"{self.describe()} failed ({status}), expected 0"
                                + (f": {printable(last[0])}" if last else ""))
-        text = run.stdout[:OUTPUT_READ].decode("utf-8", "replace")
+        text = stdout[:OUTPUT_READ].decode("utf-8", "replace")
         words = text.split()
         score = _number(words[1]) if len(words) == 2 else None
         if score is None or words[0] not in (*FROM_GRADER, "JE"):

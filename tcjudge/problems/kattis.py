@@ -3,7 +3,8 @@
 A folder under --problems is a package when it has problem.yaml and data/ (and no tests/ of ours).
 Both the legacy Kattis format and the ICPC 2023-07 format are read:
 
-    problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory),
+    problem.yaml                   name (text, or {en: ...}), source, limits (time_limit, memory, output,
+                                   validation_time and validation_memory for its validator),
                                    validation (legacy: default | custom), validator_flags (legacy),
                                    type (2023-07: pass-fail, scoring, interactive, multi-pass: multipass.py,
                                    submit-answer: submitanswer.py)
@@ -119,7 +120,9 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
         findings.error(f"limits.output: expected MiB between 1 and {ANSWER_CAP >> 20}, got {output!r}", spec_path)
         return None, findings
     flags = _validator_flags(folder, spec, findings)
-    check = None if flags is None else _output_check(folder, spec, version, flags, findings)
+    validation = _validation_limits(limits, findings, spec_path)
+    check = None if flags is None or validation is None else _output_check(folder, spec, version, flags,
+                                                                          validation, findings)
     if time_limit is None or check is None:
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
@@ -201,21 +204,36 @@ def _time_limit(folder: Path, limits: dict, findings: Findings) -> tuple[float |
     return float(value), "problem.yaml" if where.name == "problem.yaml" else ".timelimit"
 
 
-def _output_check(folder: Path, spec: dict, version: str, flags: list[str], findings: Findings) -> OutputCheck | None:
+def _validation_limits(limits: dict, findings: Findings, where: Path) -> dict | None:
+    """limits.validation_time (CPU seconds) and validation_memory (MiB) for the package's own
+    validator, checker or interactor, the format's defaults where absent (None: a bad value, recorded)."""
+    found = {}
+    for key, name, default, low, high in (("validation_time", "time_limit", OutputValidator.TIMEOUT, 0.1, 3600),
+                                          ("validation_memory", "memory_mib", OutputValidator.MEMORY_MIB, 16, 1 << 20)):
+        value = limits.get(key, default)
+        if type(value) not in (int, float) or not low <= value <= high:
+            findings.error(f"limits.{key}: expected a number between {low:g} and {high:g}, got {value!r}", where)
+            return None
+        found[name] = value
+    return found
+
+
+def _output_check(folder: Path, spec: dict, version: str, flags: list[str], validation: dict,
+                  findings: Findings) -> OutputCheck | None:
     validator_dirs = [folder / "output_validator"] if version != "legacy" else []
     legacy = folder / "output_validators"
     if legacy.is_dir():
         validator_dirs += sorted(p for p in legacy.iterdir() if not p.name.startswith("."))
     validators = [p for p in validator_dirs if p.exists()]
     if spec.get("checker") is not None:
-        return _testlib_check(folder, spec, validators, flags, findings)
+        return _testlib_check(folder, spec, validators, flags, validation, findings)
     custom = "custom" in str(spec.get("validation", "")) or (version != "legacy" and validators)
     if custom:
         if len(validators) != 1:
             findings.error(f"a custom output validator needs exactly one under output_validator(s)/, found "
                            f"{len(validators)}", folder)
             return None
-        return OutputCheck("output_validator", OutputValidator(validators[0], flags))
+        return OutputCheck("output_validator", OutputValidator(validators[0], flags, **validation))
     try:
         return OutputCheck("tokens", TokenRules.parse(flags))
     except ValueError as err:
@@ -243,7 +261,7 @@ def _checks_by_flags(check: OutputCheck, folder: Path, findings: Findings):
     return check_for
 
 
-def _testlib_check(folder: Path, spec: dict, validators: list[Path], flags: list[str],
+def _testlib_check(folder: Path, spec: dict, validators: list[Path], flags: list[str], validation: dict,
                    findings: Findings) -> OutputCheck | None:
     """`checker: testlib` (our key, not the format's): the package's output validator folder holds a
     testlib checker (Codeforces / Polygon convention) instead of a Kattis validator."""
@@ -259,7 +277,7 @@ def _testlib_check(folder: Path, spec: dict, validators: list[Path], flags: list
         findings.error(f"checker: testlib needs its program as the one output validator under output_validator(s)/, "
                        f"found {len(validators)}", folder)
     else:
-        return OutputCheck(testlib.NAME, testlib.TestlibChecker(validators[0]))
+        return OutputCheck(testlib.NAME, testlib.TestlibChecker(validators[0], **validation))
     return None
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import copy
 import math
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -33,18 +35,22 @@ class OutputValidator:
     exit status 42 accepts, 43 rejects (with feedback_dir/judgemessage.txt as the message), anything
     else is a fault of the validator. An acceptance may come with a score: feedback_dir/score.txt, or
     score_multiplier.txt (2025-09); either on a rejection, both, or one that is not a number is a
-    fault of the validator. It is the problem setter's code, trusted like the test data,
-    and runs outside the sandbox with a time limit; only its input (the program's output) is hostile.
-    A Python file, an executable, or C++ sources (compiled once with g++) are supported.
+    fault of the validator. It is the problem setter's code, trusted like the test data, and runs
+    outside the sandbox with the package's limits (validation_time: CPU seconds, validation_memory:
+    MiB of address space); only its input (the program's output) is hostile. As an interactor it also
+    gets the sandbox's layers for trusted code (engine/interaction.py). A Python file, an executable,
+    or C++ sources (compiled once with g++) are supported.
     """
 
-    TIMEOUT = 60.0  # seconds for one verdict (an interactor's CPU limit too)
-    INTERACTOR_MEMORY_MIB = 2048  # its address space
+    TIMEOUT = 60.0  # CPU seconds for one verdict: the format's default validation_time
+    MEMORY_MIB = 2048  # its address space: the format's default validation_memory
     AFTER_PROGRAM = 10.0  # seconds an interactor has to decide once the program has ended
     ACCEPT, REJECT = 42, 43
 
-    def __init__(self, path: Path, flags: list[str], role: str = "output validator"):
+    def __init__(self, path: Path, flags: list[str], role: str = "output validator",
+                 time_limit: float = TIMEOUT, memory_mib: int = MEMORY_MIB):
         self.path, self.flags, self.role = Path(path).resolve(), list(flags), role
+        self.time_limit, self.memory_mib = float(time_limit), int(memory_mib)
         self._prepared: dict = {}  # "command", "build_dir": shared by its copies with other flags
         self._lock = threading.Lock()
 
@@ -60,14 +66,6 @@ class OutputValidator:
     def judge(self, given: bytes, answer: bytes, output: bytes) -> Comparison:
         with self.session(answer) as session:
             return session.judge(given, output)
-
-    @contextmanager
-    def interaction(self, given: bytes, answer: bytes):
-        """As the interactor of one test: yields the interactor's spec for the worker (tcjudge.protocol)
-        and a function that reads its judgemessage.txt once it has run. ValidatorFailed when it cannot
-        be prepared."""
-        with self.session(answer) as session:
-            yield session.interaction(given), session.message
 
     @contextmanager
     def session(self, answer: bytes) -> Iterator[Session]:
@@ -86,17 +84,6 @@ class OutputValidator:
             if "command" not in self._prepared:
                 self._prepared["command"] = self._prepare()
             return self._prepared["command"]
-
-    def run(self, arguments: list[str], **options) -> subprocess.CompletedProcess:
-        """Run the prepared program (`arguments` start with command()) as the setter's trusted code is
-        run: outside the sandbox, for at most TIMEOUT seconds; `options` are subprocess.run's.
-        ValidatorFailed, naming the program, when it cannot start or takes longer."""
-        try:
-            return subprocess.run(arguments, timeout=self.TIMEOUT, **options)
-        except subprocess.TimeoutExpired:
-            raise ValidatorFailed(f"{self.describe()} took more than {self.TIMEOUT:g} s") from None
-        except OSError as err:
-            raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
 
     def _prepare(self) -> list[str]:
         path = self.path
@@ -149,6 +136,36 @@ class OutputValidator:
             raise ValidatorFailed(f"{self.describe()}: g++ failed: {printable(first[0] if first else '')}")
         return binary
 
+    def run(self, arguments: list[str], cwd: Path, given: bytes | None = None, stdin=None,
+            stdout: int | None = subprocess.PIPE) -> tuple[int, bytes, bytes]:
+        """Run it under its limits on `given` (or the file `stdin`): (exit status, standard output,
+        standard error); ValidatorFailed when it cannot start or passes a limit. The limits are set
+        on the started process (prlimit: a preexec_fn is unsafe in the judge's threads), the moment
+        its exec succeeded; a wall-clock bound of WALL_FACTOR x its CPU limit stops one that sleeps."""
+        wall = WALL_FACTOR * self.time_limit + WALL_SLACK
+        try:
+            process = subprocess.Popen(arguments, stdin=subprocess.PIPE if given is not None else stdin,
+                                       stdout=stdout, stderr=subprocess.PIPE, cwd=cwd)
+        except OSError as err:
+            raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
+        with process:
+            cpu, memory = math.ceil(self.time_limit), self.memory_mib << 20
+            try:
+                resource.prlimit(process.pid, resource.RLIMIT_CPU, (cpu, cpu + 1))
+                resource.prlimit(process.pid, resource.RLIMIT_AS, (memory, memory))
+            except ProcessLookupError:  # (already over)
+                pass
+            try:
+                out, err = process.communicate(given, timeout=wall)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+                raise ValidatorFailed(f"{self.describe()} took more than {wall:g} s") from None
+        if process.returncode == -signal.SIGXCPU:
+            raise ValidatorFailed(f"{self.describe()} used more than its {self.time_limit:g} s of CPU time "
+                                  f"(validation_time)")
+        return process.returncode, out or b"", err or b""
+
     def score_files(self, feedback: Path, accepted: bool) -> tuple[float | None, float | None]:
         """score.txt and score_multiplier.txt, read as numbers (None where absent)."""
         found = {}
@@ -193,18 +210,26 @@ class Session:
         (folder / "input").write_bytes(given)
         (folder / "output").write_bytes(output)
         with open(folder / "output", "rb") as team_output:
-            run = self.validator.run(self.arguments(), stdin=team_output, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, cwd=folder)
-        self.status = run.returncode
-        score, multiplier = self.validator.score_files(self.feedback, run.returncode == OutputValidator.ACCEPT)
-        if run.returncode == OutputValidator.ACCEPT:
-            return Comparison(True, score=score, multiplier=multiplier)
-        if run.returncode == OutputValidator.REJECT:
-            return Comparison(False, self.message() or "rejected by the output validator")
-        last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+            status, _, stderr = self.validator.run(self.arguments(), folder, stdin=team_output, stdout=subprocess.DEVNULL)
+        self.status = status
+        verdict = self.verdict(status)
+        if verdict is not None:
+            return verdict
+        last = stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
         detail = printable(last[0]) if last else ""
-        raise ValidatorFailed(f"{describe} exited with status {run.returncode}, not 42 or 43"
+        raise ValidatorFailed(f"{describe} exited with status {status}, not 42 or 43"
                               + (f": {detail}" if detail else ""))
+
+    def verdict(self, status: int | None) -> Comparison | None:
+        """What an exit status and the feedback folder say: accepted (with its score files), rejected
+        (with its judgemessage), or None for any other status. ValidatorFailed on score files the
+        format forbids."""
+        score, multiplier = self.validator.score_files(self.feedback, status == OutputValidator.ACCEPT)
+        if status == OutputValidator.ACCEPT:
+            return Comparison(True, score=score, multiplier=multiplier)
+        if status == OutputValidator.REJECT:
+            return Comparison(False, self.message() or f"rejected by the {self.validator.role}")
+        return None
 
     def check(self, given: bytes, output: bytes) -> Comparison:
         """judge(), where a validator that gives no verdict is a judge fault (IE) instead of raised."""
@@ -217,8 +242,8 @@ class Session:
         """The spec (tcjudge.protocol) for running the validator as the interactor on the input `given`."""
         (self.folder / "input").write_bytes(given)
         return {"argv": self.arguments(), "env": {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
-                "cwd": str(self.folder), "cpu_limit": self.validator.TIMEOUT,
-                "memory_mib": self.validator.INTERACTOR_MEMORY_MIB, "wall_limit": self.validator.AFTER_PROGRAM}
+                "cwd": str(self.folder), "feedback": str(self.feedback), "cpu_limit": self.validator.time_limit,
+                "memory_mib": self.validator.memory_mib, "wall_limit": self.validator.AFTER_PROGRAM}
 
     def message(self) -> str:
         return _feedback(self.feedback / "judgemessage.txt")
@@ -227,8 +252,8 @@ class Session:
         """The validator as the interactor against a recorded dialogue (a sample's .interaction): the
         program's side all at once on its standard input; (its exit status, what it wrote)."""
         (self.folder / "input").write_bytes(given)
-        run = self.validator.run(self.arguments(), input=program_output, capture_output=True, cwd=self.folder)
-        return run.returncode, run.stdout
+        status, written, _ = self.validator.run(self.arguments(), self.folder, given=program_output)
+        return status, written
 
     def next_pass(self) -> bytes | None:
         """The input the validator wrote for another pass (feedback/nextpass.in), taken out of the
@@ -245,6 +270,7 @@ class Session:
 
 
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
+WALL_FACTOR, WALL_SLACK = 2, 10.0  # a validator's wall-clock bound: twice its CPU limit and 10 s (a busy machine)
 
 
 def _executable(path: Path) -> bool:

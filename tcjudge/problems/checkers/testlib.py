@@ -15,7 +15,7 @@ A stdin problem names it with `checker: testlib` (its program: checker.cpp, chec
 folder), a Kattis package with the same key in problem.yaml (its program: the package's output
 validator folder). The program is prepared as an output validator is (one Python file, C++ sources
 compiled once with g++ beside the setter's own testlib.h, an executable, a folder with `build`/`run`)
-and run as one: the setter's code, trusted, outside the sandbox, with the validator's time limit.
+and run as one: the setter's code, trusted, outside the sandbox, with the validator's limits.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ REJECTED = {1: "wrong answer", 2: "presentation error", 4: "extra output", 7: "p
 class TestlibChecker:
     """A testlib checker program (prepared and run as an output validator is: OutputValidator.command, .run)."""
 
-    def __init__(self, path: Path):
-        self.program = OutputValidator(path, [], role="testlib checker")
+    def __init__(self, path: Path, **limits):
+        self.program = OutputValidator(path, [], role="testlib checker", **limits)
 
     def describe(self) -> str:
         return self.program.describe()
@@ -52,15 +52,15 @@ class TestlibChecker:
             folder = Path(scratch)
             for name, data in (("input", given), ("output", output), ("answer", answer)):
                 (folder / name).write_bytes(data)
-            run = self.program.run([*command, str(folder / "input"), str(folder / "output"), str(folder / "answer")],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                   cwd=folder)
-        message = printable(" ".join(run.stderr[:4096].decode("utf-8", "replace").split()))
-        if run.returncode == OK:
+            returncode, _, stderr = self.program.run(
+                [*command, str(folder / "input"), str(folder / "output"), str(folder / "answer")], folder,
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        message = printable(" ".join(stderr[:4096].decode("utf-8", "replace").split()))
+        if returncode == OK:
             return Comparison(True)
-        if run.returncode in REJECTED:
-            return Comparison(False, message or f"{REJECTED[run.returncode]} (the checker's exit status {run.returncode})")
-        status = f"status {run.returncode}" if run.returncode >= 0 else f"signal {-run.returncode}"
+        if returncode in REJECTED:
+            return Comparison(False, message or f"{REJECTED[returncode]} (the checker's exit status {returncode})")
+        status = f"status {returncode}" if returncode >= 0 else f"signal {-returncode}"
         raise ValidatorFailed(f"{self.describe()} failed ({status})" + (f": {message}" if message else ""))
 
 
