@@ -16,6 +16,7 @@ import atexit
 import ctypes
 import faulthandler
 import json
+import marshal
 import os
 import resource
 import select
@@ -23,11 +24,13 @@ import signal
 import sys
 import traceback
 import types
+import warnings
 from dataclasses import dataclass
 from typing import Callable, NoReturn
 
 from ..protocol import ARGS_FD, CRASH_FD, RESULT_FD, UNSUPPORTED
 from .processes import die_with_parent, libc
+from .solution import LENGTH
 
 
 def builtins_as_python_starts() -> None:
@@ -55,6 +58,7 @@ class Channels:
     args: int
     setup: int  # the judge's own set-up errors, closed before any solution code runs
     crash: int  # what a crashing process says of its crash (tcjudge.protocol)
+    code: int = -1  # where the compiled code goes for the children after this one (-1: nowhere)
 
 
 def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], None] | None,
@@ -87,11 +91,14 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
             os.closerange(CRASH_FD + 1, setup_w)
             os.closerange(setup_w + 1, 1 << 16)
             _exec_program(program, token)
-        os.closerange(CRASH_FD + 1, 1 << 16)
+        code_w = channels.code  # closed by _compile, before any code of the solution runs
+        os.closerange(CRASH_FD + 1, code_w if code_w > CRASH_FD else 1 << 16)
+        if code_w > CRASH_FD:
+            os.closerange(code_w + 1, 1 << 16)
     except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
         os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
         os._exit(70)
-    (_run_program if solution.stdin_mode else _run_solution)(solution)
+    (_run_program if solution.stdin_mode else _run_solution)(solution, code_w)
     # Stay alive, stopped, until the zygote has read this process's CPU time and peak memory
     # and killed it (an exiting process loses its memory figures before it can be reaped).
     os.kill(os.getpid(), signal.SIGSTOP)
@@ -155,10 +162,10 @@ def _report_crashes() -> None:
     faulthandler.enable(file=CRASH_FD, all_threads=False)
 
 
-def _run_solution(solution) -> None:
+def _run_solution(solution, code_w: int) -> None:
     """Load the module fresh, find the class and method, wait for the arguments, call, report."""
     _report_crashes()
-    code = _compile(solution)
+    code = _compile(solution, code_w)
     if code is None:
         return
     phase = "load"
@@ -199,20 +206,42 @@ def _solution_module(solution) -> types.ModuleType:
     return module
 
 
-def _compile(solution) -> types.CodeType | None:
-    """Compile the source here, in the confined and limited child (None: the failure is reported)."""
+def _compile(solution, code_w: int) -> types.CodeType | None:
+    """The solution's code: loaded from what an earlier child compiled (engine/solution.CompiledCode),
+    else compiled here, in the confined and limited child, and handed on through `code_w` (a
+    descriptor, or -1), which is closed on return. None: the failure is reported."""
     try:
-        return compile(solution.source, solution.path, "exec", dont_inherit=True)
+        if solution.code is not None and solution.code.marshaled is not None:
+            return marshal.loads(solution.code.marshaled)
+        with warnings.catch_warnings(record=True) as warned:
+            code = compile(solution.source, solution.path, "exec", dont_inherit=True)
+        for warning in warned:  # shown as compile shows them: every test's output has them
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+        if code_w >= 0 and not warned:
+            _hand_on(code, code_w)
+        return code
     except SyntaxError as err:  # SyntaxWarnings went to the captured output, like any print
         where = f" (line {err.lineno})" if err.lineno else ""
         _report({"kind": "compile_error", "message": f"{type(err).__name__}: {err.msg}{where}"[:1000]})
     except BaseException as err:  # too deep, too big, a decoder that fails: the solution's own fault
         _flush_output()
         _report(_describe_error(err, "compile", solution.path))
+    finally:
+        if code_w >= 0:
+            os.close(code_w)
     return None
 
 
-def _run_program(solution) -> None:
+def _hand_on(code: types.CodeType, code_w: int) -> None:
+    """Write the compiled code for the children after this one, whole or not at all, never waiting."""
+    try:
+        data = marshal.dumps(code)
+        os.write(code_w, LENGTH.pack(len(data)) + data)  # in a full pipe, the zygote sees a short write
+    except (ValueError, OSError):  # too deep or too large to marshal, a full pipe: each child compiles
+        pass
+
+
+def _run_program(solution, code_w: int) -> None:
     """Run a stdin program as `python3 program.py` would, once its input starts to arrive (an
     interactive one: once its interactor has started).
 
@@ -221,7 +250,7 @@ def _run_program(solution) -> None:
     `sys.exit` or a failure to write the output is reported as an error, as for a method.
     """
     _report_crashes()
-    code = _compile(solution)  # (no solution code runs before the input arrives; compiling runs none)
+    code = _compile(solution, code_w)  # (no solution code runs before the input arrives; compiling runs none)
     if code is None:
         return
     if solution.compile_only:
