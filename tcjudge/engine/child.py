@@ -22,11 +22,9 @@ import resource
 import select
 import signal
 import sys
-import traceback
 import types
 import warnings
-from dataclasses import dataclass
-from typing import Callable, NoReturn
+from collections.abc import Callable
 
 from ..protocol import ARGS_FD, CRASH_FD, RESULT_FD, UNSUPPORTED
 from .processes import die_with_parent, libc
@@ -44,25 +42,27 @@ def builtins_as_python_starts() -> None:
     site.sethelper()
 
 
-@dataclass
 class Channels:
     """What the child's descriptors become, as the zygote chose them for its mode: a method reads
     its arguments on ARGS_FD and has no input; a stdin program reads its input on 0 and writes its
     answer on 1; an interactive program is connected to the interactor on 0 and 1 and waits for
-    ARGS_FD to close before it starts. Every mode has the crash channel (CRASH_FD)."""
+    ARGS_FD to close before it starts. Every mode has the crash channel (CRASH_FD).
 
-    stdin: int
-    stdout: int
-    output: int  # standard error (and a method's standard output): captured
-    result: int
-    args: int
-    setup: int  # the judge's own set-up errors, closed before any solution code runs
-    crash: int  # what a crashing process says of its crash (tcjudge.protocol)
-    code: int = -1  # where the compiled code goes for the children after this one (-1: nowhere)
+    `output` is standard error (and a method's standard output), captured; `setup` carries the
+    judge's own set-up errors, closed before any solution code runs; `crash` what a crashing process
+    says of its crash (tcjudge.protocol); `code` where the compiled code goes for the children after
+    this one (-1: nowhere)."""
+
+    __slots__ = ("stdin", "stdout", "output", "result", "args", "setup", "crash", "code")
+
+    def __init__(self, stdin: int, stdout: int, output: int, result: int, args: int, setup: int, crash: int,
+                 code: int = -1):
+        self.stdin, self.stdout, self.output, self.result, self.args = stdin, stdout, output, result, args
+        self.setup, self.crash, self.code = setup, crash, code
 
 
 def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], None] | None,
-          data_baseline: int, nproc: int | None, cpu: int) -> NoReturn:
+          data_baseline: int, nproc: int | None, cpu: int) -> None:  # (never returns: typing stays out of the zygote)
     """In the forked child: cut every tie to the zygote (`parent`), confine, then run `solution`
     (an engine/solution.Solution) on `cpu` alone and end.
 
@@ -121,7 +121,7 @@ def _limit(solution, data_baseline: int, nproc: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def _exec_program(program, token: int | None) -> NoReturn:
+def _exec_program(program, token: int | None) -> None:  # (never returns)
     """Arrange the descriptors and become the compiled program (an engine/solution.Program).
 
     `token`: the address of the program's path that the confinement's filter lets execve take
@@ -350,9 +350,11 @@ def _plain(value, depth: int):
 
 def _describe_error(err: BaseException, phase: str, path: str) -> dict:
     line = None
-    for frame, lineno in traceback.walk_tb(err.__traceback__):
-        if frame.f_code.co_filename == path:
-            line = lineno
+    tb = err.__traceback__
+    while tb is not None:  # (traceback.walk_tb, without importing traceback into the zygote)
+        if tb.tb_frame.f_code.co_filename == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
     if isinstance(err, SyntaxError) and err.filename == path:
         line = err.lineno
     try:

@@ -21,8 +21,8 @@ import os
 import struct
 import sys
 import sysconfig
-from dataclasses import dataclass
-from typing import Iterable
+from collections import namedtuple
+from collections.abc import Iterable
 
 from . import _landlock, _seccomp, _sys
 from .profiles import JVM, NATIVE, PROFILES, PYTHON, Profile
@@ -34,11 +34,12 @@ _pack_u32 = struct.Struct("=I").pack_into
 LAYER_NAMES = ("no_new_privs", "landlock.fs", "landlock.net", "landlock.scope", "seccomp")
 
 
-@dataclass(frozen=True)
-class LayerStatus:
-    name: str
-    active: bool
-    detail: str  # version and what it stops when active; why not when inactive
+class LayerStatus(namedtuple("LayerStatus", "name active detail")):
+    """One layer: its name, whether it is active, and its version and what it stops when active,
+    or why not when inactive. (Named tuples, not dataclasses, on the zygote's side: see
+    protocol.Limits.)"""
+
+    __slots__ = ()
 
 
 class ConfinementError(RuntimeError):
