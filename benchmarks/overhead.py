@@ -4,6 +4,9 @@
 Every figure is printed next to a baseline measured in the same run on the same machine:
   - overhead: our judge (one fork per test from a warm worker) against a fresh `python3` per test,
     which is how other judges run Python;
+  - per test: the marginal cost of one more trivial test (N2 tests against N1, on a pool) at -j1 and
+    -j2, in wall time and in CPU time of the whole process tree (judge, zygotes, children), and the
+    -j2 speed-up on those tests;
   - parallelism: -j2 against -j1 on a CPU-bound set;
   - accuracy: reported CPU time against the same work timed inside the test's own process
     (time.process_time() around the loop), reported peak memory against the worker's baseline.
@@ -16,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -100,6 +104,29 @@ def process_per_test(count: int) -> list[float]:
     return samples
 
 
+def tree_cpu() -> float:
+    """CPU seconds of this process and of every process it has waited for (a zygote's children are
+    in its figure once the pool has closed it)."""
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+
+
+def marginal(jobs: int, small: int, large: int, rounds: int = 3) -> tuple[float, float]:
+    """(wall, CPU of the process tree) in seconds that one more trivial test costs at -j`jobs`:
+    the medians over `rounds` of (cost of `large` tests - cost of `small` tests) / (large - small),
+    so the pool's start and end fall out."""
+    walls, cpus = [], []
+    for _ in range(rounds):
+        costs = []
+        for count in (small, large):
+            cpu_before = tree_cpu()
+            _, wall = grade(jobs, tests(0, 0, count))
+            costs.append((wall, tree_cpu() - cpu_before))
+        walls.append((costs[1][0] - costs[0][0]) / (large - small))
+        cpus.append((costs[1][1] - costs[0][1]) / (large - small))
+    return statistics.median(walls), statistics.median(cpus)
+
+
 def grade(jobs: int, cases: list[TestCase]):
     with Pool(jobs) as pool:
         started = time.perf_counter()
@@ -111,6 +138,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", type=int, default=1000, help="trivial tests for the overhead figure")
     parser.add_argument("--baseline-tests", type=int, default=100, help="tests for the process-per-test baseline")
+    parser.add_argument("--marginal", type=int, nargs=2, default=(100, 600), metavar=("N1", "N2"),
+                        help="trivial tests graded twice on a pool for the marginal cost per test")
     options = parser.parse_args()
     rows = []
 
@@ -129,6 +158,14 @@ def main() -> None:
     on_wall, off_wall = statistics.median(on), statistics.median(off)
     rows.append(["median wall, kernel layers on / off", f"{on_wall * 1e3:.2f} ms", f"{off_wall * 1e3:.2f} ms (off)",
                  f"{(on_wall / off_wall - 1) * 100:+.0f}% (target <= +25%)"])
+
+    j1_wall, j1_cpu = marginal(1, *options.marginal)
+    j2_wall, j2_cpu = marginal(2, *options.marginal)
+    rows.append(["marginal cost of a trivial test, -j1", f"{j1_wall * 1e3:.2f} ms wall",
+                 f"{j1_cpu * 1e3:.2f} ms CPU (judge, zygote, children)", "target <= 1 ms wall"])
+    rows.append(["marginal cost of a trivial test, -j2", f"{j2_wall * 1e3:.2f} ms wall",
+                 f"{j2_cpu * 1e3:.2f} ms CPU (judge, zygotes, children)",
+                 f"{j1_wall / j2_wall:.2f}x the -j1 throughput (target >= 1.7)"])
 
     rounds = calibrate_rounds(0.2)
     cpu_bound = tests(rounds, 0, 20)

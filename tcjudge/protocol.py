@@ -45,7 +45,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
+from collections import namedtuple
 
 RESULT_FD = 3
 ARGS_FD = 4
@@ -77,12 +77,14 @@ TREE_FILES = 100
 TREE_SKIPPED = ("__pycache__",)  # and every name starting with a dot (.git, editors' files)
 
 
-@dataclass(frozen=True)
-class Limits:
-    """A problem's limits and the two wall-clock bounds derived from them (docs/verdicts.md)."""
+class Limits(namedtuple("Limits", "time memory_mib")):
+    """A problem's limits (CPU seconds, MiB) and the two wall-clock bounds derived from them
+    (docs/verdicts.md).
 
-    time: float  # CPU seconds
-    memory_mib: int
+    A named tuple, as every value the zygote's side defines: dataclasses (with inspect, ast, dis and
+    tokenize beneath it) would add 2 MiB to the zygote, and every fork copies its page tables."""
+
+    __slots__ = ()
 
     @property
     def idle(self) -> float:

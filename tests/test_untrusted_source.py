@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+from tcjudge.engine import child
+from tcjudge.engine.solution import LENGTH, CompiledCode
 from tcjudge.engine.worker import Worker
 
 from .conftest import FIXTURE_PROBLEMS
@@ -53,8 +55,54 @@ def test_compile_warnings_go_to_the_child_not_to_the_worker(tmp_path):
         response = worker.load(("noisy",), noisy, "Adder", "add", 2, 256, check=True)
         assert response["ok"] and '"kind": "loaded"' in response["facts"].report
         assert "SyntaxWarning" in response["facts"].output  # the child's own captured output
-        assert worker.run(((1, 2), 3)).report.startswith('{"kind": "return", "value": 9')
+        for _ in range(3):  # a source that warns is compiled by every child: each test's output warns
+            facts = worker.run(((1, 2), 3))
+            assert facts.report.startswith('{"kind": "return", "value": 9') and "SyntaxWarning" in facts.output
         worker._stderr.seek(0, os.SEEK_END)
         assert worker._stderr.tell() == 0, "the worker's own stderr got the solution's warnings"
+    finally:
+        worker.close()
+
+
+class _Source:
+    """What child._compile reads of a Solution."""
+
+    def __init__(self, source: bytes, code: CompiledCode | None = None):
+        self.source, self.path, self.code = source, "/nowhere/solution.py", code
+
+
+def test_the_first_childs_compiled_code_serves_the_children_after_it():
+    cache = CompiledCode()
+    channel = cache.channel()
+    assert channel is not None and cache.channel() is None  # one child compiles at a time
+    compiled = child._compile(_Source(ADDER.encode()), channel)  # closes the channel
+    cache.collect()
+    assert cache.marshaled is not None and cache.channel() is None  # known: nobody compiles again
+    loaded = child._compile(_Source(b"raise SystemExit('not compiled')", cache), -1)
+    assert loaded == compiled and loaded.co_filename == "/nowhere/solution.py"
+    namespace: dict = {}
+    exec(loaded, namespace)
+    assert namespace["Adder"]().add((1, 2), 3) == 9
+
+
+def test_compiled_code_that_is_cut_short_or_never_written_is_not_used():
+    cache = CompiledCode()
+    for written in (b"", LENGTH.pack(10) + b"short", b""):  # a child killed before, or while, writing
+        channel = cache.channel()
+        os.write(channel, written)
+        os.close(channel)
+        cache.collect()
+        assert cache.marshaled is None
+    assert cache.channel() is None, "after three tries every child compiles its own"
+
+
+def test_tests_after_the_first_report_the_same_lines_of_the_same_file(tmp_path):
+    failing = tmp_path / "failing.py"
+    failing.write_text("class Adder:\n    def add(self, values, factor):\n\n        raise ValueError(factor)\n")
+    worker = Worker()
+    try:
+        assert worker.load(("failing",), failing, "Adder", "add", 2, 256, check=True)["ok"]
+        reports = [worker.run(((1,), n)).report for n in (7, 7, 7)]
+        assert len(set(reports)) == 1 and '"line": 4' in reports[0] and '"message": "7"' in reports[0], reports
     finally:
         worker.close()

@@ -15,21 +15,20 @@ from __future__ import annotations
 import atexit
 import ctypes
 import faulthandler
-import importlib.util
 import json
-import linecache
+import marshal
 import os
 import resource
 import select
 import signal
 import sys
-import traceback
 import types
-from dataclasses import dataclass
-from typing import Callable, NoReturn
+import warnings
+from collections.abc import Callable
 
 from ..protocol import ARGS_FD, CRASH_FD, RESULT_FD, UNSUPPORTED
 from .processes import die_with_parent, libc
+from .solution import LENGTH
 
 
 def builtins_as_python_starts() -> None:
@@ -43,24 +42,27 @@ def builtins_as_python_starts() -> None:
     site.sethelper()
 
 
-@dataclass
 class Channels:
     """What the child's descriptors become, as the zygote chose them for its mode: a method reads
     its arguments on ARGS_FD and has no input; a stdin program reads its input on 0 and writes its
     answer on 1; an interactive program is connected to the interactor on 0 and 1 and waits for
-    ARGS_FD to close before it starts. Every mode has the crash channel (CRASH_FD)."""
+    ARGS_FD to close before it starts. Every mode has the crash channel (CRASH_FD).
 
-    stdin: int
-    stdout: int
-    output: int  # standard error (and a method's standard output): captured
-    result: int
-    args: int
-    setup: int  # the judge's own set-up errors, closed before any solution code runs
-    crash: int  # what a crashing process says of its crash (tcjudge.protocol)
+    `output` is standard error (and a method's standard output), captured; `setup` carries the
+    judge's own set-up errors, closed before any solution code runs; `crash` what a crashing process
+    says of its crash (tcjudge.protocol); `code` where the compiled code goes for the children after
+    this one (-1: nowhere)."""
+
+    __slots__ = ("stdin", "stdout", "output", "result", "args", "setup", "crash", "code")
+
+    def __init__(self, stdin: int, stdout: int, output: int, result: int, args: int, setup: int, crash: int,
+                 code: int = -1):
+        self.stdin, self.stdout, self.output, self.result, self.args = stdin, stdout, output, result, args
+        self.setup, self.crash, self.code = setup, crash, code
 
 
 def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], None] | None,
-          data_baseline: int, nproc: int | None, cpu: int) -> NoReturn:
+          data_baseline: int, nproc: int | None, cpu: int) -> None:  # (never returns: typing stays out of the zygote)
     """In the forked child: cut every tie to the zygote (`parent`), confine, then run `solution`
     (an engine/solution.Solution) on `cpu` alone and end.
 
@@ -89,11 +91,14 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
             os.closerange(CRASH_FD + 1, setup_w)
             os.closerange(setup_w + 1, 1 << 16)
             _exec_program(program, token)
-        os.closerange(CRASH_FD + 1, 1 << 16)
+        code_w = channels.code  # closed by _compile, before any code of the solution runs
+        os.closerange(CRASH_FD + 1, code_w if code_w > CRASH_FD else 1 << 16)
+        if code_w > CRASH_FD:
+            os.closerange(code_w + 1, 1 << 16)
     except BaseException as err:  # the harness's own set-up failed: say so, as an internal error
         os.write(setup_w, f"{type(err).__name__}: {err}".encode()[:4096])
         os._exit(70)
-    (_run_program if solution.stdin_mode else _run_solution)(solution)
+    (_run_program if solution.stdin_mode else _run_solution)(solution, code_w)
     # Stay alive, stopped, until the zygote has read this process's CPU time and peak memory
     # and killed it (an exiting process loses its memory figures before it can be reaped).
     os.kill(os.getpid(), signal.SIGSTOP)
@@ -116,7 +121,7 @@ def _limit(solution, data_baseline: int, nproc: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def _exec_program(program, token: int | None) -> NoReturn:
+def _exec_program(program, token: int | None) -> None:  # (never returns)
     """Arrange the descriptors and become the compiled program (an engine/solution.Program).
 
     `token`: the address of the program's path that the confinement's filter lets execve take
@@ -157,10 +162,10 @@ def _report_crashes() -> None:
     faulthandler.enable(file=CRASH_FD, all_threads=False)
 
 
-def _run_solution(solution) -> None:
+def _run_solution(solution, code_w: int) -> None:
     """Load the module fresh, find the class and method, wait for the arguments, call, report."""
     _report_crashes()
-    code = _compile(solution)
+    code = _compile(solution, code_w)
     if code is None:
         return
     phase = "load"
@@ -211,6 +216,8 @@ class FolderImports:
         self.files, self.folder = files, folder
 
     def find_spec(self, name: str, path=None, target=None):
+        import importlib.util  # (in the child, at the program's first import: the zygote stays small)
+
         relative = name.replace(".", "/")
         for candidate, package in ((f"{relative}/__init__.py", True), (f"{relative}.py", False)):
             if candidate in self.files:
@@ -228,23 +235,45 @@ class FolderImports:
         exec(compile(source, origin, "exec", dont_inherit=True), module.__dict__)
 
 
-def _compile(solution) -> types.CodeType | None:
-    """Compile the source here, in the confined and limited child (None: the failure is reported);
-    a multi-file program's other files become importable (FolderImports)."""
+def _compile(solution, code_w: int) -> types.CodeType | None:
+    """The solution's code: loaded from what an earlier child compiled (engine/solution.CompiledCode),
+    else compiled here, in the confined and limited child, and handed on through `code_w` (a
+    descriptor, or -1), which is closed on return. None: the failure is reported. A multi-file
+    program's other files become importable (FolderImports)."""
     if solution.modules:
         sys.meta_path.insert(0, FolderImports(solution.modules, os.path.dirname(solution.path)))
     try:
-        return compile(solution.source, solution.path, "exec", dont_inherit=True)
+        if solution.code is not None and solution.code.marshaled is not None:
+            return marshal.loads(solution.code.marshaled)
+        with warnings.catch_warnings(record=True) as warned:
+            code = compile(solution.source, solution.path, "exec", dont_inherit=True)
+        for warning in warned:  # shown as compile shows them: every test's output has them
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+        if code_w >= 0 and not warned:
+            _hand_on(code, code_w)
+        return code
     except SyntaxError as err:  # SyntaxWarnings went to the captured output, like any print
         where = f" (line {err.lineno})" if err.lineno else ""
         _report({"kind": "compile_error", "message": f"{type(err).__name__}: {err.msg}{where}"[:1000]})
     except BaseException as err:  # too deep, too big, a decoder that fails: the solution's own fault
         _flush_output()
         _report(_describe_error(err, "compile", solution.path))
+    finally:
+        if code_w >= 0:
+            os.close(code_w)
     return None
 
 
-def _run_program(solution) -> None:
+def _hand_on(code: types.CodeType, code_w: int) -> None:
+    """Write the compiled code for the children after this one, whole or not at all, never waiting."""
+    try:
+        data = marshal.dumps(code)
+        os.write(code_w, LENGTH.pack(len(data)) + data)  # in a full pipe, the zygote sees a short write
+    except (ValueError, OSError):  # too deep or too large to marshal, a full pipe: each child compiles
+        pass
+
+
+def _run_program(solution, code_w: int) -> None:
     """Run a stdin program as `python3 program.py` would, once its input starts to arrive (an
     interactive one: once its interactor has started).
 
@@ -253,7 +282,7 @@ def _run_program(solution) -> None:
     `sys.exit` or a failure to write the output is reported as an error, as for a method.
     """
     _report_crashes()
-    code = _compile(solution)  # (no solution code runs before the input arrives; compiling runs none)
+    code = _compile(solution, code_w)  # (no solution code runs before the input arrives; compiling runs none)
     if code is None:
         return
     if solution.compile_only:
@@ -357,6 +386,9 @@ def _print_traceback(err: BaseException, solution) -> None:
     prints for an exception it does not catch, the judge's own frames left out, so that `grade
     --show-output` shows what the program said. A SystemExit prints only a text it carries."""
     try:
+        import linecache  # (here, in the child that failed: the zygote stays small)
+        import traceback
+
         if isinstance(err, SystemExit):
             text = f"{err.code}\n" if isinstance(err.code, str) else ""
         else:
@@ -376,9 +408,11 @@ def _print_traceback(err: BaseException, solution) -> None:
 
 def _describe_error(err: BaseException, phase: str, path: str) -> dict:
     line = None
-    for frame, lineno in traceback.walk_tb(err.__traceback__):
-        if frame.f_code.co_filename == path:
-            line = lineno
+    tb = err.__traceback__
+    while tb is not None:  # (traceback.walk_tb, without importing traceback into the zygote)
+        if tb.tb_frame.f_code.co_filename == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
     if isinstance(err, SyntaxError) and err.filename == path:
         line = err.lineno
     try:

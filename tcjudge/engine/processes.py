@@ -6,6 +6,8 @@ import ctypes
 import os
 import signal
 
+from .sandbox._sys import read_whole
+
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 libc = ctypes.CDLL(None, use_errno=True)
@@ -32,8 +34,8 @@ def reap_orphans(known: set[int]) -> None:
     """Kill and reap descendants that escaped their test's process group and were re-parented to
     us (every child but the `known` ones, killed already and reaped on their own schedule)."""
     try:
-        with open(f"/proc/self/task/{os.getpid()}/children") as handle:
-            orphans = [int(pid) for pid in handle.read().split() if int(pid) not in known]
+        orphans = [int(pid) for pid in read_whole(f"/proc/self/task/{os.getpid()}/children").split()
+                   if int(pid) not in known]
     except OSError:
         orphans = []
     for pid in orphans:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 
-from ..protocol import ANSWER_CAP, Limits, read_source, read_tree
+from ..protocol import ANSWER_CAP, ARGS_FD, Limits, read_source, read_tree
+
+CODE_TRIES = 3  # children asked for the compiled code of one solution before every child compiles its own
+LENGTH = struct.Struct("<Q")  # the compiled code's length, before it on the code channel
 
 
 class Solution:
@@ -41,6 +45,7 @@ class Solution:
         self.overload_wait = float(request.get("overload_wait", rules.overload))
         self.modules: dict[str, bytes] = {}  # a Python program's other files, for its imports (child.py)
         self.source = b"" if self.program else self._read_python(request, int(request["source_limit"]))
+        self.code = CompiledCode() if self.program is None else None
 
     def _read_python(self, request: dict, limit: int) -> bytes:
         """The source to run. A multi-file program ("entry": the file it starts from, in the folder
@@ -66,6 +71,57 @@ class Solution:
 
     def cpu_backstop(self) -> int:
         return math.ceil(self.time_limit) + 1 + (self.program.cpu_extra if self.program else 0)
+
+
+class CompiledCode:
+    """The solution's code as the first child compiled it (marshal), for the children after it.
+
+    Each child compiles the source itself, confined and limited (see Solution), so the zygote never
+    parses it. The first child hands what it compiled to the zygote on a pipe of its own (the code
+    channel), written and closed before any code of the solution runs, without waiting: its
+    marshal, after its length (LENGTH); a child whose compile warned (its warnings are part of every
+    test's output), failed or does not fit in the pipe writes nothing. The zygote only stores the
+    bytes and hands them to the children it forks later, which load them instead of compiling: one
+    compile per solution and worker rather than one per test. The bytes never leave children of the
+    same solution, so they can only make that solution's own tests fail."""
+
+    def __init__(self):
+        self.marshaled: bytes | None = None  # complete, once the zygote has read it
+        self._reading: int | None = None  # the code channel's read end, while a child has it
+        self._buffer = b""
+        self._tries = 0
+
+    def channel(self) -> int | None:
+        """For the child about to be forked: the write end of a new code channel (the zygote closes
+        its copy after the fork), or None when the code is known or is being compiled by another."""
+        self.collect()
+        if self.marshaled is not None or self._reading is not None or self._tries >= CODE_TRIES:
+            return None
+        self._tries += 1
+        self._reading, writing = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)  # the child never waits on it
+        if writing <= ARGS_FD:  # a descriptor the child's channels are moved onto: this child compiles alone
+            os.close(writing)
+            return None
+        return writing
+
+    def collect(self) -> None:
+        """Read what the child wrote, without waiting; at its end, keep it if it is whole."""
+        if self._reading is None:
+            return
+        try:
+            while chunk := os.read(self._reading, 1 << 16):
+                self._buffer += chunk
+        except BlockingIOError:  # the child has not closed its end yet
+            return
+        self.close()
+        data, self._buffer = self._buffer, b""
+        if len(data) > LENGTH.size and LENGTH.unpack_from(data)[0] == len(data) - LENGTH.size:
+            self.marshaled = data[LENGTH.size:]
+
+    def close(self) -> None:
+        if self._reading is not None:
+            os.close(self._reading)
+            self._reading = None
 
 
 class Program:

@@ -14,6 +14,7 @@ import time
 
 from ..protocol import READY_LINE
 from .processes import kill_group
+from .sandbox._sys import read_whole
 
 DISCARD_CHUNK = 1 << 30  # bytes spliced to /dev/null per call: as much as the pipe holds
 FIRST_LOOK = 0.05  # seconds into a test before its idle and waiting time are counted (short tests never are)
@@ -181,13 +182,11 @@ def live_usage(clock: int, pid: int) -> tuple[float, int] | None:
     wait4 would report); None once it is exiting and the kernel no longer shows its memory."""
     try:
         cpu = time.clock_gettime(clock)
-        with open(f"/proc/{pid}/status") as handle:
-            for line in handle:
-                if line.startswith("VmHWM:"):
-                    return cpu, int(line.split()[1])
+        status = read_whole(f"/proc/{pid}/status")
     except OSError:
-        pass
-    return None
+        return None
+    start = status.find(b"\nVmHWM:")
+    return None if start < 0 else (cpu, int(status[start + 7:status.index(b"\n", start + 1)].split()[0]))
 
 
 def reset_peak(pid: int) -> int | None:

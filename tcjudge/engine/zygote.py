@@ -76,6 +76,8 @@ class Zygote:
     def load(self, request: dict) -> dict:
         self.discard_waiting()
         self._close_program_confinement()
+        if self.solution is not None and self.solution.code is not None:
+            self.solution.code.close()
         try:
             self.solution = Solution(request, self.confinement)
         except SourceError as err:
@@ -314,13 +316,15 @@ class Zygote:
         # address space a runtime maps (the share RLIMIT_DATA leaves the JVM is mostly never touched)
         slot = self.cgroups.create(solution.memory_bytes) if self.cgroups else None
         cpu = libc.sched_getcpu()  # the child's one CPU: the one the zygote runs on (its own, with -j > 1)
+        code_w = solution.code.channel() if solution.code is not None else None
+        channels.code = -1 if code_w is None else code_w
         pid = os.fork()
         if pid == 0:
             join = (lambda: self.cgroups.join(slot)) if slot is not None else None
             child_side.start(solution, channels, self.pid, join, self.data_baseline, self.nproc, cpu)
         if slot is not None:
             self.slots[pid] = slot
-        for fd in (args_r, result_w, output_w, setup_w, crash_w, *theirs):
+        for fd in (args_r, result_w, output_w, setup_w, crash_w, *theirs, *([code_w] if code_w is not None else [])):
             os.close(fd)
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
         return Child(pid, args_w, result_r, output_r, setup_r, answer_r, for_interactor, cpu, crash_r)

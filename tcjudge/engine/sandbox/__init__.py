@@ -21,8 +21,8 @@ import os
 import struct
 import sys
 import sysconfig
-from dataclasses import dataclass
-from typing import Iterable
+from collections import namedtuple
+from collections.abc import Iterable
 
 from . import _landlock, _seccomp, _sys
 from .profiles import JVM, NATIVE, PROFILES, PYTHON, Profile
@@ -34,11 +34,12 @@ _pack_u32 = struct.Struct("=I").pack_into
 LAYER_NAMES = ("no_new_privs", "landlock.fs", "landlock.net", "landlock.scope", "seccomp")
 
 
-@dataclass(frozen=True)
-class LayerStatus:
-    name: str
-    active: bool
-    detail: str  # version and what it stops when active; why not when inactive
+class LayerStatus(namedtuple("LayerStatus", "name active detail")):
+    """One layer: its name, whether it is active, and its version and what it stops when active,
+    or why not when inactive. (Named tuples, not dataclasses, on the zygote's side: see
+    protocol.Limits.)"""
+
+    __slots__ = ()
 
 
 class ConfinementError(RuntimeError):
@@ -166,6 +167,7 @@ class Confinement:
         self._syscall3 = lc.syscall3
         self._prctl = lc.prctl
         self._nnp = any(l.name == "no_new_privs" and l.active for l in layers)
+        self._capabilities = _Capabilities(self._prctl, self._syscall3) if os.geteuid() == 0 else None
         if self._prog is not None:
             prog, arr, fprog = self._prog
             self._fprog_addr = _seccomp.ctypes.addressof(fprog)
@@ -199,8 +201,8 @@ class Confinement:
             raise ConfinementError("enter() after close(): the Landlock ruleset is gone")
         step = "capabilities"
         try:
-            if os.geteuid() == 0:  # (an unprivileged process holds no capability to drop)
-                _drop_capabilities(self._prctl, self._syscall3)
+            if self._capabilities is not None:  # (an unprivileged process holds no capability to drop)
+                self._capabilities.drop()
             step = "no_new_privs"
             if self._nnp and self._prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 _sys.check(-1, "prctl(PR_SET_NO_NEW_PRIVS)")
@@ -355,20 +357,33 @@ def exec_token(path: bytes) -> int:
     return address
 
 
-def _drop_capabilities(prctl, syscall3) -> None:
-    """A root child keeps no capability: none in its bounding set (so no exec can grant one), none
+class _Capabilities:
+    """What a root child drops: no capability in its bounding set (so no exec can grant one), none
     ambient, none effective, permitted or inheritable. A root solution then cannot setuid, map page 0
     (mmap_min_addr), or do anything else that needs a capability; its uid stays 0 for file access,
-    which Landlock already bounds."""
-    for cap in range(_sys.CAP_LAST_POSSIBLE + 1):
-        if prctl(_sys.PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and _sys.ctypes.get_errno() == _sys.errno.EINVAL:
-            break  # past the kernel's last capability
-    prctl(_sys.PR_CAP_AMBIENT, _sys.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL before Linux 4.3: none to clear
-    header = (_sys.ctypes.c_uint32 * 2)(_sys.CAPABILITY_VERSION_3, 0)
-    data = (_sys.ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable} words, all zero
-    arch, _ = _sys.native_arch()
-    number = _sys.NR_CAPSET.get(arch or "")
-    if number is None:
-        raise OSError(_sys.errno.ENOSYS, "capset: unknown architecture")
-    result = syscall3(number, _sys.ctypes.addressof(header), _sys.ctypes.addressof(data), 0)
-    _sys.check(result, "capset")
+    which Landlock already bounds.
+
+    Everything but the system calls is prepared here, in the zygote: the kernel's last capability
+    (read, not probed by failing drops), the capset header and its all-zero data. A child that
+    built them itself copied about 75 pages of the zygote's memory (ctypes objects) on every test."""
+
+    def __init__(self, prctl, syscall3):
+        self._prctl, self._syscall3 = prctl, syscall3
+        self._last = 0
+        while self._last < _sys.CAP_LAST_POSSIBLE and prctl(_sys.PR_CAPBSET_READ, self._last + 1, 0, 0, 0) >= 0:
+            self._last += 1  # (EINVAL past the kernel's last capability)
+        self._header = (_sys.ctypes.c_uint32 * 2)(_sys.CAPABILITY_VERSION_3, 0)
+        self._data = (_sys.ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable} words, all zero
+        arch, _ = _sys.native_arch()
+        self._capset = _sys.NR_CAPSET.get(arch or "")
+        self._addresses = (_sys.ctypes.addressof(self._header), _sys.ctypes.addressof(self._data))
+
+    def drop(self) -> None:
+        """In the child (root): drop them all; raises OSError when capset fails."""
+        prctl = self._prctl
+        for cap in range(self._last + 1):
+            prctl(_sys.PR_CAPBSET_DROP, cap, 0, 0, 0)
+        prctl(_sys.PR_CAP_AMBIENT, _sys.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL before Linux 4.3: none to clear
+        if self._capset is None:
+            raise OSError(_sys.errno.ENOSYS, "capset: unknown architecture")
+        _sys.check(self._syscall3(self._capset, *self._addresses, 0), "capset")

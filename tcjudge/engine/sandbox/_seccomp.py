@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
-from dataclasses import dataclass
+from collections import namedtuple
 
 from . import _sys
 from .profiles import PYTHON, Profile
@@ -244,12 +244,12 @@ def errno_action(err: int) -> int:
     return RET_ERRNO | (err & 0xFFFF)
 
 
-@dataclass(frozen=True)
-class Program:
-    arch: str
-    instructions: tuple[tuple[int, int, int, int], ...]  # (code, jt, jf, k)
-    pid_slots: tuple[int, ...]  # indexes whose k is the confined process's pid, filled at enter()
-    exec_slots: tuple[tuple[int, int], ...] = ()  # (index, shift): k is (exec token >> shift) & 0xFFFFFFFF
+class Program(namedtuple("Program", "arch instructions pid_slots exec_slots", defaults=((),))):
+    """arch; instructions: ((code, jt, jf, k), ...); pid_slots: indexes whose k is the confined
+    process's pid, filled at enter(); exec_slots: ((index, shift), ...), k is (exec token >> shift)
+    & 0xFFFFFFFF."""
+
+    __slots__ = ()
 
 
 class _Asm:

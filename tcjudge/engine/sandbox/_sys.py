@@ -22,6 +22,7 @@ NR_LANDLOCK_ADD_RULE = 445
 NR_LANDLOCK_RESTRICT_SELF = 446
 NR_SECCOMP = {"x86_64": 317, "aarch64": 277}
 
+PR_CAPBSET_READ = 23
 PR_CAPBSET_DROP = 24
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 NR_CAPSET = {"x86_64": 126, "aarch64": 91}
@@ -86,6 +87,20 @@ def check(result: int, what: str) -> int:
         err = ctypes.get_errno()
         raise OSError(err, f"{what}: {os.strerror(err)}")
     return result
+
+
+def read_whole(path: str) -> bytes:
+    """A small kernel file (/proc, cgroupfs) in raw reads: open, read to the end, close, with no
+    buffered file object around it (three system calls where open() makes seven: the zygote reads
+    several of these per test)."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def errno_name(err: int) -> str:

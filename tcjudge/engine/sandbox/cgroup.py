@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import os
 
+from ._sys import read_whole
+
 MAX_TASKS = 64  # threads and processes of one test (a TopCoder solution needs one)
 HEADROOM = 64 * 1024 * 1024  # bytes over the memory limit for kernel memory, page cache, the interpreter
 CONTROLLERS = ("pids", "memory")
@@ -138,11 +140,10 @@ class Cgroups:
     def _oom_count(self, slot: Slot) -> int:
         name = "memory.events" if self.version == 2 else "memory.oom_control"
         try:
-            with open(os.path.join(slot.memory, name)) as handle:
-                for line in handle:
-                    key, _, value = line.partition(" ")
-                    if key == "oom_kill":
-                        return int(value)
+            for line in read_whole(os.path.join(slot.memory, name)).splitlines():
+                key, _, value = line.partition(b" ")
+                if key == b"oom_kill":
+                    return int(value)
         except (OSError, ValueError):
             pass
         return 0
@@ -283,8 +284,7 @@ def _make_v2_base(own: str, name: str) -> str:
 
 
 def _read(path: str) -> str:
-    with open(path) as handle:
-        return handle.read()
+    return read_whole(path).decode()
 
 
 def _write(folder: str, name: str, value, optional: bool = False) -> None:

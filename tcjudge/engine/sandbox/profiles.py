@@ -9,27 +9,31 @@ says what each relaxation reopens and what still bounds it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 
-@dataclass(frozen=True)
-class Profile:
-    name: str
-    exec: bool = False
-    """execve/execveat allowed: the child replaces itself with a prepared program (a compiled
+class Profile(namedtuple("Profile", "name exec executable_memory growsdown async_signals",
+                         defaults=(False, False, False, False))):
+    """A profile's name and what it relaxes (each False by default):
+
+    exec: execve/execveat allowed: the child replaces itself with a prepared program (a compiled
     solution, the java launcher). fork/clone of processes stays denied, so it is still one process;
-    no_new_privs, Landlock (EXECUTE only beneath granted paths) and this filter survive the exec."""
-    executable_memory: bool = False
-    """PROT_EXEC on anonymous or writable memory (mmap, mprotect, pkey_mprotect): a JIT compiler.
-    Denied otherwise, so no machine code can be written and run: no raw clone() threads or
-    syscalls from hand-made code beyond what ctypes can reach through existing functions."""
-    growsdown: bool = False
-    """mmap with MAP_GROWSDOWN: such "stack" mappings are not counted by RLIMIT_DATA, so without a
-    memory cgroup they hold memory past the limit."""
-    async_signals: bool = False
-    """fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG and O_ASYNC via F_SETFL: signal-driven I/O, which
-    can deliver a signal to another process (the judge) where Landlock's signal scope (ABI 6) is
-    missing."""
+    no_new_privs, Landlock (EXECUTE only beneath granted paths) and this filter survive the exec.
+
+    executable_memory: PROT_EXEC on anonymous or writable memory (mmap, mprotect, pkey_mprotect): a
+    JIT compiler. Denied otherwise, so no machine code can be written and run: no raw clone()
+    threads or syscalls from hand-made code beyond what ctypes can reach through existing functions.
+
+    growsdown: mmap with MAP_GROWSDOWN: such "stack" mappings are not counted by RLIMIT_DATA, so
+    without a memory cgroup they hold memory past the limit.
+
+    async_signals: fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG and O_ASYNC via F_SETFL: signal-driven I/O,
+    which can deliver a signal to another process (the judge) where Landlock's signal scope (ABI 6)
+    is missing.
+
+    (A named tuple, not a dataclass, on the zygote's side: see protocol.Limits.)"""
+
+    __slots__ = ()
 
 
 PYTHON = Profile("python")
