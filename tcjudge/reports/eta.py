@@ -42,6 +42,8 @@ OWN_WEIGHT = 10  # after this many of its tests, a solution's own figures count 
 NEW_WEIGHT = 2  # ... and, for a solution never graded before, as much as the median solution's pace
 RECENT, RECENT_TESTS, RECENT_MOST = 60.0, 20, 500  # the last minute's pace (20 to 500 tests) corrects the fit
 PACE_RANGE = (1 / 3, 3.0)
+SHRINK = 5  # a guessed solution's ratio to the typical one counts half after this many of its tests
+TIMED_OUT_SHARE = 0.5  # of the time limit: the expected cost of a heavy test after a solution's first TLE
 
 
 @dataclass
@@ -60,10 +62,12 @@ def guessed_costs(own: list[float | None], typical: list[float | None], limit: f
     """Each test's cost for a solution whose record lacks some tests (None: `check` stopped it at its
     first failure, or it was never graded): the typical solution's cost of that test (the median of
     the problem's records), times how much slower than typical the solution was on the tests it did
-    run, at most `limit` (the time limit: a test past it is stopped there). If it ran out of time on
-    test `timed_out`, every test at least half as heavy for the typical solution costs the limit:
-    tests grow, and a search too slow for one is too slow for the rest (roxor's TLE solution, stopped
-    on its second test, times out on 136 of 138). None: nothing to go on."""
+    run (trusted as they come: after SHRINK tests, half), at most `limit` (the time limit: a test
+    past it is stopped there). If it ran out of time on test `timed_out`, every later test at least
+    half as heavy for the typical solution costs TIMED_OUT_SHARE of the limit: after their first
+    TLE, the six stored TLE solutions timed out on 22% to 89% of their other tests in a full report
+    (43-60% for four of them), and the run then follows the solution's own pace. None: nothing to
+    go on."""
     known = [usual for usual in typical if usual is not None] or [mine for mine in own if mine is not None]
     if not known:
         return None
@@ -71,9 +75,12 @@ def guessed_costs(own: list[float | None], typical: list[float | None], limit: f
     usual = [fallback if cost is None else cost for cost in typical]
     both = [(mine, usual[i]) for i, mine in enumerate(own) if mine is not None and i != timed_out]
     usual_total = sum(u for _, u in both)
-    ratio = sum(mine for mine, _ in both) / usual_total if usual_total > 0 else 1.0
+    raw = sum(mine for mine, _ in both) / usual_total if usual_total > 0 else 1.0
+    ratio = 1 + len(both) / (len(both) + SHRINK) * (raw - 1)
     heavy = usual[timed_out] / 2 if timed_out is not None else float("inf")
-    return [mine if mine is not None else limit if usual[i] >= heavy else min(usual[i] * ratio, limit)
+    return [mine if mine is not None else
+            max(TIMED_OUT_SHARE * limit, min(usual[i] * ratio, limit)) if usual[i] >= heavy and i > timed_out else
+            min(usual[i] * ratio, limit)
             for i, mine in enumerate(own)]
 
 
