@@ -69,6 +69,7 @@ class _Source:
 
     def __init__(self, source: bytes, code: CompiledCode | None = None):
         self.source, self.path, self.code = source, "/nowhere/solution.py", code
+        self.modules: dict[str, bytes] = {}  # one file: no other files to import
 
 
 def test_the_first_childs_compiled_code_serves_the_children_after_it():

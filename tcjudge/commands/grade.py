@@ -60,11 +60,14 @@ def _grade(options, solution: Path, spares: Spares) -> int:
 
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     problem = catalog.problem(options.problem) if options.problem else None
-    if solution.is_dir() and not problem.kind.answers:
-        raise JudgeInputError(f"a folder: answer files are graded only for a submit-answer problem, and "
-                              f"{problem.slug} is not one", solution)
-    if not solution.is_dir():
-        language = languages.for_path(solution)
+    if not (solution.is_dir() and problem.kind.answers):  # a program (a file, or a folder of several), not answers
+        try:
+            language = languages.for_path(solution)
+        except JudgeInputError as err:
+            if not solution.is_dir():
+                raise
+            raise JudgeInputError(f"a folder: answer files are graded only for a submit-answer problem, and "
+                                  f"{problem.slug} is not one; as a program: {err.message}", solution) from None
         if language.toolchain() is None:
             raise JudgeInputError(language.missing_message(), solution)
     problem = problem or catalog.problem_for(solution, options.source_limit * 1024)

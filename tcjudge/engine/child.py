@@ -213,16 +213,16 @@ class FolderImports:
     searches the script's folder first (a file named like a standard module shadows it there too)."""
 
     def __init__(self, files: dict[str, bytes], folder: str):
-        self.files, self.folder = files, folder
+        import importlib.util  # here, in the child, before this finder is asked for it (the zygote stays small)
+
+        self.files, self.folder, self.util = files, folder, importlib.util
 
     def find_spec(self, name: str, path=None, target=None):
-        import importlib.util  # (in the child, at the program's first import: the zygote stays small)
-
         relative = name.replace(".", "/")
         for candidate, package in ((f"{relative}/__init__.py", True), (f"{relative}.py", False)):
             if candidate in self.files:
                 where = [os.path.join(self.folder, relative)] if package else None
-                return importlib.util.spec_from_file_location(name, os.path.join(self.folder, candidate), loader=self,
+                return self.util.spec_from_file_location(name, os.path.join(self.folder, candidate), loader=self,
                                                               submodule_search_locations=where)
         return None
 

@@ -28,7 +28,7 @@ from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
 from ..problems.catalog import display_path
-from ..protocol import SOURCE_LIMIT
+from ..protocol import SOURCE_LIMIT, TREE_SKIPPED
 from ..problems.format import Problem
 from ..problems.scoring import format_score
 from ..verdicts import Verdict
@@ -130,6 +130,8 @@ def solution_hash(path: Path) -> str:
             return hashlib.sha256(path.suffix.encode() + b"\0" + path.read_bytes()).hexdigest()[:16]
         digest = hashlib.sha256(b"folder\0")
         for entry in sorted(path.rglob("*")):  # rglob does not descend into linked folders
+            if any(part in TREE_SKIPPED or part.startswith(".") for part in entry.relative_to(path).parts):
+                continue  # what the judge never reads of a folder (protocol.read_tree): __pycache__, .git
             if entry.is_symlink():
                 content = b"link\0" + os.fsencode(os.readlink(entry))
             else:
