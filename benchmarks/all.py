@@ -39,6 +39,8 @@ def benchmarks(quick: bool, venv: Path | None) -> list[tuple[str, list[str]]]:
          ["languages.py", "--tests", "30" if quick else "200"]),
         ("Against the peer judges, 20 tests", ["peers.py", "--tests", "20", *peers]),
         ("Against the peer judges, 200 tests", ["peers.py", "--tests", "200", *peers]),
+        ("Interactive problems: the round trip per test against problemtools",
+         ["interactive.py", "--tests", "10" if quick else "50", *peers]),
         ("On a Dask cluster against a local pool", ["cluster.py"] + (["--rounds", "20"] if quick else [])),
     ]
 
