@@ -10,8 +10,9 @@ are costed one by one:
   how much longer the solution's tests took in wall time than the run's median test), scaled into
   this run's time;
 - one whose record lacks tests (a `check` stopped it at its first failure) or that has none: each
-  missing test guessed from the problem's other records (guessed_costs), its own pace taking over
-  after a couple of its tests; with no record of the problem at all, its own cost per test so far,
+  missing test guessed from the records of the problem's solutions (guessed_costs), its own pace
+  taking over after a couple of its tests (a guess is right on the whole, not test by test: it
+  is left out of the fit of the scale and of the last minute's pace); with no record of the problem at all, its own cost per test so far,
   or, before its first test, the median solution's;
 - the scale is fitted as the run goes: the time each solution has taken (the time between two
   finished tests goes to the solution whose test finished), against its recorded cost and its
@@ -43,7 +44,7 @@ NEW_WEIGHT = 2  # ... and, for a solution never graded before, as much as the me
 RECENT, RECENT_TESTS, RECENT_MOST = 60.0, 20, 500  # the last minute's pace (20 to 500 tests) corrects the fit
 PACE_RANGE = (1 / 3, 3.0)
 SHRINK = 5  # a guessed solution's ratio to the typical one counts half after this many of its tests
-TIMED_OUT_SHARE = 0.5  # of the time limit: the expected cost of a heavy test after a solution's first TLE
+TIMED_OUT_SHARE = 0.5  # of the time limit: the expected cost of a test after a solution's first TLE
 
 
 @dataclass
@@ -63,11 +64,11 @@ def guessed_costs(own: list[float | None], typical: list[float | None], limit: f
     first failure, or it was never graded): the typical solution's cost of that test (the median of
     the problem's records), times how much slower than typical the solution was on the tests it did
     run (trusted as they come: after SHRINK tests, half), at most `limit` (the time limit: a test
-    past it is stopped there). If it ran out of time on test `timed_out`, every later test at least
-    half as heavy for the typical solution costs TIMED_OUT_SHARE of the limit: after their first
-    TLE, the six stored TLE solutions timed out on 22% to 89% of their other tests in a full report
-    (43-60% for four of them), and the run then follows the solution's own pace. None: nothing to
-    go on."""
+    past it is stopped there). If it ran out of time on test `timed_out`, every later test costs
+    at least TIMED_OUT_SHARE of the limit: after their first TLE, the six stored TLE solutions timed
+    out on 22% to 89% of their other tests in a full report (43-60% for four of them), and which
+    ones the typical solution's costs do not tell (roxor's are as cheap as its first); the run then
+    follows the solution's own pace. None: nothing to go on."""
     known = [usual for usual in typical if usual is not None] or [mine for mine in own if mine is not None]
     if not known:
         return None
@@ -77,10 +78,9 @@ def guessed_costs(own: list[float | None], typical: list[float | None], limit: f
     usual_total = sum(u for _, u in both)
     raw = sum(mine for mine, _ in both) / usual_total if usual_total > 0 else 1.0
     ratio = 1 + len(both) / (len(both) + SHRINK) * (raw - 1)
-    heavy = usual[timed_out] / 2 if timed_out is not None else float("inf")
+    after = len(own) if timed_out is None else timed_out
     return [mine if mine is not None else
-            max(TIMED_OUT_SHARE * limit, min(usual[i] * ratio, limit)) if usual[i] >= heavy and i > timed_out else
-            min(usual[i] * ratio, limit)
+            max(TIMED_OUT_SHARE * limit, min(usual[i] * ratio, limit)) if i > after else min(usual[i] * ratio, limit)
             for i, mine in enumerate(own)]
 
 
@@ -146,7 +146,7 @@ class Estimate:
             solution.first = seconds
             return
         solution.spent += seconds
-        if solution.known:
+        if solution.known and not solution.plan.guessed:  # a guess is right on the whole, not test by test
             self.recent.append((now, seconds, solution, solution.done - 1))
             while len(self.recent) > RECENT_MOST or (len(self.recent) > RECENT_TESTS and self.recent[0][0] < now - RECENT):
                 self.recent.popleft()

@@ -368,9 +368,10 @@ class History:
 
         Where that record lacks tests (a `check` stopped the solution at its first failure, and now a
         `report` runs them all) or there is none, the tests are guessed (eta.guessed_costs) from the
-        problem's other records, test by test: a TLE solution that `check` stopped on its second test
-        costs the time limit on most of the rest, not the median solution's pace, which made the
-        estimate of a first full `report` after a `check` 51-81% too low.
+        records of every solution of the problem the history knows (the median of each test): a TLE
+        solution that `check` stopped on its second test costs half the time limit on each of the
+        rest, not the median solution's pace, which made the estimate of a first full `report` after
+        a `check` 51-81% too low.
 
         A test's cost is its CPU time times how much longer than its CPU time the solution's tests
         took in wall time, against the median test of that run: its wall time itself swings with the
@@ -378,24 +379,23 @@ class History:
         TLE solution in one run on the busy dev machine), while some solutions always take longer
         than their CPU time (2.1x for chefgame's TLE solution on a quiet machine, 1.0x for roxor's)."""
         run_ratios: dict[int, float] = {}
-        records = [self._record(run, run_ratios) for run in runs]
+        records = [self._record(str(run.solution.resolve()), run.problem.slug, run_ratios) for run in runs]
         typical: dict[str, dict[str, float]] = {}
-        for slug in {run.problem.slug for run in runs}:
+        for slug in {run.problem.slug for run in runs}:  # from every solution of the problem the history knows
             seen: dict[str, list[float]] = {}
-            for run, record in zip(runs, records):
-                if record and run.problem.slug == slug:
-                    for name, cost in record.costs.items():
-                        seen.setdefault(name, []).append(cost)
+            for (solution,) in self.db.execute("SELECT DISTINCT solution FROM results WHERE problem = ?", (slug,)).fetchall():
+                for name, cost in getattr(self._record(solution, slug, run_ratios), "costs", {}).items():
+                    seen.setdefault(name, []).append(cost)
             typical[slug] = {name: sorted(costs)[len(costs) // 2] for name, costs in seen.items()}
         return [self._planned(run, record, typical[run.problem.slug]) for run, record in zip(runs, records)]
 
-    def _record(self, run: SolutionRun, run_ratios: dict[int, float]) -> _Record | None:
-        """The solution's latest record of a run of every test: complete if one ran them all, else the
+    def _record(self, solution: str, slug: str, run_ratios: dict[int, float]) -> _Record | None:
+        """A solution's latest record of a run of every test: complete if one ran them all, else the
         latest stopped at a failure."""
         row = self.db.execute(
             """SELECT COALESCE(r.tests_from, r.id), r.run_id, r.full FROM results r JOIN runs ON runs.id = r.run_id
                WHERE r.solution = ? AND r.problem = ? AND r.all_tests AND runs.status = 'complete'
-               ORDER BY r.full DESC, r.id DESC LIMIT 1""", (str(run.solution.resolve()), run.problem.slug)).fetchone()
+               ORDER BY r.full DESC, r.id DESC LIMIT 1""", (solution, slug)).fetchone()
         if row is None:
             return None
         tests_id, run_id, complete = row
