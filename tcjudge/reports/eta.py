@@ -163,13 +163,17 @@ class Estimate:
         return max(a, priors[0] / 10), max(b, 0.0)
 
     def ratio(self, s: _Solution, a: float, b: float, doubt: float | None = None) -> float:
-        """How much slower than its record a solution runs so far, trusted as its tests come (after
-        `doubt` tests, by default its own, half)."""
+        """How much slower than its record a solution runs so far, trusted as its time comes: its
+        record counts as `doubt` (by default its own) of its average tests more. Counted in seconds,
+        not tests, so that its first, cheapest tests (or the wait for the other worker to finish
+        the solution before) cannot swing it: in a real report, two tests of a TLE solution's
+        cheap start once tripled the estimate."""
         doubt = s.doubt if doubt is None else doubt
         recorded = a * s.recorded(1, s.done) + b * s.later
         if not s.later or recorded <= 0:
             return 1.0
-        return 1 + s.later / (s.later + doubt) * (s.spent / recorded - 1)
+        prior = doubt * (a * s.recorded(0) + b * s.plan.tests) / s.plan.tests
+        return (s.spent + prior) / (recorded + prior)
 
     def pace(self, a: float, b: float) -> float:
         """The last minute against each solution's own pace over the run so far: its seconds over what
