@@ -45,7 +45,7 @@ def stored_runs(accepted_only: bool) -> list[SolutionRun]:
     for slug in CATALOG.slugs():
         problem = CATALOG.problem(slug)
         for stored in CATALOG.stored_solutions(slug):
-            if not accepted_only or stored.expected is Verdict.AC:
+            if not accepted_only or stored.expected.verdict is Verdict.AC:
                 runs.append(SolutionRun(problem, stored.path, problem.tests, not accepted_only, stored.expected))
     return runs
 
@@ -57,7 +57,7 @@ def throughput(pool, accepted_only: bool) -> tuple[float, float, int]:
     results = pool.grade(runs)
     elapsed = time.monotonic() - started
     tests = sum(test.verdict is not None for result in results for test in result.tests)
-    return tests / elapsed, len(results) / elapsed * 60, sum(r.verdict is not r.expected for r in results)
+    return tests / elapsed, len(results) / elapsed * 60, sum(not r.matched for r in results)
 
 
 def local(jobs: int, accepted_only: bool):
