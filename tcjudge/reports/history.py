@@ -379,15 +379,18 @@ class History:
         TLE solution in one run on the busy dev machine), while some solutions always take longer
         than their CPU time (2.1x for chefgame's TLE solution on a quiet machine, 1.0x for roxor's)."""
         run_ratios: dict[int, float] = {}
-        records = [self._record(str(run.solution.resolve()), run.problem.slug, run_ratios) for run in runs]
+        known: dict[str, dict[str, _Record | None]] = {}  # problem -> solution -> its record, each read once
         typical: dict[str, dict[str, float]] = {}
         for slug in {run.problem.slug for run in runs}:  # from every solution of the problem the history knows
+            solutions = self.db.execute("SELECT DISTINCT solution FROM results WHERE problem = ?", (slug,)).fetchall()
+            known[slug] = {solution: self._record(solution, slug, run_ratios) for (solution,) in solutions}
             seen: dict[str, list[float]] = {}
-            for (solution,) in self.db.execute("SELECT DISTINCT solution FROM results WHERE problem = ?", (slug,)).fetchall():
-                for name, cost in getattr(self._record(solution, slug, run_ratios), "costs", {}).items():
+            for record in filter(None, known[slug].values()):
+                for name, cost in record.costs.items():
                     seen.setdefault(name, []).append(cost)
             typical[slug] = {name: sorted(costs)[len(costs) // 2] for name, costs in seen.items()}
-        return [self._planned(run, record, typical[run.problem.slug]) for run, record in zip(runs, records)]
+        return [self._planned(run, known[run.problem.slug].get(str(run.solution.resolve())), typical[run.problem.slug])
+                for run in runs]
 
     def _record(self, solution: str, slug: str, run_ratios: dict[int, float]) -> _Record | None:
         """A solution's latest record of a run of every test: complete if one ran them all, else the
