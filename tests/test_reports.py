@@ -35,7 +35,7 @@ from tcjudge.reports.junit import write_junit
 from tcjudge.reports.grid import NAME_SHOWN, PALETTE, SLOT, short_name, solution_strip
 from tcjudge.reports.pages import LABEL_GAP, label_span, problem_page, spread_axis
 from tcjudge.reports.tables import write_report
-from tcjudge.reports.eta import Estimate, Planned, guessed_costs
+from tcjudge.reports.eta import TIMED_OUT_SHARE, Estimate, Planned, guessed_costs
 from tcjudge.reports.progress import Progress
 from tcjudge.verdicts import Verdict
 
@@ -537,7 +537,7 @@ def test_the_time_left_of_a_first_report_after_a_check_is_within_30_percent():
     plans = [Planned(name, len(costs), r if r is not None and None not in r else
                      guessed_costs(r or [None] * 138, typical, 2.0, 20 if name == "tle" else None),
                      guessed=r is None or None in r) for (name, costs), r in zip(solutions, records)]
-    assert plans[6].costs[30] == 1.0 and plans[7].costs[30] < 0.1  # the TLE solution's guess: half the limit
+    assert plans[6].costs[30] == pytest.approx(2.0 * TIMED_OUT_SHARE) and plans[7].costs[30] < 0.1  # the TLE guess
     for order in (solutions, solutions[6:7] + solutions[:6] + solutions[7:]):
         by_name = {p.name: p for p in plans}
         left, length = _eta_errors(order, [by_name[name] for name, _ in order])
