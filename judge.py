@@ -1,9 +1,7 @@
 #!/usr/bin/env python3
 """Contest judge for TopCoder-style Python solutions. Run `python judge.py --help`."""
 
-import sys
-
-from tcjudge.cli import main
+from tcjudge.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -10,9 +10,11 @@ pipe. `check` and `report` both exit 1 when any stored solution is not at its ex
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import sys
+import threading
 from pathlib import Path
 
 from . import __version__, commands, project
@@ -50,6 +52,26 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout = guard.stream
         if getattr(options, "cluster_pool", None):
             options.cluster_pool.close()
+
+
+def run() -> None:
+    """The command line's entry (judge.py and the installed `judge`): main(), then an exit that skips
+    the interpreter's teardown of every module and object (60 ms of a 400 ms `grade --examples`),
+    once what atexit holds has run and the streams are flushed. The usual exit while a thread that
+    is not a daemon still runs (it would be waited for)."""
+    code = main()
+    if any(not thread.daemon for thread in threading.enumerate() if thread is not threading.main_thread()):
+        sys.exit(code)
+    atexit._run_exitfuncs()  # temporary folders' finalizers, a Dask client's close
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # what was still buffered for a reader that has gone
+            _silence_stdout()
+            code = code or EXIT_CLOSED_PIPE
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _writes_files(options) -> bool:
