@@ -15,10 +15,13 @@ import time
 
 import psutil
 
+from tcjudge.engine import pool as pool_module
+from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.worker import Worker
 from tcjudge.engine.processes import die_with_parent
+from tcjudge.problems.loader import load_problem
 
-from .conftest import TESTDATA
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
 PR_SET_CHILD_SUBREAPER = 36
 GRADINGS = 40
@@ -110,11 +113,6 @@ def test_a_child_whose_parent_died_before_it_asked_ends_at_once():
 
 def test_a_worker_serves_one_solution():
     # Whatever one solution did to its worker cannot reach the next: each gets workers of its own.
-    from tcjudge.engine.pool import Pool, SolutionRun
-    from tcjudge.problems.loader import load_problem
-
-    from .conftest import FIXTURE_PROBLEMS
-
     problem = load_problem(FIXTURE_PROBLEMS / "adder")
     seen: dict[str, set[int]] = {}
 
@@ -131,3 +129,35 @@ def test_a_worker_serves_one_solution():
         pool.grade([SolutionRun(problem, path, problem.tests, False) for path in solutions], on_test=on_test)
     assert len(seen) == 3 and all(len(pids) == 1 for pids in seen.values()), seen
     assert len(set.union(*seen.values())) == 3, f"a worker served two solutions: {seen}"
+
+
+def _zygotes_seen(solution, tests: int) -> set[int]:
+    """The zygotes alive while each test of a -j2 grading of `solution` on adder was reported."""
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    zygotes: set[int] = set()
+
+    def seen(run, index, result):
+        for child in psutil.Process().children():
+            try:
+                if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
+                    zygotes.add(child.pid)
+            except psutil.Error:  # a zombie or gone
+                pass
+
+    with Pool(2) as pool:
+        [result] = pool.grade([SolutionRun(problem, solution, (problem.tests * 8)[:tests], False)], on_test=seen)
+    assert str(result.verdict) == "AC", result
+    return zygotes
+
+
+def test_a_grading_the_first_worker_finishes_alone_starts_one_zygote(monkeypatch):
+    monkeypatch.setattr(pool_module, "LATER_WORKERS_AFTER", 0.3)  # 3 trivial tests: ~25 ms, with room for a busy machine
+    assert len(_zygotes_seen(TESTDATA / "solutions" / "accepted.py", 3)) == 1
+
+
+def test_a_longer_grading_starts_the_second_worker(tmp_path, monkeypatch):
+    monkeypatch.setattr(pool_module, "LATER_WORKERS_AFTER", 0.3)  # 12 tests of 0.1 s each
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\nclass Adder:\n    def add(self, values, factor):\n        time.sleep(0.1)\n"
+                    "        return sum(values) * factor\n")
+    assert len(_zygotes_seen(slow, 12)) == 2

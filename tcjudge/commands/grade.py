@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import threading
 import time
 from pathlib import Path
@@ -44,9 +43,8 @@ def run(options) -> int:
     if not solution.is_file() and not solution.is_dir():
         raise JudgeInputError("no such file", solution)
     with Spares() as spares:
-        if not options.cluster:  # one zygote per worker the grading will use, at most one per core
-            tests = len(set(options.test)) if options.test else options.jobs
-            spares.start(min(options.jobs, len(os.sched_getaffinity(0)), tests))
+        if not options.cluster:  # the first worker's zygote (the pool starts the others when it needs them)
+            spares.start(1)
         return _grade(options, solution, spares)
 
 

@@ -19,7 +19,7 @@ from ..problems.expectations import Expectation
 from ..problems.format import Problem, TestCase
 from ..problems.scoring import ScoreRange
 from ..protocol import SOURCE_LIMIT
-from ..verdicts import RunFacts, Verdict
+from ..verdicts import Verdict
 from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
 from .passes import interactive_test, run_passes
 from .results import GradeResult, TestResult, verdict_only
@@ -99,6 +99,13 @@ TestCallback = Callable[[SolutionRun, int, TestResult], None]  # verdict None: t
 DoneCallback = Callable[[GradeResult], None]
 
 
+# Every worker but the first takes its first test this long after the first worker has its zygote:
+# a grading that the first one finishes meanwhile (a few examples: 5 trivial tests take 20 ms)
+# never pays for another zygote's start (50-150 ms of CPU, which competes with the judge's own on a
+# 2-core machine); a longer one loses this much of the other workers' time.
+LATER_WORKERS_AFTER = 0.05
+
+
 class Pool:
     """N workers grading tests of a list of solutions; one thread per worker talks to its zygote."""
 
@@ -119,6 +126,7 @@ class Pool:
         self._callback_error: BaseException | None = None  # raised by grade() once the workers stop
         self._cancelled = threading.Event()
         self._slot = threading.local()  # per worker thread: the CPU its workers are pinned to
+        self._first_worker = threading.Event()  # a grading's first worker has its zygote
 
     def __enter__(self) -> Pool:
         return self
@@ -153,10 +161,11 @@ class Pool:
         count = min(self.jobs, max(1, jobs.qsize()))
         cpus = sorted(os.sched_getaffinity(0))
         threads = [  # with several workers, each has a CPU of its own (as CMS and isolate pin theirs)
-            threading.Thread(target=self._work, args=(jobs, on_test, on_done, cpus[i % len(cpus)] if count > 1 else None),
-                             daemon=True)
+            threading.Thread(target=self._work, args=(jobs, on_test, on_done, cpus[i % len(cpus)] if count > 1 else None,
+                                                      i > 0), daemon=True)
             for i in range(count)
         ]
+        self._first_worker.clear()
         for thread in threads:
             thread.start()
         try:
@@ -181,11 +190,26 @@ class Pool:
                     self._callback_error = err
 
     def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None,
-              cpu: int | None) -> None:
+              cpu: int | None, later: bool) -> None:
         """One worker thread; `cpu`: the CPU its zygotes (and so their children) are pinned to. Each
         child is held to one CPU; without a CPU per worker, two tests could share a core while the
-        other idles."""
+        other idles. A `later` one starts as LATER_WORKERS_AFTER says."""
         self._slot.cpu = cpu
+        try:
+            if not later or self._first_worker_settled():
+                self._take_jobs(jobs, on_test, on_done)
+        finally:
+            if not later:  # it made no worker (a submit-answer's, or every test skipped): the others go on
+                self._first_worker.set()
+
+    def _first_worker_settled(self) -> bool:
+        """Wait until the first worker has its zygote, then LATER_WORKERS_AFTER; False if cancelled."""
+        while not self._first_worker.wait(0.05):
+            if self._cancelled.is_set():
+                return False
+        return not self._cancelled.wait(LATER_WORKERS_AFTER)
+
+    def _take_jobs(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
         while self._callback_error is None and not self._cancelled.is_set():
             try:
@@ -326,6 +350,7 @@ class Pool:
         with self._workers_lock:
             self._workers.append(worker)
             self.warnings.update(worker.warnings)
+        self._first_worker.set()
         return worker
 
     def _discard(self, worker: Worker | None) -> None:
