@@ -7,7 +7,6 @@ depend on the kernel's version and configuration and are reported, never require
 from __future__ import annotations
 
 import os
-import platform
 
 from . import sandbox
 from .sandbox import LayerStatus, cgroup, trusted
@@ -55,7 +54,8 @@ def missing_layers_warning() -> str | None:
 def doctor_report() -> tuple[str, bool]:
     """The table that `judge.py doctor` prints, and whether every layer is active."""
     layers = all_layers()
-    header = f"Isolation layers on {platform.system()} {platform.release()} ({platform.machine()}), uid {os.getuid()}"
+    system = os.uname()
+    header = f"Isolation layers on {system.sysname} {system.release} ({system.machine}), uid {os.getuid()}"
     table = layer_table([(layer.name, layer.active, layer.detail) for layer in layers])
     return f"{header}\n{table}", all(layer.active for layer in layers)
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import platform
 import re
 import sys
-
 from pathlib import Path
 
 from .base import Language, Toolchain, read_folder, read_source
 
 CLASS_LINE = re.compile(r"^class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+IMPLEMENTATIONS = {"cpython": "CPython", "pypy": "PyPy"}  # as platform.python_implementation() names them
 
 
 class Python(Language):
@@ -45,7 +44,8 @@ class Python(Language):
         return set(CLASS_LINE.findall(source))
 
     def toolchain(self) -> Toolchain:
-        return Toolchain(f"{platform.python_implementation()} {platform.python_version()}", {"python": sys.executable})
+        return Toolchain(f"{IMPLEMENTATIONS.get(sys.implementation.name, sys.implementation.name)} {sys.version.split()[0]}",
+                         {"python": sys.executable})
 
 
 PYTHON = Python()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import platform
 import sqlite3
 import sys
 import time
@@ -104,7 +103,8 @@ def machine_id() -> str:
     """The machine and every compiler a solution may be built with (a new g++ or javac can change a
     verdict); the versions are asked once per process (the languages cache them)."""
     compilers = "; ".join(status.toolchain.version for status in languages.statuses() if status.toolchain)
-    return (f"{platform.node()} {platform.system()} {platform.release()} {platform.machine()} "
+    system = os.uname()  # what platform.node(), system(), release() and machine() say, without its import
+    return (f"{system.nodename} {system.sysname} {system.release} {system.machine} "
             f"Python {sys.version.split()[0]}; {compilers}")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import platform
+import os
 import sys
 import time
 from pathlib import Path
@@ -148,7 +148,8 @@ def write_report(out_dir: Path, slug: str, results: list[GradeResult], changes: 
 
 
 def machine() -> str:
-    return f"{platform.system()} {platform.release()}, {platform.machine()}, Python {sys.version.split()[0]}"
+    system = os.uname()
+    return f"{system.sysname} {system.release}, {system.machine}, Python {sys.version.split()[0]}"
 
 
 
