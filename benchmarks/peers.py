@@ -220,12 +220,14 @@ def main() -> None:
                 notes.append(f"{name} failed: {err}")
                 rows.append([label, "failed", "", ""])
                 continue
-            rows.append([label, f"{peer_whole:.2f}", f"{peer_extra:.2f}", f"{peer_extra / extra:.1f}x slower"])
+            rows.append([label, f"{peer_whole:.2f}", f"{peer_extra:.2f}",
+                         f"{peer_whole / whole:.1f}x slower whole, {peer_extra / extra:.1f}x per added test"])
 
     print_machine(f"{options.tests} tests of one trivial stdin problem (read two integers, print the sum), one worker each")
     print(tabulate(rows, headers=["judging", "ms per test (whole command / N)", "ms per additional test",
                                   "ratio"], tablefmt="github"))
-    print("ratio: fresh python3 against the worker's round trip; peers' additional test against ours")
+    print("ratio: fresh python3 against the worker's round trip; each peer's whole command, and its additional "
+          "test, against ours")
     for note in notes:
         print(f"note: {note}")
 
