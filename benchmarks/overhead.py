@@ -178,9 +178,12 @@ def main() -> None:
     rows.append(["median CPU of one such test", f"-j2: {parallel_cpu:.1f} ms", f"-j1: {serial_cpu:.1f} ms",
                  f"{abs(parallel_cpu - serial_cpu) / serial_cpu * 100:.1f}% apart (target <= 5%)"])
 
-    for target in (0.1, 0.5, 1.5):
+    for target in (0.1, 0.5, 1.0):  # the limit is 2 s: room for this VM's speed, which varies by 1.5x within a run
         rounds = calibrate_rounds(target)
-        runs = [facts for _, facts in timed_runs(5, args=(rounds, 0))]
+        runs = [facts for _, facts in timed_runs(5, args=(rounds, 0)) if "in-process cpu " in facts.output]
+        if not runs:
+            rows.append([f"CPU figure, {rounds:,} loop rounds", "no run finished", "", "every run hit the 2 s limit"])
+            continue
         reported = statistics.median(facts.cpu for facts in runs)
         reference = statistics.median(own_cpu(facts) for facts in runs)
         error = abs(reported - reference)
