@@ -287,3 +287,22 @@ def test_a_misspelt_class_or_slug_gets_a_did_you_mean(judge, tmp_path):
     assert code == 2 and "(Addr): did you mean Adder (problem adder)? Else use --problem" in err, err
     code, _, err = judge(*PROBLEMS, "grade", misspelt, "--problem", "addr")
     assert code == 2 and "unknown problem 'addr' (did you mean 'adder'?)" in err, err
+
+
+def test_the_command_lines_exit_runs_atexit_and_keeps_every_line_and_the_status(tmp_path):
+    """cli.run leaves with os._exit, skipping the interpreter's teardown: what atexit holds still
+    runs, output buffered for a pipe still arrives, and the command's exit status is kept."""
+    import subprocess
+    import sys
+
+    program = ("import atexit, sys; from tcjudge import cli; "
+               "atexit.register(lambda: print('atexit ran')); "
+               "sys.argv = ['judge', '--problems', sys.argv[1], '--history', sys.argv[2], 'grade', sys.argv[3]]; "
+               "cli.run()")
+    done = subprocess.run([sys.executable, "-c", program, str(FIXTURE_PROBLEMS), str(tmp_path / "history.sqlite"),
+                           str(TESTDATA / "solutions" / "wrong_answer.py")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 1, done.stderr  # WA: the grade's own status
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Grading ") and any(line.startswith("judged in ") for line in lines), done.stdout
+    assert lines[-1] == "atexit ran", done.stdout
