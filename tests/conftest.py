@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,12 @@ TESTDATA = ROOT / "testdata"
 FIXTURE_PROBLEMS = TESTDATA / "problems"
 FIXTURE_SOLUTIONS = TESTDATA / "solutions"
 EXPECT_LINE = re.compile(r"^(?:#|//) expect: (\w+)$", re.MULTILINE)  # Python, or C++ and Java
+
+# A test run a shell started in the background (`pytest &`, nohup) inherits Ctrl-C ignored, and so
+# would every judge it starts: the tests that interrupt one would see it go on. Caught here, it is
+# at its default again in those processes, as under a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def expected_verdict(path: Path) -> str:
