@@ -24,13 +24,14 @@ import resource
 import select
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..cachedir import cache_root, private
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = PROJECT_ROOT / "tcjudge"
@@ -97,14 +98,6 @@ def judge_folders() -> list[str]:
     """What the compiler's Landlock rules must never reach: the package (and the checkout it is run
     from), the build cache (other solutions), and every folder given to protect()."""
     return sorted(_judge_folders | {str(cache_root())})
-
-
-def cache_root() -> Path:
-    configured = os.environ.get("JUDGE_CACHE")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "judge"
 
 
 def cached_build(key_parts: list, build) -> Outcome:
@@ -248,12 +241,6 @@ def make_private(folder: Path) -> None:
     for path in folder.rglob("*"):
         if not path.is_symlink():
             path.chmod(path.stat().st_mode & ~0o022)
-
-
-def private(path: Path) -> bool:
-    """Owned by this user, writable by no one else, and not a link."""
-    info = os.lstat(path)
-    return info.st_uid == os.getuid() and not info.st_mode & 0o022 and not stat.S_ISLNK(info.st_mode)
 
 
 def _sha256(path: Path) -> str:
