@@ -1,18 +1,38 @@
-"""Safe YAML loading that keeps line numbers, so every complaint about a file can name its line."""
+"""Safe YAML loading that keeps line numbers, so every complaint about a file can name its line.
+
+What a file was read into is kept in the cache folder (tcjudge/cachedir.py), in marshal's format,
+while the file is the same one (path, device, inode, size, modification and change times) and the
+Python the same: a `grade` reads a problem.yaml per problem and its test files, and importing PyYAML
+and parsing them cost 25-40 ms of a 300 ms start. yaml is imported only when a file is parsed.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
+from ..cachedir import cache_root, private
 from ..errors import JudgeInputError
 
-# libyaml's parser when PyYAML was built with it (ten times faster on large test files); both keep
-# line numbers on every node.
-SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    import yaml
+
+CACHE_FOLDER = "yaml"
+CACHE_FORMAT = 1  # what a cached file holds: (key, what load_mapping or load_sequence read), marshalled
+
+
+def _safe_loader():
+    """libyaml's parser when PyYAML was built with it (ten times faster on large test files); both
+    keep line numbers on every node."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -24,6 +44,8 @@ class Located:
 
 
 def _compose(path: Path) -> yaml.Node | None:
+    import yaml
+
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
@@ -31,7 +53,7 @@ def _compose(path: Path) -> yaml.Node | None:
     except UnicodeDecodeError:
         raise JudgeInputError("not UTF-8 text", path) from None
     try:
-        return yaml.compose(text, Loader=SafeLoader)
+        return yaml.compose(text, Loader=_safe_loader())
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else None
@@ -41,7 +63,9 @@ def _compose(path: Path) -> yaml.Node | None:
 
 
 def _construct(node: yaml.Node, path: Path) -> Any:
-    loader = SafeLoader("")
+    import yaml
+
+    loader = _safe_loader()("")
     try:
         return loader.construct_object(node, deep=True)
     except yaml.MarkedYAMLError as err:
@@ -55,6 +79,13 @@ def load_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """A top-level mapping, with the line of each key and of each nested key or list item, by dotted
     path ("time_limit", "constraints.board", "rules.0"), for messages about that part. An empty
     document is an empty mapping."""
+    data, lines = _cached(path, "mapping", _parse_mapping)
+    return data, lines
+
+
+def _parse_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    import yaml
+
     node = _compose(path)
     if node is None:  # an empty file, or comments only: no keys (a package's testdata.yaml often is)
         return {}, {}
@@ -67,6 +98,8 @@ def load_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
 
 
 def _record_lines(node: yaml.Node, prefix: str, lines: dict[str, int]) -> None:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if isinstance(key, yaml.ScalarNode):
@@ -82,12 +115,61 @@ def _record_lines(node: yaml.Node, prefix: str, lines: dict[str, int]) -> None:
 
 def load_sequence(path: Path) -> list[Located]:
     """A top-level list, each item with the line where it starts."""
+    return [Located(value, line) for value, line in _cached(path, "sequence", _parse_sequence)]
+
+
+def _parse_sequence(path: Path) -> list[tuple[Any, int]]:
+    import yaml
+
     node = _compose(path)
     if node is None:
         return []
     if not isinstance(node, yaml.SequenceNode):
         raise JudgeInputError("expected a list of test cases at the top level", path, _line(node))
-    return [Located(_construct(item, path), item.start_mark.line + 1) for item in node.value]
+    return [(_construct(item, path), item.start_mark.line + 1) for item in node.value]
+
+
+def _cached(path: Path, kind: str, parse):
+    """parse(path), or what it gave for this very file before (see the module's docstring). A
+    cache that cannot be read or written only means parsing again; what marshal cannot hold (a
+    YAML timestamp) is not kept."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return parse(path)  # which says why it cannot be read
+    key = repr((CACHE_FORMAT, kind, os.path.abspath(path), info.st_dev, info.st_ino, info.st_size,
+                info.st_mtime_ns, info.st_ctime_ns, sys.version_info[:2]))
+    kept = cache_root() / CACHE_FOLDER / hashlib.sha256(key.encode()).hexdigest()[:32]
+    try:
+        if private(kept.parent) and private(kept):
+            stored_key, value = marshal.loads(kept.read_bytes())
+            if stored_key == key:
+                return value
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    value = parse(path)
+    try:
+        data = marshal.dumps((key, value))
+    except ValueError:
+        return value
+    _keep(kept, data)
+    return value
+
+
+def _keep(kept: Path, data: bytes) -> None:
+    """Written whole and renamed into place: a reader sees no file or the whole file."""
+    try:
+        kept.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".yaml-", dir=kept.parent)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, kept)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass
 
 
 def _line(node: yaml.Node | None) -> int | None:
