@@ -69,3 +69,17 @@ def test_a_malformed_file_names_its_line_every_time(tmp_path, cache):
         with pytest.raises(JudgeInputError) as raised:
             yamlio.load_mapping(broken)
         assert raised.value.line == 2
+
+
+def test_the_kept_files_are_bounded_and_an_edit_replaces_its_own(tmp_path, cache, monkeypatch):
+    monkeypatch.setattr(yamlio, "KEPT_FILES", 4)
+    spec = tmp_path / "problem.yaml"
+    for version in range(3):  # one file read three times, edited between: one kept file
+        spec.write_text(f"version: {version}\n")
+        assert yamlio.load_mapping(spec)[0] == {"version": version}
+    assert len(list(cache.iterdir())) == 1
+    for index in range(10):
+        other = tmp_path / f"other{index}.yaml"
+        other.write_text(f"index: {index}\n")
+        yamlio.load_mapping(other)
+    assert len(list(cache.iterdir())) <= 5

@@ -2,7 +2,7 @@
 
 What a file was read into is kept in the cache folder (tcjudge/cachedir.py), in marshal's format,
 while the file is the same one (path, device, inode, size, modification and change times) and the
-Python the same: a `grade` reads a problem.yaml per problem and its test files, and importing PyYAML
+Python the same, one kept file per file read and at most KEPT_FILES of them: a `grade` reads a problem.yaml per problem and its test files, and importing PyYAML
 and parsing them cost 25-40 ms of a 300 ms start. yaml is imported only when a file is parsed.
 """
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 CACHE_FOLDER = "yaml"
 CACHE_FORMAT = 1  # what a cached file holds: (key, what load_mapping or load_sequence read), marshalled
+KEPT_FILES = 2000  # files kept at most (one per file read; a problem has a few)
 
 
 def _safe_loader():
@@ -137,9 +138,9 @@ def _cached(path: Path, kind: str, parse):
         info = os.stat(path)
     except OSError:
         return parse(path)  # which says why it cannot be read
-    key = repr((CACHE_FORMAT, kind, os.path.abspath(path), info.st_dev, info.st_ino, info.st_size,
-                info.st_mtime_ns, info.st_ctime_ns, sys.version_info[:2]))
-    kept = cache_root() / CACHE_FOLDER / hashlib.sha256(key.encode()).hexdigest()[:32]
+    where = repr((CACHE_FORMAT, kind, os.path.abspath(path)))  # one kept file per file read: an edit replaces it
+    key = repr((where, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, sys.version_info[:2]))
+    kept = cache_root() / CACHE_FOLDER / hashlib.sha256(where.encode()).hexdigest()[:32]
     try:
         if private(kept.parent) and private(kept):
             stored_key, value = marshal.loads(kept.read_bytes())
@@ -157,9 +158,12 @@ def _cached(path: Path, kind: str, parse):
 
 
 def _keep(kept: Path, data: bytes) -> None:
-    """Written whole and renamed into place: a reader sees no file or the whole file."""
+    """Written whole and renamed into place: a reader sees no file or the whole file. Past KEPT_FILES
+    files (files read once from folders since gone, a test run's temporary ones), the half written
+    longest ago goes."""
     try:
         kept.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _evict(kept.parent)
         handle, temporary = tempfile.mkstemp(prefix=".yaml-", dir=kept.parent)
         try:
             with os.fdopen(handle, "wb") as out:
@@ -170,6 +174,23 @@ def _keep(kept: Path, data: bytes) -> None:
             raise
     except OSError:
         pass
+
+
+def _evict(folder: Path) -> None:
+    entries = list(os.scandir(folder))
+    if len(entries) <= KEPT_FILES:
+        return
+    written = []
+    for entry in entries:
+        try:
+            written.append((entry.stat().st_mtime_ns, entry.path))
+        except OSError:  # another judge removed it meanwhile
+            pass
+    for _, path in sorted(written)[:len(written) // 2]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _line(node: yaml.Node | None) -> int | None:
