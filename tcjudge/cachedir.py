@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 
@@ -24,3 +25,21 @@ def private(path: Path) -> bool:
     """Owned by this user, writable by no one else, and not a link."""
     info = os.lstat(path)
     return info.st_uid == os.getuid() and not info.st_mode & 0o022 and not stat.S_ISLNK(info.st_mode)
+
+
+def keep(path: Path, data: bytes) -> None:
+    """Write a file of the cache whole and rename it into place, in a folder only this user may
+    enter: a reader sees the old file or the new one. A cache that cannot be written only means
+    doing the work again next time."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass

@@ -8,6 +8,7 @@ import shutil
 import signal
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tcjudge.cli import main
@@ -23,6 +24,18 @@ EXPECT_LINE = re.compile(r"^(?:#|//) expect: (\w+)$", re.MULTILINE)  # Python, o
 # at its default again in those processes, as under a terminal.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def zygote_pids() -> set[int]:
+    """The zygotes this test's process has started that are alive now (a zombie or one gone meanwhile aside)."""
+    found = set()
+    for child in psutil.Process().children():
+        try:
+            if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
+                found.add(child.pid)
+        except psutil.Error:
+            pass
+    return found
 
 
 def expected_verdict(path: Path) -> str:

@@ -11,7 +11,6 @@ import sys
 import threading
 import time
 
-import psutil
 import pytest
 
 from tcjudge.engine.pool import Pool, SolutionRun
@@ -19,7 +18,7 @@ from tcjudge.engine.worker import Worker
 from tcjudge.engine.sandbox import cgroup
 from tcjudge.problems.loader import load_problem
 
-from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, zygote_pids
 
 CPP_DATA_EXTRA_MIB = 32  # tcjudge/languages/cpp.py: a C++ program's RLIMIT_DATA share over the limit
 CGROUPS, WHY = cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}-test")
@@ -92,12 +91,7 @@ def test_grading_leaves_no_cgroup_behind():
     zygotes: set[int] = set()
 
     def seen(run, index, result):
-        for child in psutil.Process().children():
-            try:
-                if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
-                    zygotes.add(child.pid)
-            except psutil.Error:  # a zombie or gone
-                pass
+        zygotes.update(zygote_pids())
 
     with Pool(2) as pool:
         [result] = pool.grade([SolutionRun(problem, TESTDATA / "solutions" / "accepted.py", problem.tests, False)],

@@ -21,7 +21,7 @@ from tcjudge.engine.worker import Worker
 from tcjudge.engine.processes import die_with_parent
 from tcjudge.problems.loader import load_problem
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, TESTDATA, zygote_pids
 
 PR_SET_CHILD_SUBREAPER = 36
 GRADINGS = 40
@@ -117,12 +117,7 @@ def test_a_worker_serves_one_solution():
     seen: dict[str, set[int]] = {}
 
     def on_test(run, index, result):
-        for child in psutil.Process().children():
-            try:
-                if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
-                    seen.setdefault(run.solution.name, set()).add(child.pid)
-            except psutil.Error:
-                pass
+        seen.setdefault(run.solution.name, set()).update(zygote_pids())
 
     solutions = [TESTDATA / "solutions" / name for name in ("accepted.py", "wrong_answer.py", "accepted_prints.py")]
     with Pool(1) as pool:
@@ -137,12 +132,7 @@ def _zygotes_seen(solution, tests: int) -> set[int]:
     zygotes: set[int] = set()
 
     def seen(run, index, result):
-        for child in psutil.Process().children():
-            try:
-                if "tcjudge.engine.zygote" in " ".join(child.cmdline()):
-                    zygotes.add(child.pid)
-            except psutil.Error:  # a zombie or gone
-                pass
+        zygotes.update(zygote_pids())
 
     with Pool(2) as pool:
         [result] = pool.grade([SolutionRun(problem, solution, (problem.tests * 8)[:tests], False)], on_test=seen)

@@ -14,9 +14,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 
-from .build import cache_root, private
+from ..cachedir import cache_root, keep, private
 
 VERSIONS_FILE = "versions.json"
 KEPT = 64  # answers remembered; the oldest go first (compilers upgraded or removed)
@@ -56,18 +55,4 @@ def _remembered() -> dict:
 
 
 def _remember(known: dict) -> None:
-    """Written whole and renamed into place: a reader sees the old file or the new one. A cache that
-    cannot be written only means asking again next time."""
-    folder = cache_root()
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".versions-", dir=folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(known, out)
-            os.replace(temporary, folder / VERSIONS_FILE)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
-        pass
+    keep(cache_root() / VERSIONS_FILE, json.dumps(known).encode())

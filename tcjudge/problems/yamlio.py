@@ -12,12 +12,11 @@ import hashlib
 import marshal
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..cachedir import cache_root, private
+from ..cachedir import cache_root, keep, private
 from ..errors import JudgeInputError
 
 if TYPE_CHECKING:
@@ -80,8 +79,7 @@ def load_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """A top-level mapping, with the line of each key and of each nested key or list item, by dotted
     path ("time_limit", "constraints.board", "rules.0"), for messages about that part. An empty
     document is an empty mapping."""
-    data, lines = _cached(path, "mapping", _parse_mapping)
-    return data, lines
+    return _cached(path, "mapping", _parse_mapping)
 
 
 def _parse_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
@@ -153,31 +151,18 @@ def _cached(path: Path, kind: str, parse):
         data = marshal.dumps((key, value))
     except ValueError:
         return value
-    _keep(kept, data)
+    keep(kept, data)
+    _evict(kept.parent)
     return value
 
 
-def _keep(kept: Path, data: bytes) -> None:
-    """Written whole and renamed into place: a reader sees no file or the whole file. Past KEPT_FILES
-    files (files read once from folders since gone, a test run's temporary ones), the half written
-    longest ago goes."""
-    try:
-        kept.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        _evict(kept.parent)
-        handle, temporary = tempfile.mkstemp(prefix=".yaml-", dir=kept.parent)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, kept)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
-        pass
-
-
 def _evict(folder: Path) -> None:
-    entries = list(os.scandir(folder))
+    """Past KEPT_FILES files (files read once from folders since gone, a test run's temporary
+    ones), the half written longest ago goes."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
     if len(entries) <= KEPT_FILES:
         return
     written = []
