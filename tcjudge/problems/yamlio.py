@@ -2,8 +2,9 @@
 
 What a file was read into is kept in the cache folder (tcjudge/cachedir.py), in marshal's format,
 while the file is the same one (path, device, inode, size, modification and change times) and the
-Python the same, one kept file per file read and at most KEPT_FILES of them: a `grade` reads a problem.yaml per problem and its test files, and importing PyYAML
-and parsing them cost 25-40 ms of a 300 ms start. yaml is imported only when a file is parsed.
+Python the same, one kept file per file read and at most KEPT_FILES of them: a `grade` reads a
+problem.yaml per problem and its test files, and importing PyYAML and parsing them cost 25-40 ms of a
+300 ms start. yaml is imported only when a file is parsed.
 """
 
 from __future__ import annotations
