@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .checkers.output_validator import OutputValidator
 from .format import Findings, Problem
-from .kattis import PACKAGE, PackageKind, inspect_package, package_type
+from .kattis import PACKAGE, PackageKind, inspect_package
+from .layout import package_type
 
 
 class InteractiveKind(PackageKind):

@@ -34,6 +34,7 @@ from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .expectations import SUBMISSIONS_FILE, Expectation, PackageExpectations
 from .format import Findings, Problem, SolutionLanguage, language_of
+from .layout import claims_package, package_type
 from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
@@ -46,9 +47,6 @@ DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gi
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
-# problem.yaml keys only a package has (ours name a class or say type: stdin): such a folder is a package
-# even without data/ (interactive and submit-answer examples often have none), and says so
-PACKAGE_KEYS = ("problem_format_version", "validation", "validator_flags", "limits", "uuid", "license", "rights_owner")
 
 
 class PackageKind(StdinKind):
@@ -60,8 +58,7 @@ class PackageKind(StdinKind):
     out_of_memory = Verdict.RE  # Kattis fails the allocation itself: a run-time error, as submissions/ expect
 
     def claims(self, folder: Path, spec: dict) -> bool:
-        return is_package(folder) or ("class" not in spec and not (folder / "tests").is_dir()
-                                      and any(key in spec for key in PACKAGE_KEYS))
+        return claims_package(folder, spec)
 
     def inspect(self, folder: Path, spec: dict, lines: dict[str, int],
                 findings: Findings) -> tuple[Problem | None, Findings]:
@@ -83,15 +80,6 @@ class PackageKind(StdinKind):
 
 
 PACKAGE = PackageKind()
-
-
-def is_package(folder: Path) -> bool:
-    return (folder / "problem.yaml").is_file() and (folder / "data").is_dir() and not (folder / "tests").is_dir()
-
-
-def package_type(spec: dict) -> str:
-    """What problem.yaml says the package is: its 2023-07 `type` and legacy `validation`, lower case."""
-    return " ".join(str(spec.get(key, "")) for key in ("type", "validation")).lower()
 
 
 def inspect_package(folder: Path, spec: dict, findings: Findings,

@@ -16,7 +16,8 @@ from pathlib import Path
 from .checkers.output_validator import OutputValidator
 from .format import Findings, Problem
 from .interactive import InteractiveKind
-from .kattis import PACKAGE, PackageKind, inspect_package, package_type
+from .kattis import PACKAGE, PackageKind, inspect_package
+from .layout import package_type
 
 DEFAULT_PASSES = 2  # limits.validation_passes when the package gives none (the format's default)
 

@@ -18,7 +18,8 @@ from typing import Mapping
 
 from .expectations import Expectation
 from .format import Findings, Problem, SolutionLanguage
-from .kattis import PACKAGE, PackageKind, inspect_package, package_type, submissions
+from .kattis import PACKAGE, PackageKind, inspect_package, submissions
+from .layout import package_type
 
 ANSWER_SUFFIX = ".ans"
 
