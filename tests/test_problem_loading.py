@@ -1,11 +1,16 @@
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tcjudge.errors import JudgeInputError
-from tcjudge.problems.loader import load_problem
+from tcjudge.problems.layout import claims_package
+from tcjudge.problems.loader import KINDS, kind_of, load_problem
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 BROKEN = sorted((TESTDATA / "broken").iterdir())
 
@@ -64,3 +69,36 @@ def test_keywords_are_refused_as_names_naming_file_and_line(tmp_path, field, val
     with pytest.raises(JudgeInputError) as caught:
         load_problem(tmp_path)
     assert str(caught.value).startswith(f"{tmp_path / 'problem.yaml'}:{line}: {message}"), str(caught.value)
+
+
+def every_problem_folder() -> list[Path]:
+    roots = [ROOT / "problems", TESTDATA]
+    return sorted(spec.parent for root in roots for spec in root.rglob("problem.yaml")
+                  if "submissions" not in spec.parts and "data" not in spec.parts)
+
+
+def test_a_package_kind_is_asked_only_where_it_could_claim_and_the_pick_is_unchanged():
+    """The loader asks a package kind only about a package-shaped folder (layout.claims_package):
+    every kind it leaves out would have said no, so its pick is the one asking every kind in order."""
+    folders = every_problem_folder()
+    assert len(folders) > 20
+    every_kind = [getattr(importlib.import_module(f"tcjudge.problems.{module}"), name) for module, name, _ in KINDS]
+    for folder in folders:
+        try:
+            spec = yaml.safe_load((folder / "problem.yaml").read_text())
+        except (yaml.YAMLError, UnicodeDecodeError):
+            spec = {}
+        spec = spec if isinstance(spec, dict) else {}
+        for kind, (_, _, of_packages) in zip(every_kind, KINDS):
+            if of_packages and kind.claims(folder, spec):
+                assert claims_package(folder, spec), (folder, kind.name)
+        assert kind_of(folder) is next(kind for kind in every_kind if kind.claims(folder, spec)), folder
+
+
+def test_grading_one_of_our_own_problems_imports_no_package_kind(tmp_path):
+    program = ("import sys; from tcjudge.problems.loader import load_problem; "
+               f"load_problem(__import__('pathlib').Path({str(FIXTURE_PROBLEMS / 'adder')!r})); "
+               "print(sorted(m for m in sys.modules if m.split('.')[-1] in "
+               "('kattis', 'interactive', 'multipass', 'submitanswer', 'testgroups')))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

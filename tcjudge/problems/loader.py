@@ -1,6 +1,10 @@
 """One loader for every kind of problem: it reads problem.yaml, picks the folder's kind once (the first
 of KINDS that claims it) and lets that kind read the rest. Adding a kind is a module with a Kind
-subclass (format.Kind says what it decides) and its instance in KINDS.
+subclass (format.Kind says what it decides) and its instance named in KINDS.
+
+A kind's module is imported when the kind is asked, and a package kind (one that claims only what
+layout.claims_package does) only for a folder laid out as a package: grading one of our own problems
+imports none of the Kattis machinery (a sixth of `grade`'s start).
 
 `inspect_problem` collects every fault at once (for `judge.py validate`); `load_problem` raises the
 first one (for grading, where one clear line is what a user needs).
@@ -8,20 +12,20 @@ first one (for grading, where one clear line is what a user needs).
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from ..errors import JudgeInputError
 from ..formats import PROBLEM_FORMAT
 from .format import Findings, Kind, Problem
-from .interactive import INTERACTIVE
-from .kattis import PACKAGE
-from .method import METHOD
-from .multipass import INTERACTIVE_MULTI_PASS, MULTI_PASS
-from .stdio import STDIN
-from .submitanswer import SUBMIT_ANSWER
+from .layout import claims_package
 from .yamlio import load_mapping
 
-KINDS: tuple[Kind, ...] = (SUBMIT_ANSWER, INTERACTIVE_MULTI_PASS, MULTI_PASS, INTERACTIVE, PACKAGE, STDIN, METHOD)  # asked in this order; METHOD claims any folder left
+# (module, instance, is a package kind), asked in this order; METHOD claims any folder left
+KINDS: tuple[tuple[str, str, bool], ...] = (
+    ("submitanswer", "SUBMIT_ANSWER", True), ("multipass", "INTERACTIVE_MULTI_PASS", True),
+    ("multipass", "MULTI_PASS", True), ("interactive", "INTERACTIVE", True), ("kattis", "PACKAGE", True),
+    ("stdio", "STDIN", False), ("method", "METHOD", False))
 
 
 def load_problem(folder: Path) -> Problem:
@@ -65,4 +69,10 @@ def kind_of(folder: Path) -> Kind:
 
 
 def _pick(folder: Path, spec: dict) -> Kind:
-    return next(kind for kind in KINDS if kind.claims(folder, spec))
+    package = claims_package(folder, spec)
+    return next(kind for kind in (_kind(module, name) for module, name, of_packages in KINDS
+                                  if package or not of_packages) if kind.claims(folder, spec))
+
+
+def _kind(module: str, name: str) -> Kind:
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
