@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import threading
 import time
 
 import psutil
@@ -151,3 +152,14 @@ def test_a_longer_grading_starts_the_second_worker(tmp_path, monkeypatch):
     slow.write_text("import time\nclass Adder:\n    def add(self, values, factor):\n        time.sleep(0.1)\n"
                     "        return sum(values) * factor\n")
     assert len(_zygotes_seen(slow, 12)) == 2
+
+
+def test_a_grading_the_first_worker_finishes_alone_never_waits_for_the_later_workers_timer(monkeypatch):
+    # The later worker's wait ends as soon as the queue is found empty: with a timer no run could
+    # outlast, the grading still ends (before the fix it waited the timer out).
+    monkeypatch.setattr(pool_module, "LATER_WORKERS_AFTER", 3600)
+    ended = threading.Event()
+    grading = threading.Thread(target=lambda: (_zygotes_seen(TESTDATA / "solutions" / "accepted.py", 3), ended.set()),
+                               daemon=True)
+    grading.start()
+    assert ended.wait(60), "the grading waited for the later worker's timer"

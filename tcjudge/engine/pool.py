@@ -127,6 +127,7 @@ class Pool:
         self._cancelled = threading.Event()
         self._slot = threading.local()  # per worker thread: the CPU its workers are pinned to
         self._first_worker = threading.Event()  # a grading's first worker has its zygote
+        self._no_jobs_left = threading.Event()  # a worker found the queue empty, or the grading was cancelled
 
     def __enter__(self) -> Pool:
         return self
@@ -150,6 +151,7 @@ class Pool:
     def cancel(self) -> None:
         """Hand out no more tests and kill the running ones: for a grading nobody waits for any more."""
         self._cancelled.set()
+        self._no_jobs_left.set()
         self.close()
 
     def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None,
@@ -166,6 +168,7 @@ class Pool:
             for i in range(count)
         ]
         self._first_worker.clear()
+        self._no_jobs_left.clear()
         for thread in threads:
             thread.start()
         try:
@@ -203,11 +206,13 @@ class Pool:
                 self._first_worker.set()
 
     def _first_worker_settled(self) -> bool:
-        """Wait until the first worker has its zygote, then LATER_WORKERS_AFTER; False if cancelled."""
+        """Wait until the first worker has its zygote, then LATER_WORKERS_AFTER; False, at once, when
+        the grading is cancelled or the other workers have taken every test (a grading's end never
+        waits for a later worker's timer)."""
         while not self._first_worker.wait(0.05):
-            if self._cancelled.is_set():
+            if self._no_jobs_left.is_set():
                 return False
-        return not self._cancelled.wait(LATER_WORKERS_AFTER)
+        return not self._no_jobs_left.wait(LATER_WORKERS_AFTER)
 
     def _take_jobs(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
@@ -215,6 +220,7 @@ class Pool:
             try:
                 run, index = jobs.get_nowait()
             except queue.Empty:
+                self._no_jobs_left.set()
                 return
             try:
                 worker = self._run_job(worker, run, index, on_test)
