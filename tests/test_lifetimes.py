@@ -163,3 +163,39 @@ def test_a_grading_the_first_worker_finishes_alone_never_waits_for_the_later_wor
                                daemon=True)
     grading.start()
     assert ended.wait(60), "the grading waited for the later worker's timer"
+
+
+
+def test_a_child_holds_no_capability_and_the_zygote_keeps_its_own():
+    # As root, the zygote empties its bounding set once (sandbox.drop_bounding_set) and each child
+    # drops the rest. The spare child forked ahead of the next test, once confined, holds nothing
+    # (read from outside: a child cannot read /proc); the zygote keeps its effective set (cgroups).
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    worker = Worker()
+    try:
+        assert worker.load(("caps",), TESTDATA / "solutions" / "accepted.py", problem.class_name, problem.method,
+                           2.0, 64, check=True).get("ok")
+        worker.run(problem.tests[0].args)
+        zygote = psutil.Process(worker.process.pid)
+        deadline = time.monotonic() + 30
+        while True:
+            spares = [_capabilities(child.pid) for child in zygote.children()]
+            confined = [caps for caps in spares if caps.get("CapEff") == "0" * 16]
+            if confined or time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        own = _capabilities(zygote.pid)
+    finally:
+        worker.close()
+    assert confined and all(value == "0" * 16 for value in confined[0].values()), spares
+    assert set(confined[0]) == {"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"}
+    if os.geteuid() == 0:
+        assert own["CapBnd"] == "0" * 16 and own["CapEff"] != "0" * 16, own
+
+
+def _capabilities(pid: int) -> dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return {line.split()[0].rstrip(":"): line.split()[1] for line in status if line.startswith("Cap")}
+    except OSError:  # it ended meanwhile
+        return {}

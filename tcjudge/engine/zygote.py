@@ -548,6 +548,10 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     if (devnull, placeholder, held) != (RESULT_FD, ARGS_FD, CRASH_FD):
         raise RuntimeError("the zygote must start with only descriptors 0, 1 and 2 open")
     project_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if confine:  # as root: every child drops the bounding set; it inherits an empty one instead
+        from tcjudge.engine.sandbox import drop_bounding_set
+
+        drop_bounding_set()
     confinement, problems = _load_confinement([project_root]) if confine else (None, ["kernel layers off"])
     os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code

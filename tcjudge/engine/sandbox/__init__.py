@@ -357,6 +357,20 @@ def exec_token(path: bytes) -> int:
     return address
 
 
+def drop_bounding_set() -> None:
+    """Empty this process's capability bounding set (as root; elsewhere it holds none to drop), for a
+    process whose children each drop it anyway: the zygote, once, so that no child spends a system
+    call per capability (_Capabilities). Its own effective capabilities stay (its cgroups need them);
+    what it execs itself, a problem's interactor, gets none."""
+    if os.geteuid() != 0:
+        return
+    prctl = _sys.libc().prctl
+    cap = 0
+    while cap <= _sys.CAP_LAST_POSSIBLE and prctl(_sys.PR_CAPBSET_READ, cap, 0, 0, 0) >= 0:
+        prctl(_sys.PR_CAPBSET_DROP, cap, 0, 0, 0)  # (fails without CAP_SETPCAP: each child then drops it)
+        cap += 1
+
+
 class _Capabilities:
     """What a root child drops: no capability in its bounding set (so no exec can grant one), none
     ambient, none effective, permitted or inheritable. A root solution then cannot setuid, map page 0
@@ -365,13 +379,16 @@ class _Capabilities:
 
     Everything but the system calls is prepared here, in the zygote: the kernel's last capability
     (read, not probed by failing drops), the capset header and its all-zero data. A child that
-    built them itself copied about 75 pages of the zygote's memory (ctypes objects) on every test."""
+    built them itself copied about 75 pages of the zygote's memory (ctypes objects) on every test.
+    Where the zygote emptied its own bounding set first (drop_bounding_set), a child inherits it
+    empty and skips the one system call per capability (about 0.15 ms of every test)."""
 
     def __init__(self, prctl, syscall3):
         self._prctl, self._syscall3 = prctl, syscall3
         self._last = 0
         while self._last < _sys.CAP_LAST_POSSIBLE and prctl(_sys.PR_CAPBSET_READ, self._last + 1, 0, 0, 0) >= 0:
             self._last += 1  # (EINVAL past the kernel's last capability)
+        self._bounding_empty = not any(prctl(_sys.PR_CAPBSET_READ, cap, 0, 0, 0) for cap in range(self._last + 1))
         self._header = (_sys.ctypes.c_uint32 * 2)(_sys.CAPABILITY_VERSION_3, 0)
         self._data = (_sys.ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable} words, all zero
         arch, _ = _sys.native_arch()
@@ -381,7 +398,7 @@ class _Capabilities:
     def drop(self) -> None:
         """In the child (root): drop them all; raises OSError when capset fails."""
         prctl = self._prctl
-        for cap in range(self._last + 1):
+        for cap in range(0 if self._bounding_empty else self._last + 1):
             prctl(_sys.PR_CAPBSET_DROP, cap, 0, 0, 0)
         prctl(_sys.PR_CAP_AMBIENT, _sys.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL before Linux 4.3: none to clear
         if self._capset is None:
