@@ -31,6 +31,9 @@ from .processes import die_with_parent, libc
 from .solution import LENGTH
 
 
+OWN_CPU = -2  # for start(): pin the child to the CPU it runs on when it pins itself
+
+
 def builtins_as_python_starts() -> None:
     """Give the interpreter the builtins `python3 program.py` has and a `-S` interpreter lacks:
     exit() and quit() (programs often end with them), help, copyright, credits and license. Run once
@@ -82,6 +85,8 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
         os.dup2(channels.args, ARGS_FD)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         _limit(solution, data_baseline, nproc)
+        if cpu == OWN_CPU:
+            cpu = libc.sched_getcpu()
         if cpu >= 0:  # one CPU: threads add CPU time, not cores (an interactor joins it there)
             os.sched_setaffinity(0, {cpu})
         program, token = solution.program, None

@@ -315,7 +315,10 @@ class Zygote:
         # the memory limit + cgroup.HEADROOM for every language: the cgroup counts pages charged, not the
         # address space a runtime maps (the share RLIMIT_DATA leaves the JVM is mostly never touched)
         slot = self.cgroups.create(solution.memory_bytes) if self.cgroups else None
-        cpu = libc.sched_getcpu()  # the child's one CPU: the one the zygote runs on (its own, with -j > 1)
+        # the child's one CPU: with -j > 1 the zygote's own, which it inherits; else the one it runs on
+        # when it pins itself (never a wait for the CPU the zygote is busy on); an interactive child's
+        # is the zygote's, known here, where its interactor is started beside it
+        cpu = libc.sched_getcpu() if solution.interactive else child_side.OWN_CPU
         code_w = solution.code.channel() if solution.code is not None else None
         channels.code = -1 if code_w is None else code_w
         pid = os.fork()
