@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
@@ -157,10 +162,11 @@ def test_a_broken_problem_does_not_block_grading_another(judge, tmp_path):
     assert code == 0 and "passed 4/4" in out, err
 
 
-def test_missing_layer_gives_one_warning_line_and_grading_goes_on(judge, monkeypatch):
+def test_missing_layer_gives_one_warning_line_and_grading_goes_on(judge, monkeypatch, tmp_path):
     from tcjudge.engine import isolation
     from tcjudge.engine.sandbox import LayerStatus
 
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))  # nothing kept: this run probes
     missing = LayerStatus("landlock.net", False, "needs Landlock ABI 4 (Linux 6.7), kernel has 3")
     monkeypatch.setattr(isolation, "all_layers", lambda: isolation.engine_layers() + [missing])
     code, out, err = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py")
@@ -168,6 +174,36 @@ def test_missing_layer_gives_one_warning_line_and_grading_goes_on(judge, monkeyp
     warnings = [line for line in err.splitlines() if line.startswith("judge: warning:")]
     assert warnings == ["judge: warning: sandbox layers inactive: landlock.net (needs Landlock ABI 4 (Linux 6.7), "
                         "kernel has 3)"]
+
+
+def test_the_layers_warning_is_kept_until_what_it_depends_on_changes(monkeypatch, tmp_path):
+    from tcjudge.engine import isolation
+    from tcjudge.engine.sandbox import LayerStatus
+
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
+    missing = LayerStatus("seccomp", False, "no seccomp here")
+    monkeypatch.setattr(isolation, "all_layers", lambda: isolation.engine_layers() + [missing])
+    first = isolation.missing_layers_warning()
+    assert first == "judge: warning: sandbox layers inactive: seccomp (no seccomp here)"
+    monkeypatch.setattr(isolation, "all_layers", lambda: pytest.fail("probed although the kept line stands"))
+    assert isolation.missing_layers_warning() == first
+    monkeypatch.setattr(isolation, "_kept_key", lambda: "another boot")  # a reboot, a new cgroup, new code
+    monkeypatch.setattr(isolation, "all_layers", isolation.engine_layers)
+    assert isolation.missing_layers_warning() is None
+    kept = tmp_path / "cache" / isolation.WARNING_FOLDER / str(os.getuid())
+    kept.chmod(0o666)  # a file another user could have written is never believed
+    monkeypatch.setattr(isolation, "all_layers", lambda: isolation.engine_layers() + [missing])
+    assert isolation.missing_layers_warning() == first
+
+
+def test_a_grading_run_with_the_warning_kept_imports_no_sandbox_module(tmp_path):
+    program = ("import sys; from tcjudge.engine.isolation import missing_layers_warning; missing_layers_warning(); "
+               "print(sorted(m for m in sys.modules if 'sandbox' in m or m == 'ctypes'))")
+    env = dict(os.environ, JUDGE_CACHE=str(tmp_path / "cache"))
+    runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, env=env,
+                           timeout=60) for _ in range(2)]
+    assert "tcjudge.engine.sandbox" in runs[0].stdout, runs[0].stdout + runs[0].stderr  # the first one probes
+    assert runs[1].stdout.strip() == "[]", runs[1].stdout + runs[1].stderr
 
 
 def test_doctor_lists_every_layer(judge):

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from .. import languages
-from ..engine.isolation import doctor_report, missing_layers_warning
+from ..engine.isolation import doctor_report, probed_layers_warning
 from ..errors import JudgeInputError
 from .common import EXIT_FAILED, EXIT_OK
 
@@ -32,7 +32,7 @@ def run(options) -> int:
     print(report)
     print()
     print(languages.doctor_table())
-    warning = missing_layers_warning()
+    warning = probed_layers_warning()
     if warning:
         print(warning)
     return EXIT_OK if complete else EXIT_FAILED

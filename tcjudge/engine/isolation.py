@@ -2,17 +2,25 @@
 
 The engine's layers need only long-standing kernel features; the kernel layers (tcjudge.engine.sandbox)
 depend on the kernel's version and configuration and are reported, never required.
+
+What a grading run says of them (missing_layers_warning) is kept in the cache folder until the
+machine reboots: probing took importing the sandbox's modules, a twentieth of a short `grade`.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from . import sandbox
-from .sandbox import LayerStatus, cgroup, trusted
+from ..cachedir import cache_root, keep, private
+
+WARNING_FOLDER = "layers"  # in the cache folder: one file per user and boot
 
 
-def engine_layers() -> list[LayerStatus]:
+def engine_layers() -> list:
+    """The engine's layers (sandbox.LayerStatus), each probed here."""
+    from .sandbox import LayerStatus, cgroup, trusted
+
     pidfd = hasattr(os, "pidfd_open")
     return [
         LayerStatus("fresh process", True, "each test runs in its own child forked from a worker that holds no expected outputs"),
@@ -28,9 +36,11 @@ def engine_layers() -> list[LayerStatus]:
     ]
 
 
-def _cpu_waits() -> LayerStatus:
+def _cpu_waits():
     """Whether the kernel shows each thread's run-queue wait, which keeps a busy machine's delays
     out of a test's idle time (docs/verdicts.md)."""
+    from .sandbox import LayerStatus
+
     try:
         with open("/proc/thread-self/schedstat", "rb") as handle:
             int(handle.read().split()[1])
@@ -41,14 +51,50 @@ def _cpu_waits() -> LayerStatus:
                                           "a test that waits past max(30 s, 10 x TL) is IE, machine overloaded")
 
 
-def all_layers() -> list[LayerStatus]:
+def all_layers() -> list:
+    from . import sandbox
+
     return engine_layers() + sandbox.probe()
 
 
 def missing_layers_warning() -> str | None:
-    """One line for the start of a grading run when some layer is inactive; None when all are on."""
+    """One line for the start of a grading run when some layer is inactive; None when all are on.
+
+    Kept (cachedir) under a key of what can change it: the boot (the kernel and its settings), the
+    user, the cgroup this process runs in (a delegation) and the layers' own code; `doctor` probes
+    afresh and keeps what it found."""
+    key, path = _kept_key(), cache_root() / WARNING_FOLDER / str(os.getuid())
+    try:
+        if private(path):
+            kept_key, _, line = path.read_text().partition("\n")
+            if kept_key == key:
+                return line or None
+    except (OSError, ValueError):
+        pass
+    return probed_layers_warning()
+
+
+def probed_layers_warning() -> str | None:
+    """missing_layers_warning from a fresh probe, which is kept for the grading runs after it."""
+    from . import sandbox
+
     line = sandbox.warning_line(all_layers())
-    return f"judge: warning: {line}" if line else None
+    warning = f"judge: warning: {line}" if line else None
+    keep(cache_root() / WARNING_FOLDER / str(os.getuid()), f"{_kept_key()}\n{warning or ''}".encode())
+    return warning
+
+
+def _kept_key() -> str:
+    """What the kept warning stands for (one line)."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as boot, open("/proc/self/cgroup") as cgroups:
+            machine = f"{boot.read().strip()} {' '.join(cgroups.read().split())}"
+    except OSError:
+        return "unknown"  # never equal to what a kept file holds: every run probes
+    code = Path(__file__).parent
+    sources = sorted([code / "isolation.py", *(code / "sandbox").glob("*.py")])
+    stamps = " ".join(f"{path.name}:{path.stat().st_mtime_ns}:{path.stat().st_size}" for path in sources)
+    return f"{machine} uid {os.getuid()} {os.uname().release} {stamps}"
 
 
 def doctor_report() -> tuple[str, bool]:
