@@ -21,10 +21,9 @@ from ..problems.scoring import ScoreRange
 from ..protocol import SOURCE_LIMIT
 from ..verdicts import Verdict
 from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
-from .passes import interactive_test, run_passes
 from .results import GradeResult, TestResult, verdict_only
 from .spares import Spares
-from .worker import Worker, WorkerDied, remove_stale_cgroups
+from .worker import Worker, WorkerDied, close_workers, remove_stale_cgroups
 
 
 @dataclass
@@ -127,6 +126,7 @@ class Pool:
         self._cancelled = threading.Event()
         self._slot = threading.local()  # per worker thread: the CPU its workers are pinned to
         self._first_worker = threading.Event()  # a grading's first worker has its zygote
+        self._killed_workers = False  # a worker discarded during the grading did not end on its own
         self._no_jobs_left = threading.Event()  # a worker found the queue empty, or the grading was cancelled
 
     def __enter__(self) -> Pool:
@@ -139,13 +139,10 @@ class Pool:
 
     def close(self) -> None:
         with self._workers_lock:
-            for worker in self._workers:
-                worker.ask_to_end()
-            for worker in self._workers:
-                worker.close()
-            had_workers = bool(self._workers)
+            close_workers(self._workers)
             self._workers.clear()
-        if had_workers:
+        if self._killed_workers:  # discarded on the way: their cgroups are left
+            self._killed_workers = False
             remove_stale_cgroups()
 
     def cancel(self) -> None:
@@ -293,8 +290,12 @@ class Pool:
             return None
         awarded = None  # what the answer check awarded besides the verdict (a validator's score files)
         if run.problem.kind.multi_pass:
+            from .passes import run_passes  # (with the output validator's code: only for the kinds that use it)
+
             facts, (verdict, message), awarded = run_passes(worker, run.problem, test)
         elif run.problem.kind.interactive:
+            from .passes import interactive_test
+
             facts, (verdict, message), awarded = interactive_test(worker, run.problem, test)
         else:
             facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)
@@ -365,4 +366,5 @@ class Pool:
         with self._workers_lock:
             if worker in self._workers:
                 self._workers.remove(worker)
-        worker.close()
+        if not worker.close():
+            self._killed_workers = True

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from .worker import Worker, remove_stale_cgroups
+from .worker import Worker, close_workers
 
 
 class Spares:
@@ -71,10 +71,7 @@ class Spares:
             self._changed.notify_all()
         self._starter.join()
         left, self._started = self._started, []
-        for worker in left:
-            worker.close()
-        if left:
-            remove_stale_cgroups()
+        close_workers(left)
 
     def _start_asked(self) -> None:
         while True:

@@ -132,8 +132,9 @@ class Worker:
         except OSError:  # a request still buffered for a zygote that died (BrokenPipeError)
             pass
 
-    def close(self) -> None:
-        """End the zygote: asked first, killed if it does not end within CLOSE_GRACE."""
+    def close(self) -> bool:
+        """End the zygote: asked first, killed if it does not end within CLOSE_GRACE. True when it
+        ended on its own (then it removed its cgroups itself; else remove_stale_cgroups does)."""
         if self.process.poll() is None:
             try:
                 self.ask_to_end()
@@ -146,6 +147,7 @@ class Worker:
                 stream.close()
             except OSError:  # a request still buffered for a zygote that died (BrokenPipeError)
                 pass
+        return self.process.returncode == 0
 
     # -- the pipe protocol ------------------------------------------------------------------------
 
@@ -196,6 +198,16 @@ class Worker:
             tail = []
         detail = f": {tail[0]}" if tail else ""
         return WorkerDied(f"the worker process {what} (exit status {self.process.returncode}){detail}")
+
+
+def close_workers(workers: list[Worker]) -> None:
+    """End `workers`, all asked first so that they clean up at once; the cgroups of any that did not
+    end on its own are removed (only then is the sandbox's code imported: a short grade's last
+    milliseconds)."""
+    for worker in workers:
+        worker.ask_to_end()
+    if not all([worker.close() for worker in workers]):
+        remove_stale_cgroups()
 
 
 def remove_stale_cgroups(patience: float = 0.5) -> None:
