@@ -120,3 +120,20 @@ def test_a_spare_outlives_the_thread_that_asked_for_it():
         replacement.wait_ready()  # WorkerDied if it had been killed with the taker's thread
         assert replacement.alive() and spares.take() is replacement
         replacement.close()
+
+
+def test_a_later_grade_imports_neither_the_sandbox_nor_what_other_kinds_need(tmp_path):
+    # The zygote confines; the judge's own process needs none of the sandbox's code once the layers'
+    # warning is kept, nor the output validator, the interactive passes or the Kattis kinds for one
+    # of our own method problems (each was several milliseconds of every start).
+    unwanted = ("tcjudge.engine.sandbox", "ctypes", "tcjudge.engine.passes", "tcjudge.problems.checkers.output_validator",
+                "tcjudge.problems.checkers.testlib", "tcjudge.problems.kattis", "pkgutil", "difflib")
+    program = ("import sys; from tcjudge.cli import main; "
+               f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
+               f"'grade', {str(SOLUTION)!r}, '--examples']); "
+               f"print(code, sorted(m for m in sys.modules if m.startswith({unwanted!r})))")
+    env = {key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"} | {"JUDGE_CACHE": str(tmp_path)}
+    for _ in range(2):  # the first run probes the layers and keeps the warning
+        done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                              env=env)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr

@@ -7,7 +7,6 @@ passes them in, by file extension (`Catalog(problems, solutions, languages.EXTEN
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
 from dataclasses import dataclass
@@ -79,6 +78,8 @@ class Catalog:
             raise unreadable[0]
         if not matches:
             found = ", ".join(sorted(names))
+            import difflib  # (only for this message)
+
             close = sorted({hit for name in names for hit in difflib.get_close_matches(name, wanted_by, 1)})
             hint = (": did you mean " + " or ".join(f"{hit} (problem {wanted_by[hit]})" for hit in close)
                     + "? Else use --problem" if close else "; use --problem")

@@ -8,7 +8,6 @@ module; it imports none of them. loader.py picks a folder's kind.
 
 from __future__ import annotations
 
-import difflib
 import keyword
 import os
 from collections import Counter
@@ -289,6 +288,8 @@ def name_problem(name: object, parameter: bool = False) -> str | None:
 
 
 def did_you_mean(word: str, known) -> str:
+    import difflib  # (only when a name is wrong)
+
     close = difflib.get_close_matches(word, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(known))})"
 

@@ -17,8 +17,7 @@ from pathlib import Path
 
 from .format import (TEST_SUFFIX, Data, Findings, Kind, Problem, SpecReader, TestCase, read_items,
                      reject_duplicate_names, test_files)
-from .checkers import OutputCheck, testlib
-from .checkers.output_validator import OutputValidator
+from .checkers import OutputCheck
 from .checkers.tokens import TokenRules
 
 KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
@@ -91,6 +90,8 @@ def output_check(folder: Path, flags, validator, reader: SpecReader, checker=Non
         if not isinstance(validator, str) or not (folder / validator).exists():
             reader.fail("output_validator", f"no such file in the problem folder: {validator!r}")
             return None
+        from .checkers.output_validator import OutputValidator  # (imported by the problems that use it)
+
         words = flags.split() if isinstance(flags, str) else [str(word) for word in flags or []]
         return OutputCheck("output_validator", OutputValidator(folder / validator, words))
     try:
@@ -101,6 +102,8 @@ def output_check(folder: Path, flags, validator, reader: SpecReader, checker=Non
 
 
 def _testlib_check(folder: Path, flags, validator, reader: SpecReader, checker) -> OutputCheck | None:
+    from .checkers import testlib
+
     if checker != testlib.NAME:
         reader.fail("checker", f"a stdin problem's checker is {testlib.NAME!r} (or none: tokens, or output_validator), "
                                f"not {checker!r}")

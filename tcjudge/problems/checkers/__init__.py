@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import pkgutil
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
@@ -68,6 +67,8 @@ def find(name: str) -> ModuleType:
 @functools.cache
 def names(applies_to: str) -> tuple[str, ...]:
     """The checkers that judge VALUE or OUTPUT, by name, sorted."""
+    import pkgutil  # (a problem names its checker: only validate, and a wrong name, ask for them all)
+
     found = (info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
     return tuple(sorted(name for name in found if find(name).APPLIES_TO == applies_to))
 
