@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .languages.build import protect
+from .protected import protect
 
 CHECKOUT = Path(__file__).resolve().parents[1]  # the judge's own checkout, when it runs from one
 

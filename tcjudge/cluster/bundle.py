@@ -15,7 +15,8 @@ import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from ..languages.build import make_private, protect, verified
+from ..languages.build import make_private, verified
+from ..protected import protect
 from ..protocol import read_tree
 
 SKIPPED_NAMES = {"__pycache__", ".git"}

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ..errors import JudgeInputError
 from .base import CompileError, Language, Toolchain, ToolchainMissing
-from .build import BuildFault, project_folders
+from ..protected import project_folders
+from .build import BuildFault
 from .c import C
 from .cpp import CPP
 from .java import JAVA

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import protocol
-from .build import protect_project
+from ..protected import protect_project
 from .versions import version_output
 
 SCAN_LIMIT = 1 << 20  # characters of a source scanned for class names: far above any TopCoder solution

@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cachedir import cache_root, private
+from ..protected import judge_folders
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = PROJECT_ROOT / "tcjudge"
 PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
@@ -71,33 +71,6 @@ class Outcome:
     message: str  # the compiler's messages (all of them when it failed)
     detail: dict  # what the language recorded (e.g. the C++ standard that compiled)
     folder: Path  # the build directory: the program and whatever it needs
-
-
-_judge_folders = {str(PACKAGE)} | ({str(PROJECT_ROOT)} if (PROJECT_ROOT / "judge.py").is_file() else set())
-
-
-def protect(*paths) -> None:
-    """Folders (or files) of the judge's that no compiler may read, from now on in this process (never
-    `/` itself: a problem folder right under it does not make the whole machine the project's)."""
-    _judge_folders.update(os.path.abspath(path) for path in paths if os.path.abspath(path) != "/")
-
-
-def project_folders(problem_folder: Path) -> list[Path]:
-    """A problem's project, as a project is laid out: its problems folder and the solutions and
-    reports (with the history) beside it."""
-    problems = Path(problem_folder).parent
-    return [Path(problem_folder), problems, problems.parent / "solutions", problems.parent / "reports"]
-
-
-def protect_project(problem_folder: Path) -> None:
-    """No compiler may read the problem's project (project_folders)."""
-    protect(*project_folders(problem_folder))
-
-
-def judge_folders() -> list[str]:
-    """What the compiler's Landlock rules must never reach: the package (and the checkout it is run
-    from), the build cache (other solutions), and every folder given to protect()."""
-    return sorted(_judge_folders | {str(cache_root())})
 
 
 def cached_build(key_parts: list, build) -> Outcome:
