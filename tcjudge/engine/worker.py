@@ -15,9 +15,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..protocol import SOURCE_LIMIT, Limits
-from ..verdicts import RunFacts
+
+if TYPE_CHECKING:
+    from ..verdicts import RunFacts
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from tcjudge.engine.zygote import serve; "
@@ -110,19 +113,19 @@ class Worker:
         if response.get("ok"):
             self.loaded_key = key
         if "facts" in response:
-            response["facts"] = RunFacts.from_message(response["facts"])
+            response["facts"] = _facts(response["facts"])
         return response
 
     def run(self, args: tuple) -> RunFacts:
-        return RunFacts.from_message(self._ask({"op": "run", "args": list(args)}))
+        return _facts(self._ask({"op": "run", "args": list(args)}))
 
     def run_interactive(self, interactor: dict) -> RunFacts:
         """One test of an interactive program: the zygote starts `interactor` (tcjudge.protocol) beside it."""
-        return RunFacts.from_message(self._ask({"op": "run", "interactor": interactor}))
+        return _facts(self._ask({"op": "run", "interactor": interactor}))
 
     def run_input(self, data: bytes) -> RunFacts:
         """One test of a stdin program: `data` on its standard input, its standard output in the facts."""
-        return RunFacts.from_message(self._ask({"op": "run", "input": base64.b64encode(data).decode()}))
+        return _facts(self._ask({"op": "run", "input": base64.b64encode(data).decode()}))
 
     def ask_to_end(self) -> None:
         """Tell the zygote to end (it then reaps its children and removes their cgroups), without
@@ -198,6 +201,14 @@ class Worker:
             tail = []
         detail = f": {tail[0]}" if tail else ""
         return WorkerDied(f"the worker process {what} (exit status {self.process.returncode}){detail}")
+
+
+def _facts(message: dict) -> RunFacts:
+    """The facts of a zygote's answer (verdicts is imported here, at the first test, so that `grade`
+    starts its first zygote before it: a few milliseconds of dataclasses)."""
+    from ..verdicts import RunFacts
+
+    return RunFacts.from_message(message)
 
 
 def close_workers(workers: list[Worker]) -> None:
