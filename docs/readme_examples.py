@@ -32,6 +32,7 @@ MARKER = re.compile(r"<!-- examples: (slow|skip) -->")
 VARYING = [  # (pattern, placeholder): figures that differ between two honest runs
     (re.compile(r"slowest \S+ \("), "slowest <test> ("),
     (re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d"), "<date>"),
+    (re.compile(r"Isolation layers on \S+ \S+"), "Isolation layers on <kernel>"),  # doctor's header: the machine's
     (re.compile(r"\b\d+m\d+s\b"), "<duration>"),
     (re.compile(r"\d+(?:\.\d+)+"), "<n>"),
     (re.compile(r"\b\d+ ms\b"), "<n> ms"),
