@@ -63,7 +63,7 @@ def missing_layers_warning() -> str | None:
     Kept (cachedir) under a key of what can change it: the boot (the kernel and its settings), the
     user, the cgroup this process runs in (a delegation) and the layers' own code; `doctor` probes
     afresh and keeps what it found."""
-    key, path = _kept_key(), cache_root() / WARNING_FOLDER / str(os.getuid())
+    key, path = _kept_key(), _kept_path()
     try:
         if private(path):
             kept_key, _, line = path.read_text().partition("\n")
@@ -71,17 +71,22 @@ def missing_layers_warning() -> str | None:
                 return line or None
     except (OSError, ValueError):
         pass
-    return probed_layers_warning()
+    return probed_layers_warning(key)
 
 
-def probed_layers_warning() -> str | None:
-    """missing_layers_warning from a fresh probe, which is kept for the grading runs after it."""
+def probed_layers_warning(key: str | None = None) -> str | None:
+    """missing_layers_warning from a fresh probe, which is kept (under `key`, else this moment's) for
+    the grading runs after it."""
     from . import sandbox
 
     line = sandbox.warning_line(all_layers())
     warning = f"judge: warning: {line}" if line else None
-    keep(cache_root() / WARNING_FOLDER / str(os.getuid()), f"{_kept_key()}\n{warning or ''}".encode())
+    keep(_kept_path(), f"{key or _kept_key()}\n{warning or ''}".encode())
     return warning
+
+
+def _kept_path() -> Path:
+    return cache_root() / WARNING_FOLDER / str(os.getuid())
 
 
 def _kept_key() -> str:
@@ -93,7 +98,8 @@ def _kept_key() -> str:
         return "unknown"  # never equal to what a kept file holds: every run probes
     code = Path(__file__).parent
     sources = sorted([code / "isolation.py", *(code / "sandbox").glob("*.py")])
-    stamps = " ".join(f"{path.name}:{path.stat().st_mtime_ns}:{path.stat().st_size}" for path in sources)
+    stamps = " ".join(f"{path.name}:{info.st_mtime_ns}:{info.st_size}"
+                      for path, info in ((path, path.stat()) for path in sources))
     return f"{machine} uid {os.getuid()} {os.uname().release} {stamps}"
 
 

@@ -23,7 +23,7 @@ from ..verdicts import Verdict
 from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
 from .results import GradeResult, TestResult, verdict_only
 from .spares import Spares
-from .worker import Worker, WorkerDied, close_workers, remove_stale_cgroups
+from .worker import Worker, WorkerDied, close_workers
 
 
 @dataclass
@@ -139,11 +139,9 @@ class Pool:
 
     def close(self) -> None:
         with self._workers_lock:
-            close_workers(self._workers)
+            close_workers(self._workers, stale=self._killed_workers)  # (discarded ones left their cgroups)
             self._workers.clear()
-        if self._killed_workers:  # discarded on the way: their cgroups are left
             self._killed_workers = False
-            remove_stale_cgroups()
 
     def cancel(self) -> None:
         """Hand out no more tests and kill the running ones: for a grading nobody waits for any more."""

@@ -211,13 +211,13 @@ def _facts(message: dict) -> RunFacts:
     return RunFacts.from_message(message)
 
 
-def close_workers(workers: list[Worker]) -> None:
+def close_workers(workers: list[Worker], stale: bool = False) -> None:
     """End `workers`, all asked first so that they clean up at once; the cgroups of any that did not
-    end on its own are removed (only then is the sandbox's code imported: a short grade's last
-    milliseconds)."""
+    end on its own (and, when `stale`, of earlier ones that did not) are removed: only then is the
+    sandbox's code imported (a short grade's last milliseconds)."""
     for worker in workers:
         worker.ask_to_end()
-    if not all([worker.close() for worker in workers]):
+    if not all([worker.close() for worker in workers]) or stale:
         remove_stale_cgroups()
 
 

@@ -32,9 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cachedir import cache_root, private
-from ..protected import judge_folders
+from ..protected import PROJECT_ROOT, judge_folders
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap

@@ -111,7 +111,7 @@ class MethodSpecReader(SpecReader):
             self.fail("checker", f"expected a checker name or a list of names, got {raw!r}")
             return None
         for name in names:
-            if not _value_checker(name):  # (each name imported alone: not every checker module, for a grade's start)
+            if not checkers.applies(name, VALUE):  # (not every checker module imported, for a grade's start)
                 self.fail("checker", f"unknown checker {name!r}{did_you_mean(name, checkers.names(VALUE))}")
                 return None
         alone = [name for name in names if not checkers.find(name).COMBINES]
@@ -217,14 +217,6 @@ class MethodSpecReader(SpecReader):
                 continue
             rules.append(Rule(rule["check"], rule["message"], code, self.lines.get(at)))
         return rules
-
-
-def _value_checker(name: str) -> bool:
-    """Whether `name` is one of checkers.names(VALUE)."""
-    try:
-        return checkers.find(name).APPLIES_TO == VALUE
-    except KeyError:
-        return False
 
 
 def _free_names(expression: str) -> list[str]:

@@ -365,10 +365,16 @@ def drop_bounding_set() -> None:
     if os.geteuid() != 0:
         return
     prctl = _sys.libc().prctl
-    cap = 0
-    while cap <= _sys.CAP_LAST_POSSIBLE and prctl(_sys.PR_CAPBSET_READ, cap, 0, 0, 0) >= 0:
+    for cap in range(_last_capability(prctl) + 1):
         prctl(_sys.PR_CAPBSET_DROP, cap, 0, 0, 0)  # (fails without CAP_SETPCAP: each child then drops it)
-        cap += 1
+
+
+def _last_capability(prctl) -> int:
+    """The kernel's last capability (read, not probed by failing drops)."""
+    last = 0
+    while last < _sys.CAP_LAST_POSSIBLE and prctl(_sys.PR_CAPBSET_READ, last + 1, 0, 0, 0) >= 0:
+        last += 1  # (EINVAL past the kernel's last capability)
+    return last
 
 
 class _Capabilities:
@@ -385,9 +391,7 @@ class _Capabilities:
 
     def __init__(self, prctl, syscall3):
         self._prctl, self._syscall3 = prctl, syscall3
-        self._last = 0
-        while self._last < _sys.CAP_LAST_POSSIBLE and prctl(_sys.PR_CAPBSET_READ, self._last + 1, 0, 0, 0) >= 0:
-            self._last += 1  # (EINVAL past the kernel's last capability)
+        self._last = _last_capability(prctl)
         self._bounding_empty = not any(prctl(_sys.PR_CAPBSET_READ, cap, 0, 0, 0) for cap in range(self._last + 1))
         self._header = (_sys.ctypes.c_uint32 * 2)(_sys.CAPABILITY_VERSION_3, 0)
         self._data = (_sys.ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable} words, all zero

@@ -70,7 +70,15 @@ def names(applies_to: str) -> tuple[str, ...]:
     import pkgutil  # (a problem names its checker: only validate, and a wrong name, ask for them all)
 
     found = (info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
-    return tuple(sorted(name for name in found if find(name).APPLIES_TO == applies_to))
+    return tuple(sorted(name for name in found if applies(name, applies_to)))
+
+
+def applies(name: str, applies_to: str) -> bool:
+    """Whether `name` is one of names(applies_to), its module alone imported."""
+    try:
+        return find(name).APPLIES_TO == applies_to
+    except KeyError:
+        return False
 
 
 @dataclass(frozen=True)
