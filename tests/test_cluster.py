@@ -371,6 +371,26 @@ def test_without_dask_installed_cluster_is_one_line_and_exit_2(tmp_path):
 
 # -- bundles -------------------------------------------------------------------------------------------
 
+def test_a_bundle_another_worker_process_just_wrote_is_kept_not_set_aside(tmp_path, monkeypatch):
+    # Two worker processes of one machine materialise the same solution at once: the one that finds no
+    # bundle, writes its own and then meets the other's in place must leave it there (a zygote of the
+    # other may be loading the file: setting it aside made that test "cannot read the file", a CE).
+    solution = pack_file(SOLUTIONS / "wrong_answer.py")
+    path = materialise(solution, "solutions", tmp_path)
+    before = os.stat(path).st_ino
+    checks = []
+
+    def not_yet_there_at_first(folder, hashes, *rest):  # the other process renames its bundle in just after
+        checks.append(folder)
+        return len(checks) > 1 and really_verified(folder, hashes, *rest)
+
+    really_verified = bundle.verified
+    monkeypatch.setattr(bundle, "verified", not_yet_there_at_first)
+    assert materialise(solution, "solutions", tmp_path) == path
+    assert os.stat(path).st_ino == before, "the other process's bundle was set aside and replaced"
+    assert not [entry for entry in (tmp_path / "solutions").iterdir() if entry.name.startswith(".")]
+
+
 def test_bundles_are_content_addressed_and_checked(tmp_path):
     problem = pack_folder(FIXTURE_PROBLEMS / "adder")
     assert problem["key"] == pack_folder(FIXTURE_PROBLEMS / "adder")["key"]

@@ -97,14 +97,26 @@ def materialise(bundle: dict, kind: str, root: Path | None = None) -> Path:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
             make_private(staging)
-            _set_aside(final)
-            os.rename(staging, final)
+            _install(staging, final, hashes)
         except OSError:
             if not verified(final, hashes):  # lost a race with another worker process: theirs is the same bytes
                 raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return final / name
+
+
+def _install(staging: Path, final: Path, hashes: dict[str, str]) -> None:
+    """Rename `staging` into place. A folder already there stays when it holds these bytes (another
+    worker process wrote it meanwhile, and its zygote may be reading it); any other is set aside."""
+    try:
+        os.rename(staging, final)  # (fails onto a folder that is not empty)
+        return
+    except OSError:
+        if verified(final, hashes):
+            return
+    _set_aside(final)
+    os.rename(staging, final)
 
 
 def _set_aside(entry: Path) -> None:
