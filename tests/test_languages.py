@@ -33,7 +33,7 @@ from tcjudge.problems.format import TestCase as Case  # (not collected by pytest
 from tcjudge.problems.tctypes import SCALARS, TCType
 from tcjudge.verdicts import Verdict
 
-from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, nobody_cannot_read_checkout
 
 FIXTURES = TESTDATA / "languages"
 EXPECT = re.compile(r"^// expect: (\w+)", re.MULTILINE)
@@ -379,6 +379,8 @@ def _project_under(system: Path, variant: str) -> Path:
         pytest.skip(f"cannot make a project under {system} as uid {os.getuid()}")
     if variant == "nobody" and os.geteuid() != 0:
         pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
+    if variant == "nobody" and nobody_cannot_read_checkout():
+        pytest.skip(nobody_cannot_read_checkout())
     return Path(tempfile.mkdtemp(prefix="tcjudge-test-project-", dir=system))
 
 

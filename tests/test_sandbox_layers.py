@@ -492,6 +492,10 @@ def who(request):
     if request.param == "nobody":
         if os.geteuid() != 0:
             pytest.skip("dropping to uid 65534 needs root; this run is already unprivileged (the 'self' variant)")
+        from .conftest import nobody_cannot_read_checkout  # (this file also runs as a script, as nobody)
+
+        if nobody_cannot_read_checkout():
+            pytest.skip(nobody_cannot_read_checkout())
         py = _nobody_python()
         if py is None:
             pytest.skip("no Python interpreter whose stdlib uid 65534 can read")
