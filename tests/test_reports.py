@@ -143,6 +143,37 @@ def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing
         history.engine_version.cache_clear()
 
 
+def test_the_engine_key_is_kept_while_the_files_stamps_stand(tmp_path, monkeypatch):
+    harness = tmp_path / "harness"
+    shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(history, "HARNESS", harness)
+    monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py", harness / "commands"))
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
+    kept = tmp_path / "cache" / history.ENGINE_VERSION_FILE
+
+    def version() -> str:
+        history.engine_version.cache_clear()
+        return history.engine_version()
+
+    try:
+        hashed = version()
+        stamp, said = kept.read_text().split()
+        assert said == hashed
+        kept.write_text(f"{stamp} 0123456789abcdef")
+        assert version() == "0123456789abcdef"  # the kept hash stands for the files: none is read
+        kept.chmod(0o666)
+        assert version() == hashed  # a kept file another user could write is not believed
+        kept.chmod(0o600)
+        kept.write_text(f"{stamp} 0123456789abcdef")
+        engine_file = harness / "engine" / "judging.py"
+        engine_file.write_text(engine_file.read_text() + "\n")
+        edited = version()
+        assert edited not in (hashed, "0123456789abcdef")  # a file's new stamp: hashed again
+        assert kept.read_text().split()[1] == edited
+    finally:
+        history.engine_version.cache_clear()
+
+
 def test_a_stopped_check_never_serves_a_report_but_a_report_serves_check(run, project):
     run("check")  # the wrong answer stops at its first failure: not a full run
     assert reused(project, "report", "--out", project / "out", run=run) == 1  # only the accepted one

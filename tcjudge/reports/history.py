@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import languages
+from ..cachedir import cache_root, keep, private
 from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
@@ -37,6 +38,7 @@ HARNESS = Path(__file__).resolve().parents[1]
 # Source that cannot change a verdict: what is printed and written (reports), and the command line
 # (option parsing in cli.py and the commands' modules).
 NOT_ENGINE = (HARNESS / "reports", HARNESS / "cli.py", HARNESS / "commands")
+ENGINE_VERSION_FILE = "engine-version"  # in the cache folder: the files' stamps and their hash
 SLOWER_RATIO, SLOWER_MS = 1.25, 20.0  # "slowest CPU grew beyond noise": more than 25% and 20 ms
 
 SCHEMA = """
@@ -75,22 +77,41 @@ ADDED_COLUMNS = (("results", "score", "REAL"), ("tests", "score", "REAL"))
 def engine_version() -> str:
     """A hash of every file of the harness, reports and option parsing aside (the languages' runtime
     headers and Java classes included): any change to how a test is run or judged makes every earlier
-    result stale."""
+    result stale. Reading and hashing them (0.7 MB) is a few milliseconds of every start, so the hash
+    is kept in the cache folder with the files' stamps (each one's path, size, modification and
+    change times), and computed again when any stamp differs."""
+    files = _engine_files()
+    stamps = hashlib.sha256()
+    for path in files:
+        info = os.stat(path)
+        stamps.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0".encode())
+    kept, stamp = cache_root() / ENGINE_VERSION_FILE, stamps.hexdigest()
+    try:
+        if private(kept):
+            said = kept.read_text(encoding="ascii").split()
+            if len(said) == 2 and said[0] == stamp and len(said[1]) == 16:
+                return said[1]
+    except (OSError, ValueError):
+        pass
     digest = hashlib.sha256()
-    for path in sorted(_engine_files()):
-        digest.update(str(path.relative_to(HARNESS)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    for path in files:
+        with open(path, "rb") as file:
+            digest.update(os.path.relpath(path, HARNESS).encode() + b"\0" + file.read() + b"\0")
+    version = digest.hexdigest()[:16]
+    keep(kept, f"{stamp} {version}".encode())
+    return version
 
 
-def _engine_files() -> list[Path]:
-    """Every file of the harness but NOT_ENGINE and compiled bytecode (a walk that never enters
-    what it leaves out: this runs at every start)."""
+def _engine_files() -> list[str]:
+    """Every file of the harness but NOT_ENGINE and compiled bytecode, sorted (a walk that never
+    enters what it leaves out: this runs at every start)."""
+    left_out = {str(path) for path in NOT_ENGINE}
     found = []
     for folder, subfolders, files in os.walk(HARNESS):
         subfolders[:] = [name for name in subfolders
-                         if name != "__pycache__" and Path(folder, name) not in NOT_ENGINE]
-        found += [Path(folder, name) for name in files if Path(folder, name) not in NOT_ENGINE]
-    return found
+                         if name != "__pycache__" and os.path.join(folder, name) not in left_out]
+        found += [path for name in files if (path := os.path.join(folder, name)) not in left_out]
+    return sorted(found)
 
 
 def engine_key(source_limit: int) -> str:
