@@ -125,7 +125,7 @@ def stdin_program(toolchain: Toolchain, classes: str, qualified: str, memory_mib
 def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str) -> dict:
     return {"argv": [toolchain.programs["java"], f"-Xmx{memory_mib}m", *JVM_FLAGS, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
-            "readable": [classes, str(_runtime(toolchain)), *toolchain.programs["readable"].split(os.pathsep)],
+            "readable": [classes, str(_runtime(toolchain)), *jvm_readable(toolchain)],
             "profile": "jvm", "ready": True, "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB}
 
 
@@ -175,15 +175,32 @@ def _javac(toolchain: Toolchain, folder: Path, files: list[str]) -> tuple[bool, 
     """javac, confined, of these files (relative to `folder`) into folder/classes: (compiled, messages)."""
     (folder / "classes").mkdir()
     argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-cp", "classes", "-sourcepath", "", *files]
-    status, message = run_confined(argv, folder, _readable(toolchain), JAVAC_ENV)
+    status, message = run_confined(argv, folder, compiler_readable(toolchain), JAVAC_ENV)
     return status == 0, message
 
 
 JAVAC_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
 
 
-def _readable(toolchain: Toolchain) -> list[str]:
-    return list(SYSTEM_READABLE) + toolchain.programs["readable"].split(os.pathsep)
+def compiler_readable(toolchain: Toolchain) -> list[str]:
+    """What a compiler of the JVM (javac, javap, kotlinc) reads."""
+    return list(SYSTEM_READABLE) + jvm_readable(toolchain)
+
+
+def jvm_readable(toolchain: Toolchain) -> list[str]:
+    """The toolchain's homes, and the folders its JDK's conf/ links point to (/etc/java-17-openjdk
+    on Debian): found when a JVM program is built or run, not each time the toolchain is asked (every
+    run asks, for the history's machine key)."""
+    return list(_with_conf_targets(toolchain.programs["readable"], toolchain.programs["java"]))
+
+
+@functools.cache
+def _with_conf_targets(homes: str, java: str) -> tuple[str, ...]:
+    readable = set(homes.split(os.pathsep))
+    for entry in (Path(java).parents[1] / "conf").rglob("*"):
+        if entry.is_symlink():
+            readable.add(str(entry.resolve().parent))
+    return tuple(sorted(readable))
 
 
 LISTING_BYTES = 4 << 20  # javap's listing of the public members: far above what a 256 KiB source declares
@@ -195,15 +212,14 @@ def has_main(toolchain: Toolchain, folder: Path, qualified: str, classpath: str 
     compiled class (confined as the compile was): a missing main is CE from this build step, never
     from what a running program says on the result channel."""
     javap = str(Path(toolchain.programs["javac"]).with_name("javap"))
-    status, listing = run_confined([javap, "-public", "-cp", classpath, qualified], folder, _readable(toolchain),
+    status, listing = run_confined([javap, "-public", "-cp", classpath, qualified], folder, compiler_readable(toolchain),
                                    JAVAC_ENV, CompileLimits(message_bytes=LISTING_BYTES))
     return status == 0 and MAIN.search(listing) is not None
 
 
 @functools.cache
 def _jdk() -> Toolchain | None:
-    """javac and java from the same JDK, and the folders the JVM reads (its home, and where its
-    conf/ symlinks point, /etc/java-17-openjdk on Debian)."""
+    """javac and java from the same JDK, and the JDK's home (what the JVM reads: jvm_readable)."""
     javac = shutil.which("javac", path="/usr/local/bin:/usr/bin:/bin")
     if not javac:
         return None
@@ -216,12 +232,8 @@ def _jdk() -> Toolchain | None:
     if said is None:
         return None
     line = (said[0] or said[1]).strip().splitlines()
-    readable = {str(home)}
-    for entry in (home / "conf").rglob("*"):
-        if entry.is_symlink():
-            readable.add(str(entry.resolve().parent))
     return Toolchain(line[0] if line else "javac (unknown version)",
-                     {"javac": javac, "java": str(java), "readable": os.pathsep.join(sorted(readable))})
+                     {"javac": javac, "java": str(java), "readable": str(home)})
 
 
 JAVA = Java()

@@ -19,8 +19,8 @@ import shutil
 from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, code_only, flatten, write_files
-from .build import SYSTEM_READABLE, CompileLimits, cached_build, first_errors, run_confined
-from .java import _jdk, has_main, stdin_program
+from .build import CompileLimits, cached_build, first_errors, run_confined
+from .java import _jdk, compiler_readable, has_main, stdin_program
 from .versions import version_output
 
 FLAGS = ("-nowarn", "-include-runtime")
@@ -67,17 +67,13 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], qualif
     env = {"PATH": f"{Path(toolchain.programs['java']).parent}:/usr/bin:/bin", "LC_ALL": "C.UTF-8",
            "JAVA_HOME": str(Path(toolchain.programs["java"]).parents[1]), "JAVA_OPTS": "-Xmx1g -XX:+UseSerialGC",
            "HOME": str(folder), "TMPDIR": str(folder)}
-    status, message = run_confined(argv, folder, _readable(toolchain), env, COMPILE_LIMITS)
+    status, message = run_confined(argv, folder, compiler_readable(toolchain), env, COMPILE_LIMITS)
     if status != 0 or not (folder / "solution.jar").is_file():
         return False, first_errors(message.replace("src/", "")), {}
     if not has_main(toolchain, folder, qualified, "solution.jar"):
         return False, f"class {qualified} has no method main (the entry file needs `fun main`)", {}
     shutil.rmtree(folder / "src")
     return True, "", {}
-
-
-def _readable(toolchain: Toolchain) -> list[str]:
-    return list(SYSTEM_READABLE) + toolchain.programs["readable"].split(os.pathsep)
 
 
 @functools.cache
