@@ -5,6 +5,7 @@ handed out once each, replaced when dead and ended when unused. Speed itself is 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -137,3 +138,31 @@ def test_a_later_grade_imports_neither_the_sandbox_nor_what_other_kinds_need(tmp
         done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
                               env=env)
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
+
+
+ZYGOTE_AND_CHILD = """if True:
+    import json, sys
+    sys.path.insert(0, sys.argv[1])
+    from tcjudge.engine.worker import Worker
+
+    zygote = Worker()
+    try:
+        zygote.load(("probe",), sys.argv[2], "Probe", "writes", 2, 256, check=False)
+        print(json.loads(zygote.run(()).report)["value"])
+    finally:
+        zygote.close()
+"""
+
+
+@pytest.mark.parametrize("judge_writes", [True, False])
+def test_a_zygote_writes_its_modules_bytecode_as_the_judge_does_and_a_child_writes_none(tmp_path, judge_writes):
+    """A zygote started without its modules' bytecode compiled them at every start (a third of it)."""
+    shutil.copytree(ROOT / "tcjudge", tmp_path / "tcjudge", ignore=shutil.ignore_patterns("__pycache__"))
+    probe = tmp_path / "probe.py"
+    probe.write_text("import sys\n\nclass Probe:\n    def writes(self):\n        return int(not sys.dont_write_bytecode)\n")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, *([] if judge_writes else ["-B"]), "-c", ZYGOTE_AND_CHILD, str(tmp_path),
+                           str(probe)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.split() == ["0"], done.stdout + done.stderr  # a solution's imports write nothing
+    written = {path.name.split(".")[0] for path in (tmp_path / "tcjudge" / "engine").glob("__pycache__/*.pyc")}
+    assert ({"zygote", "child", "watch"} <= written) is judge_writes, written

@@ -48,7 +48,8 @@ class Worker:
         self.python, self.confine = python, confine
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            [python, "-S", "-B", "-P", "-c", BOOTSTRAP, "confine" if confine else "bare", str(os.getpid())],
+            [python, "-S", *(["-B"] if sys.flags.dont_write_bytecode else []), "-P", "-c", BOOTSTRAP,
+             "confine" if confine else "bare", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

@@ -502,10 +502,7 @@ def _hold_child_descriptors(devnull: int) -> list[int]:
 
 def _vm_data_bytes() -> int:
     with open("/proc/self/status") as handle:
-        for line in handle:
-            if line.startswith("VmData:"):
-                return int(line.split()[1]) * 1024
-    return 0
+        return next((int(line.split()[1]) * 1024 for line in handle if line.startswith("VmData:")), 0)
 
 
 def _open_cgroups():
@@ -559,6 +556,7 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
     cgroups, no_cgroups = _open_cgroups() if confine else (None, "kernel layers off")
     zygote = Zygote(confinement, devnull, project_root, cgroups)
+    sys.dont_write_bytecode = True  # our own modules' bytecode is written as the judge's is; a child writes none
     gc.collect()  # the interpreter's objects frozen here, beside the judge's start: a load's collection
     gc.freeze()  # then sees only its own (the first full one took 2.5 ms of the first test's wait)
     _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems,
