@@ -479,3 +479,14 @@ def test_landlock_grants_a_tree_minus_its_holes(tmp_path):
     assert sorted(granted) == sorted(str(p) for p in expected)
     assert not any(_landlock.covers(path, os.path.realpath(hole)) for path in granted)
     assert _landlock.beneath_except([str(hole / "..")], [str(root)]) == []  # a root beneath a hole: nothing
+
+
+def test_the_registry_names_each_languages_own_extensions():
+    # The registry holds them so that an extension is looked up without importing every language.
+    from tcjudge import languages
+
+    for module, name, extensions in languages.REGISTRY:
+        language = getattr(languages, name)
+        assert type(language).__module__ == f"tcjudge.languages.{module}"
+        assert language.extensions == extensions, name
+    assert [language.name for language in languages.every_language()] == ["python", "cpp", "java", "c", "kotlin"]

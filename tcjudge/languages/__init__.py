@@ -8,24 +8,71 @@ that the zygote's forked child execs after entering the sandbox. docs/languages.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JudgeInputError
 from .base import CompileError, Language, Toolchain, ToolchainMissing
 from ..protected import project_folders
-from .build import BuildFault
-from .c import C
-from .cpp import CPP
-from .java import JAVA
-from .kotlin import KOTLIN
-from .python import PYTHON
 
-__all__ = ["BuildFault", "C", "project_folders", "CompileError", "EXTENSIONS", "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "for_path",
-           "statuses"]
+__all__ = ["BuildFault", "C", "CPP", "JAVA", "KOTLIN", "PYTHON", "project_folders", "CompileError", "EXTENSIONS",
+           "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "every_language", "for_path", "statuses"]
 
-LANGUAGES: tuple[Language, ...] = (PYTHON, CPP, JAVA, C, KOTLIN)
-EXTENSIONS = {extension: language for language in LANGUAGES for extension in language.extensions}
+# Each language: its module, the name of its Language there, and its file extensions (which its
+# Language.extensions repeats: tests/test_languages.py), in the order doctor lists them. A module is
+# imported when its language is first asked for: grading a Python file imports no compiler's module
+# before its tests (every one is imported for the history's machine key, while the tests run).
+REGISTRY: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("python", "PYTHON", (".py", ".py3")), ("cpp", "CPP", (".cpp", ".cc", ".cxx")), ("java", "JAVA", (".java",)),
+    ("c", "C", (".c",)), ("kotlin", "KOTLIN", (".kt",)))
+_MODULES = {name: module for module, name, _ in REGISTRY}
+
+
+def every_language() -> tuple[Language, ...]:
+    return tuple(_language(name) for name in _MODULES)
+
+
+def _language(name: str) -> Language:
+    return getattr(importlib.import_module(f".{_MODULES[name]}", __name__), name)
+
+
+def __getattr__(name: str):
+    """PYTHON, CPP, JAVA, C, KOTLIN (each imported with its module), LANGUAGES (every_language())
+    and BuildFault (with the compiling machinery)."""
+    if name in _MODULES:
+        return _language(name)
+    if name == "LANGUAGES":
+        return every_language()
+    if name == "BuildFault":
+        from .build import BuildFault
+
+        return BuildFault
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _ByExtension(Mapping):
+    """File extension -> Language; a language's module is imported when one of its extensions is
+    looked up, not when an extension is only tested for (`in`)."""
+
+    def __init__(self) -> None:
+        self._names = {extension: name for _, name, extensions in REGISTRY for extension in extensions}
+
+    def __getitem__(self, extension: str) -> Language:
+        return _language(self._names[extension])
+
+    def __contains__(self, extension: object) -> bool:
+        return extension in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+EXTENSIONS: Mapping[str, Language] = _ByExtension()
 
 
 def for_path(path: Path) -> Language:
@@ -50,7 +97,7 @@ class LanguageStatus:
 def statuses() -> list[LanguageStatus]:
     """Each language with its compiler version (for `doctor`); a missing compiler is a row, not an error."""
     rows = []
-    for language in LANGUAGES:
+    for language in every_language():
         toolchain = language.toolchain()
         detail = f"{toolchain.version}; {language.layers}" if toolchain else language.missing_message()
         rows.append(LanguageStatus(language, toolchain, detail))
