@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import threading
 import time
 from typing import Callable
 
 from . import languages
 from .engine.isolation import missing_layers_warning
 from .engine.pool import Pool, SolutionRun
-from .engine.results import GradeResult
+from .engine.results import GradeResult, TestResult
 from .engine.spares import Spares
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
@@ -169,16 +170,17 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
 
 
 def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line=None,
-               spares: Spares | None = None) -> Judged:
+               spares: Spares | None = None, meanwhile: Callable[[], None] | None = None) -> Judged:
     """Grade runs (reusing unchanged results unless `fresh`) with progress, and record them in the history.
-    `line(result)` is printed as each solution finishes; `spares`: zygotes the command started ahead."""
+    `line(result)` is printed as each solution finishes; `spares`: zygotes the command started ahead;
+    `meanwhile`: work done while the tests run (grade_runs)."""
 
     def grade(to_grade: list[SolutionRun]) -> list[GradeResult]:
         if not to_grade:
             return []
         with Progress(sum(len(run.tests) for run in to_grade), len(to_grade), plan=history.plan(to_grade),
                       workers=worker_count(options)) as progress:  # the ETA starts from the history's record
-            return grade_runs(options, to_grade, progress, line, spares)
+            return grade_runs(options, to_grade, progress, line, spares, meanwhile)
 
     def reused(result: GradeResult) -> None:
         if line:
@@ -191,18 +193,37 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
         history.close()
 
 
-def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None,
-               spares: Spares | None = None) -> list[GradeResult]:
-    """Grade runs on a pool of `options.jobs` workers (or the cluster's), and say when isolation is partial."""
+def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, spares: Spares | None = None,
+               meanwhile: Callable[[], None] | None = None) -> list[GradeResult]:
+    """Grade runs on a pool of `options.jobs` workers (or the cluster's), and say when isolation is partial.
+    `meanwhile` runs on a thread of its own from the first test's result (not before: the judge's
+    path to its first test is then its own) until the grading ends; a failure there is left for
+    whoever needs that work to meet again, where it is reported."""
     warning = None if options.cluster else missing_layers_warning()  # on a cluster, the workers' counts
     if warning:
         print(warning, file=sys.stderr)
+    helper = threading.Thread(target=_quietly, args=(meanwhile,), daemon=True) if meanwhile else None
+
+    def test_done(run: SolutionRun, index: int, test: TestResult) -> None:
+        progress.test_done(display_path(run.solution))
+        if helper and helper.ident is None:  # (the pool calls this under its lock: one start)
+            helper.start()
+
     with pool_for(options, spares) as pool:
-        results = pool.grade(runs, on_test=lambda run, index, test: progress.test_done(display_path(run.solution)),
+        results = pool.grade(runs, on_test=test_done,
                              on_done=lambda result: progress.solution_done(line(result) if line else None))
+    if helper and helper.ident is not None:
+        helper.join()
     for problem in sorted(pool.warnings):
         print(f"judge: warning: {problem}", file=sys.stderr)
     return results
+
+
+def _quietly(work: Callable[[], None]) -> None:
+    try:
+        work()
+    except Exception:  # noqa: BLE001 - done again where it is needed, which says what failed
+        pass
 
 
 def pool_for(options, spares: Spares | None = None):

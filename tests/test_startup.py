@@ -166,3 +166,47 @@ def test_a_zygote_writes_its_modules_bytecode_as_the_judge_does_and_a_child_writ
     assert done.stdout.split() == ["0"], done.stdout + done.stderr  # a solution's imports write nothing
     written = {path.name.split(".")[0] for path in (tmp_path / "tcjudge" / "engine").glob("__pycache__/*.pyc")}
     assert ({"zygote", "child", "watch"} <= written) is judge_writes, written
+
+
+def test_a_python_file_reaches_its_first_test_with_no_other_languages_module(tmp_path):
+    # The compilers' modules are imported while the tests run (for the history's machine key), not before.
+    program = ("import sys\n"
+               "from tcjudge.engine import worker\n"
+               "load = worker.Worker.load\n"
+               "def spy(self, *args, **kwargs):\n"
+               "    print('LOADED', sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n"
+               "    return load(self, *args, **kwargs)\n"
+               "worker.Worker.load = spy\n"
+               "from tcjudge.cli import main\n"
+               f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
+               f"'grade', {str(SOLUTION)!r}, '--examples'])\n"
+               "print('AFTER', code, sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
+    said = {line.split()[0]: line for line in done.stdout.splitlines() if line.startswith(("LOADED", "AFTER"))}
+    own = "['tcjudge.languages.base', 'tcjudge.languages.python', 'tcjudge.languages.versions']"
+    assert said["LOADED"] == f"LOADED {own}", done.stdout + done.stderr
+    assert said["AFTER"].startswith("AFTER 0 [") and "tcjudge.languages.cpp" in said["AFTER"], said
+
+
+def test_work_meanwhile_starts_once_a_test_is_judged_ends_with_the_grading_and_fails_quietly(capsys):
+    from argparse import Namespace
+    from io import StringIO
+
+    from tcjudge.engine.pool import SolutionRun
+    from tcjudge.problems.loader import load_problem
+    from tcjudge.reports.progress import Progress
+    from tcjudge.runs import grade_runs
+
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    options = Namespace(cluster=None, jobs=1, source_limit=256)
+    for work in ("record", "fail"):
+        seen = []
+        with Progress(3, 1, live=False, stream=StringIO()) as progress:
+            meanwhile = (lambda: seen.append(progress.tests_done)) if work == "record" else (lambda: 1 / 0)
+            [result] = grade_runs(options, [SolutionRun(problem, SOLUTION, problem.tests[:3], False)], progress,
+                                  meanwhile=meanwhile)
+        assert str(result.verdict) == "AC"
+        if work == "record":  # started once a test's result was counted, done when the grading returned
+            assert len(seen) == 1 and seen[0] >= 1, seen
+    assert "Traceback" not in capsys.readouterr().err

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import threading
 import time
 from pathlib import Path
 
@@ -84,12 +83,9 @@ def _grade(options, solution: Path, spares: Spares) -> int:
           f"{problem.time_limit_text}, {problem.memory_limit} MiB")
     jobs = worker_count(options)
     started = time.monotonic()
-    tables = threading.Thread(target=importlib.import_module, args=("..reports.tables", __package__), daemon=True)
-    tables.start()  # the table's imports (tabulate's alone: ~25 ms) while this thread waits on the tests
     judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
                                                              verdicts_only=options.hide_expected)], fresh=True,
-                        spares=spares)
-    tables.join()
+                        spares=spares, meanwhile=_prepare_the_end)
     from ..reports.tables import failing_output, summary_line, test_table
 
     [result] = judged.results
@@ -103,3 +99,12 @@ def _grade(options, solution: Path, spares: Spares) -> int:
     if options.junit:
         save_junit(options.junit, judged.results, stored=False)
     return EXIT_OK if result.verdict is Verdict.AC else EXIT_FAILED
+
+
+def _prepare_the_end() -> None:
+    """What the end of a grading needs, done while its tests run: the table's imports (tabulate's
+    alone: ~25 ms) and the history's machine key (every compiler's module and version)."""
+    from ..reports.history import machine_id
+
+    importlib.import_module("..reports.tables", __package__)
+    machine_id()
