@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -31,6 +30,8 @@ def keep(path: Path, data: bytes) -> None:
     """Write a file of the cache whole and rename it into place, in a folder only this user may
     enter: a reader sees the old file or the new one. A cache that cannot be written only means
     doing the work again next time."""
+    import tempfile  # (here: most runs keep nothing, and its import is 2 ms of every start)
+
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
