@@ -12,7 +12,7 @@ import dataclasses
 import sys
 import threading
 import time
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from . import languages
 from .engine.isolation import missing_layers_warning
@@ -25,10 +25,12 @@ from .problems.expectations import UNTIMED
 from .problems.format import Problem, language_of
 from .problems.scoring import ScoreRange
 from .problems.timing import MAX_LIMIT, UNSET
-from .reports.history import History, Judged
 from .reports.progress import Progress
 from .text import count
 from .verdicts import Verdict
+
+if TYPE_CHECKING:  # (imported where a run is recorded: a fresh run reaches its first test without them)
+    from .reports.history import History, Judged
 
 
 def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
@@ -166,6 +168,8 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
         results[index] = result
     outcome = history.record(command, argv, started, runs, results,
                              {index: tests_id for index, (tests_id, _) in reused.items()})
+    from .reports.history import Judged
+
     return Judged(results, len(reused), outcome)
 
 
@@ -178,19 +182,50 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
     def grade(to_grade: list[SolutionRun]) -> list[GradeResult]:
         if not to_grade:
             return []
-        with Progress(sum(len(run.tests) for run in to_grade), len(to_grade), plan=history.plan(to_grade),
-                      workers=worker_count(options)) as progress:  # the ETA starts from the history's record
-            return grade_runs(options, to_grade, progress, line, spares, meanwhile)
+        with Progress(sum(len(run.tests) for run in to_grade), len(to_grade), workers=worker_count(options),
+                      plan=None if fresh else history.plan(to_grade)) as progress:  # the ETA: the history's record
+
+            def meanwhile_too() -> None:
+                if fresh:
+                    progress.planned(history.plan(to_grade))
+                if meanwhile:
+                    meanwhile()
+
+            return grade_runs(options, to_grade, progress, line, spares, meanwhile_too)
 
     def reused(result: GradeResult) -> None:
         if line:
             print(f"{line(result)} (reused)", flush=True)
 
-    history = History(options.history, options.source_limit * 1024)
+    history = OpenedOnUse(options.history, options.source_limit * 1024)
     try:
         return grade_and_record(history, command, options.argv, runs, fresh, grade, reused)
     finally:
         history.close()
+
+
+class OpenedOnUse:
+    """The run history, opened (its module, SQLite and the engine key) when first used, on whichever
+    thread uses it first: a fresh run, which reuses nothing, first needs it for its progress's plan
+    on the thread that works while the tests run, so the judge reaches its first test without it (a
+    history that cannot be opened is then reported when the run is recorded)."""
+
+    def __init__(self, path, source_limit: int):
+        self._path, self._source_limit = path, source_limit
+        self._opened = None
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str):
+        with self._lock:
+            if self._opened is None:
+                from .reports.history import History
+
+                self._opened = History(self._path, self._source_limit)
+        return getattr(self._opened, name)
+
+    def close(self) -> None:
+        if self._opened is not None:
+            self._opened.close()
 
 
 def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, spares: Spares | None = None,
@@ -209,11 +244,13 @@ def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, 
         if helper and helper.ident is None:  # (the pool calls this under its lock: one start)
             helper.start()
 
-    with pool_for(options, spares) as pool:
-        results = pool.grade(runs, on_test=test_done,
-                             on_done=lambda result: progress.solution_done(line(result) if line else None))
-    if helper and helper.ident is not None:
-        helper.join()
+    try:
+        with pool_for(options, spares) as pool:
+            results = pool.grade(runs, on_test=test_done,
+                                 on_done=lambda result: progress.solution_done(line(result) if line else None))
+    finally:  # (interrupted too: what it opened is used next, by the record of the interruption)
+        if helper and helper.ident is not None:
+            helper.join()
     for problem in sorted(pool.warnings):
         print(f"judge: warning: {problem}", file=sys.stderr)
     return results

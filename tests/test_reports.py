@@ -468,6 +468,22 @@ def test_the_time_left_is_asked_safely_while_the_pool_reports_tests():
     assert progress.tests_done == 8000
 
 
+
+def test_a_plan_given_once_tests_are_done_estimates_as_one_given_at_the_start():
+    # A fresh run reads the history's plan while its tests run (runs.OpenedOnUse): the tests done
+    # before it came are counted into the estimate as if it had been there.
+    plan = [Planned(f"s{i}", 6, [0.5, 0.2, 0.2, 0.2, 0.2, 0.2]) for i in range(2)]
+    now = [0.0]
+    early, late = (Progress(12, 2, live=False, stream=io.StringIO(), plan=given, workers=1, clock=lambda: now[0])
+                   for given in (plan, None))
+    for step in range(5):
+        now[0] += 0.3 if step else 0.7
+        early.test_done("s0")
+        late.test_done("s0")
+        if step == 3:
+            late.planned(plan)
+    assert late.estimate is not None and early.seconds_left() == late.seconds_left()
+
 def _simulated(solutions, workers: int = 2, overhead: float = 0.004, load=lambda now: 1.0):
     """A pool's run: tests handed out in order to the first free worker; (time, solution) as each
     test finishes, and the run's length. `solutions`: (name, each test's true seconds); a name

@@ -168,13 +168,14 @@ def test_a_zygote_writes_its_modules_bytecode_as_the_judge_does_and_a_child_writ
     assert ({"zygote", "child", "watch"} <= written) is judge_writes, written
 
 
-def test_a_python_file_reaches_its_first_test_with_no_other_languages_module(tmp_path):
-    # The compilers' modules are imported while the tests run (for the history's machine key), not before.
+def test_a_python_file_reaches_its_first_test_with_no_other_languages_module_nor_the_history(tmp_path):
+    # The compilers' modules (for the history's machine key) and the history are imported while the tests run.
     program = ("import sys\n"
                "from tcjudge.engine import worker\n"
                "load = worker.Worker.load\n"
                "def spy(self, *args, **kwargs):\n"
                "    print('LOADED', sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n"
+               "    print('HISTORY', 'tcjudge.reports.history' in sys.modules, 'sqlite3' in sys.modules)\n"
                "    return load(self, *args, **kwargs)\n"
                "worker.Worker.load = spy\n"
                "from tcjudge.cli import main\n"
@@ -183,10 +184,11 @@ def test_a_python_file_reaches_its_first_test_with_no_other_languages_module(tmp
                "print('AFTER', code, sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
                           env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
-    said = {line.split()[0]: line for line in done.stdout.splitlines() if line.startswith(("LOADED", "AFTER"))}
+    said = {line.split()[0]: line for line in done.stdout.splitlines() if line.startswith(("LOADED", "AFTER", "HISTORY"))}
     own = "['tcjudge.languages.base', 'tcjudge.languages.python', 'tcjudge.languages.versions']"
     assert said["LOADED"] == f"LOADED {own}", done.stdout + done.stderr
     assert said["AFTER"].startswith("AFTER 0 [") and "tcjudge.languages.cpp" in said["AFTER"], said
+    assert said["HISTORY"] == "HISTORY False False", said  # a fresh run opens it while its tests run
 
 
 def test_work_meanwhile_starts_once_a_test_is_judged_ends_with_the_grading_and_fails_quietly(capsys):

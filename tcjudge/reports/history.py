@@ -241,7 +241,7 @@ class History:
         self._problem_hashes: dict[Path, str] = {}  # read once per run: the folder does not change under it
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(path, timeout=30)
+            self.db = sqlite3.connect(path, timeout=30, check_same_thread=False)  # opened where first used
             # Write-ahead log without a sync per commit: a run costs no disk flush (a crash of the
             # machine may lose the last run's record, never the file), and readers never block a writer.
             self.db.execute("PRAGMA journal_mode = WAL")

@@ -25,14 +25,16 @@ class Progress:
 
     def __init__(self, tests: int, solutions: int, live: bool | None = None, every: float = PLAIN_EVERY,
                  stream=None, plan: list[Planned] | None = None, workers: int = 1, clock=time.monotonic):
-        """`plan`: the solutions in the order they are graded, with their record in the history; without
-        it, the time left is the run's pace so far over the tests left."""
+        """`plan`: the solutions in the order they are graded, with their record in the history (or
+        later: planned()); without it, the time left is the run's pace so far over the tests left."""
         self.tests, self.solutions = tests, solutions
         self.tests_done = self.solutions_done = 0
         self.current = ""
         self.clock = clock
         self.started = clock()
+        self.workers = workers
         self.estimate = Estimate(plan, workers, self.started) if plan else None
+        self._before_plan: list[tuple[str, float]] | None = [] if plan is None else None  # tests done so far
         self._eta, self._eta_at = "", None
         self.every = every
         self.stream = stream or sys.stderr
@@ -65,7 +67,20 @@ class Progress:
             self.current = solution
             if self.estimate:
                 self.estimate.done(solution, self.clock())
+            elif self._before_plan is not None:
+                self._before_plan.append((solution, self.clock()))
         self._refresh()
+
+    def planned(self, plan: list[Planned]) -> None:
+        """The plan, given once some tests are done (a fresh run reads the history while its tests
+        run): the estimate is as if it had had the plan from the start."""
+        with self._lock:
+            if self.estimate or not plan or self._before_plan is None:
+                return
+            self.estimate = Estimate(plan, self.workers, self.started)
+            for solution, when in self._before_plan:
+                self.estimate.done(solution, when)
+            self._before_plan = None
 
     def seconds_left(self) -> float | None:
         with self._lock:
