@@ -100,23 +100,33 @@ def test_changing_a_test_or_a_limit_reruns_everything(run, project):
     assert reused(project, "check", run=run) == 0
 
 
+
+def test_a_history_of_an_older_judge_gains_the_new_columns_and_its_results_are_not_reused(run, project):
+    run("check")
+    with sqlite3.connect(project / "history.sqlite") as db:  # as a judge before results had a machine
+        db.execute("ALTER TABLE results DROP COLUMN machine")
+    assert reused(project, "check", run=run) == 0  # the column is back, NULL in the old rows
+    assert reused(project, "check", run=run) == 2
+
 def test_a_different_source_limit_reruns_everything(run, project):
     run("check")
     assert reused(project, "check", "--source-limit", 32, run=run) == 0  # it decides CE
     assert reused(project, "check", "--source-limit", 32, run=run) == 2
 
 
-def test_a_different_compiler_version_reruns_everything(run, project, monkeypatch):
-    run("check")
-    statuses = languages.statuses()
-    upgraded = [replace(s, toolchain=replace(s.toolchain, version=s.toolchain.version + " (upgraded)"))
-                if s.toolchain else s for s in statuses]
-    monkeypatch.setattr(languages, "statuses", lambda: upgraded)
-    history.machine_id.cache_clear()
-    try:
-        assert reused(project, "check", run=run) == 0
-    finally:
-        history.machine_id.cache_clear()
+def test_a_new_version_of_a_solutions_own_compiler_reruns_it_and_of_another_reruns_nothing(run, project,
+                                                                                            monkeypatch):
+    run("check")  # two Python solutions
+    for language in (languages.CPP, languages.JAVA):  # a new g++ or javac changes no Python verdict
+        toolchain = language.toolchain()
+        if toolchain is not None:
+            monkeypatch.setattr(type(language), "toolchain",
+                                lambda self, t=toolchain: replace(t, version=t.version + " (upgraded)"))
+    assert reused(project, "check", run=run) == 2
+    python = languages.PYTHON.toolchain()
+    monkeypatch.setattr(type(languages.PYTHON), "toolchain", lambda self: replace(python, version=python.version + "+"))
+    assert reused(project, "check", run=run) == 0
+    assert reused(project, "check", run=run) == 2
 
 
 def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing(tmp_path, monkeypatch):

@@ -103,8 +103,5 @@ def _grade(options, solution: Path, spares: Spares) -> int:
 
 def _prepare_the_end() -> None:
     """What the end of a grading needs, done while its tests run: the table's imports (tabulate's
-    alone: ~25 ms) and the history's machine key (every compiler's module and version)."""
-    from ..reports.history import machine_id
-
+    alone: ~25 ms)."""
     importlib.import_module("..reports.tables", __package__)
-    machine_id()

@@ -22,8 +22,7 @@ __all__ = ["BuildFault", "C", "CPP", "JAVA", "KOTLIN", "PYTHON", "project_folder
 
 # Each language: its module, the name of its Language there, and its file extensions (which its
 # Language.extensions repeats: tests/test_languages.py), in the order doctor lists them. A module is
-# imported when its language is first asked for: grading a Python file imports no compiler's module
-# before its tests (every one is imported for the history's machine key, while the tests run).
+# imported when its language is first asked for: grading a Python file imports no compiler's module.
 REGISTRY: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("python", "PYTHON", (".py", ".py3")), ("cpp", "CPP", (".cpp", ".cc", ".cxx")), ("java", "JAVA", (".java",)),
     ("c", "C", (".c",)), ("kotlin", "KOTLIN", (".kt",)))

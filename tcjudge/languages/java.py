@@ -189,8 +189,8 @@ def compiler_readable(toolchain: Toolchain) -> list[str]:
 
 def jvm_readable(toolchain: Toolchain) -> list[str]:
     """The toolchain's homes, and the folders its JDK's conf/ links point to (/etc/java-17-openjdk
-    on Debian): found when a JVM program is built or run, not each time the toolchain is asked (every
-    run asks, for the history's machine key)."""
+    on Debian): found when a JVM program is built or run, not each time the toolchain is asked (a
+    run of a Java solution asks, for the history's machine key)."""
     return list(_with_conf_targets(toolchain.programs["readable"], toolchain.programs["java"]))
 
 

@@ -1,9 +1,9 @@
 """What a compiler says about its version, asked once per installed binary and remembered in the
 cache folder.
 
-Every run records the version of every compiler (the history's machine key: a new g++ or javac can
-change a verdict), and `javac -version` starts a JVM: asking each time cost a quarter of a second,
-more than grading a Python solution's examples. The answer is kept while the binary's file is the
+Each result is recorded with its compiler's version (the history's machine key: a new g++ or javac
+can change a verdict), `doctor` shows every one, and `javac -version` starts a JVM: asking each time
+cost a quarter of a second, more than grading a Python solution's examples. The answer is kept while the binary's file is the
 same one (device, inode, size, modification and change times: an upgrade replaces the file, and a
 change time cannot be set back), in a file that is used only while it is this user's and writable by
 no one else (a planted version would name builds as another compiler's).

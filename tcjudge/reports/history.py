@@ -3,8 +3,9 @@ can reuse what has not changed and every run can say what changed since the one 
 
 A recorded result may stand in for a new run of the same solution only when nothing that decides its
 verdict has changed: the solution's content, the problem's content (tests, limits, checker), the
-engine's own source and the machine. Results of interrupted runs, and results with an internal error
-(IE: the judge's fault, not the solution's), are kept for the record but never reused.
+engine's own source and the machine (its host, and the compiler of the solution's language).
+Results of interrupted runs, and results with an internal error (IE: the judge's fault, not the
+solution's), are kept for the record but never reused.
 
 `check` stops a solution at its first failing test, `report` runs every test. A full run (every test
 ran) can serve either; a stopped run serves only another stopped run, and is trimmed to its first
@@ -29,7 +30,7 @@ from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
 from ..problems.catalog import display_path
 from ..protocol import SOURCE_LIMIT, TREE_SKIPPED
-from ..problems.format import Problem
+from ..problems.format import Problem, language_of
 from ..problems.scoring import format_score
 from ..verdicts import Verdict
 from .eta import Planned, guessed_costs
@@ -55,7 +56,9 @@ CREATE TABLE IF NOT EXISTS results (
     full INTEGER NOT NULL,       -- every asked-for test ran (or the solution did not load)
     reusable INTEGER NOT NULL,   -- no internal error
     tests_from INTEGER,          -- reused: the result whose tests these are (else NULL: its own rows)
-    score REAL                   -- a scoring problem's total (else NULL)
+    score REAL,                  -- a scoring problem's total (else NULL)
+    machine TEXT                 -- verdict_machine(): the host and the solution's compiler (NULL: recorded
+                                 -- by an older judge, which is never reused)
 );
 CREATE TABLE IF NOT EXISTS tests (
     result_id INTEGER NOT NULL REFERENCES results(id), position INTEGER NOT NULL, name TEXT NOT NULL,
@@ -68,7 +71,7 @@ CREATE INDEX IF NOT EXISTS results_by_solution ON results (solution, problem);
 """
 TEST_COLUMNS = ("name", "verdict", "cpu_ms", "wall_ms", "memory_mib", "message", "returned", "input", "output", "score")
 # columns added since the first schema: (table, column, type), added to an older file when it is opened
-ADDED_COLUMNS = (("results", "score", "REAL"), ("tests", "score", "REAL"))
+ADDED_COLUMNS = (("results", "score", "REAL"), ("tests", "score", "REAL"), ("results", "machine", "TEXT"))
 
 
 # -- what a result depends on ------------------------------------------------------------------------
@@ -120,13 +123,20 @@ def engine_key(source_limit: int) -> str:
 
 
 @lru_cache(maxsize=1)
-def machine_id() -> str:
-    """The machine and every compiler a solution may be built with (a new g++ or javac can change a
-    verdict); the versions are asked once per process (the languages cache them)."""
-    compilers = "; ".join(status.toolchain.version for status in languages.statuses() if status.toolchain)
+def host_id() -> str:
+    """The machine a run ran on: its name, kernel and architecture, and the Python that runs the judge."""
     system = os.uname()  # what platform.node(), system(), release() and machine() say, without its import
     return (f"{system.nodename} {system.sysname} {system.release} {system.machine} "
-            f"Python {sys.version.split()[0]}; {compilers}")
+            f"Python {sys.version.split()[0]}")
+
+
+def verdict_machine(solution: Path) -> str:
+    """What of the machine can change a solution's verdict: the host, and the compiler of its language
+    (a new g++ can change a C++ verdict; it changes no Python one, nor does a missing javac). Its
+    language's module is the only one asked, so recording a Python run imports no compiler's."""
+    language = language_of(solution, languages.EXTENSIONS)  # None: a submit-answer's answer files
+    toolchain = language.toolchain() if language is not None else None
+    return f"{host_id()}; {toolchain.version}" if toolchain else host_id()
 
 
 def problem_hash(folder: Path) -> str:
@@ -276,11 +286,11 @@ class History:
             """SELECT COALESCE(r.tests_from, r.id), r.compile_message, r.baseline_mib FROM results r
                JOIN runs ON runs.id = r.run_id
                WHERE r.solution_hash = ? AND r.problem_hash = ? AND r.time_limit = ? AND r.memory_limit = ?
-                 AND runs.engine = ? AND runs.machine = ? AND runs.status = 'complete'
+                 AND runs.engine = ? AND r.machine = ? AND runs.status = 'complete'
                  AND r.reusable AND r.all_tests AND (r.full OR ?)
                ORDER BY r.id DESC LIMIT 1""",
             (solution_hash(run.solution), self._problem_hash(run.problem), run.problem.time_limit,
-             run.problem.memory_limit, self.engine, machine_id(), run.stop_on_failure)).fetchone()
+             run.problem.memory_limit, self.engine, verdict_machine(run.solution), run.stop_on_failure)).fetchone()
         if row is None:
             return None
         tests_id, compile_message, baseline = row
@@ -307,7 +317,7 @@ class History:
         with self.db:
             run_id = self.db.execute(
                 "INSERT INTO runs (started, finished, command, argv, machine, engine, status) VALUES (?,?,?,?,?,?,?)",
-                (started, time.time(), command, " ".join(argv), machine_id(), self.engine, status)).lastrowid
+                (started, time.time(), command, " ".join(argv), host_id(), self.engine, status)).lastrowid
             for index, (run, result) in enumerate(zip(runs, results)):
                 if status == "complete" and asks_every_test(run):
                     before = self._latest(run, run_id)
@@ -338,12 +348,13 @@ class History:
         full = not run.stop_on_failure or result.verdict in (Verdict.AC, Verdict.CE)  # CE: no test can run
         result_id = self.db.execute(
             """INSERT INTO results (run_id, problem, problem_hash, time_limit, memory_limit, solution, solution_hash,
-               expected, verdict, compile_message, baseline_mib, all_tests, full, reusable, tests_from, score)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+               expected, verdict, compile_message, baseline_mib, all_tests, full, reusable, tests_from, score, machine)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
             (run_id, problem.slug, self._problem_hash(problem), problem.time_limit, problem.memory_limit,
              str(run.solution.resolve()), solution_hash(run.solution), str(run.expected) if run.expected else None,
              str(result.verdict), result.compile_message, result.baseline_mib, asks_every_test(run), full,
-             reusable, tests_from, result.scored.total if result.scored else None)).lastrowid
+             reusable, tests_from, result.scored.total if result.scored else None,
+             verdict_machine(run.solution))).lastrowid
         if tests_from is None:
             self.db.executemany(
                 f"INSERT INTO tests (result_id, position, {', '.join(TEST_COLUMNS)}) "
