@@ -21,15 +21,14 @@ from .engine.results import GradeResult, TestResult
 from .engine.spares import Spares
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
-from .problems.expectations import UNTIMED
 from .problems.format import Problem, language_of
-from .problems.scoring import ScoreRange
 from .problems.timing import MAX_LIMIT, UNSET
 from .reports.progress import Progress
 from .text import count
 from .verdicts import Verdict
 
-if TYPE_CHECKING:  # (imported where a run is recorded: a fresh run reaches its first test without them)
+if TYPE_CHECKING:  # (imported where they are used: a fresh run of a file reaches its first test without them)
+    from .problems.scoring import ScoreRange
     from .reports.history import History, Judged
 
 
@@ -80,6 +79,8 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
 def _expected_score(problem: Problem, stored) -> ScoreRange | None:
     """The score a stored solution must get: submissions.yaml's `score` (inclusive), else what its
     folder asks (partially_accepted), else none."""
+    from .problems.scoring import ScoreRange
+
     asked = stored.expected.score
     return ScoreRange(*asked) if asked is not None else problem.kind.expected_score(problem, stored.path)
 
@@ -106,6 +107,8 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     print(f"Timing {count(len(lower), 'submission')} of {problem.slug} for its time limit (none given)")
     results = judge_runs(options, "time limit", lower, getattr(options, "fresh", False)).results
     times = [(t.cpu_ms, f"{display_path(r.solution)}, {t.name}") for r in results for t in r.tests if t.verdict]
+    from .problems.expectations import UNTIMED
+
     slow = [r for r in results if r.verdict in UNTIMED]
     if slow:
         raise JudgeInputError(f"cannot compute a time limit: {display_path(slow[0].solution)} gets {slow[0].verdict}"

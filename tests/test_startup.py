@@ -175,7 +175,8 @@ def test_a_python_grade_imports_no_other_languages_module_and_reaches_its_first_
                "load = worker.Worker.load\n"
                "def spy(self, *args, **kwargs):\n"
                "    print('LOADED', sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n"
-               "    print('HISTORY', 'tcjudge.reports.history' in sys.modules, 'sqlite3' in sys.modules)\n"
+               "    print('HISTORY', [m for m in ('tcjudge.reports.history', 'sqlite3', 'tcjudge.problems.scoring',\n"
+               "                              'tcjudge.problems.expectations') if m in sys.modules])\n"
                "    return load(self, *args, **kwargs)\n"
                "worker.Worker.load = spy\n"
                "from tcjudge.cli import main\n"
@@ -188,7 +189,7 @@ def test_a_python_grade_imports_no_other_languages_module_and_reaches_its_first_
     own = "['tcjudge.languages.base', 'tcjudge.languages.python', 'tcjudge.languages.versions']"
     assert said["LOADED"] == f"LOADED {own}", done.stdout + done.stderr
     assert said["AFTER"] == f"AFTER 0 {own}", said  # recorded with its own compiler's version alone
-    assert said["HISTORY"] == "HISTORY False False", said  # a fresh run opens it while its tests run
+    assert said["HISTORY"] == "HISTORY []", said  # nor a scoring problem's or a stored solution's modules
 
 
 def test_work_meanwhile_starts_once_a_test_is_judged_ends_with_the_grading_and_fails_quietly(capsys):

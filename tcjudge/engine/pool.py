@@ -12,18 +12,20 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .. import languages
-from ..problems.expectations import Expectation
 from ..problems.format import Problem, TestCase
-from ..problems.scoring import ScoreRange
 from ..protocol import SOURCE_LIMIT
 from ..verdicts import Verdict
 from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
 from .results import GradeResult, TestResult, verdict_only
 from .spares import Spares
 from .worker import Worker, WorkerDied, close_workers
+
+if TYPE_CHECKING:  # (a stored solution's: imported where its runs are chosen, not to grade a file)
+    from ..problems.expectations import Expectation
+    from ..problems.scoring import ScoreRange
 
 
 @dataclass

@@ -10,11 +10,15 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..problems.expectations import Expectation
+from typing import TYPE_CHECKING
+
 from ..problems.format import Problem
-from ..problems.scoring import ScoreRange, Scored, format_score
 from ..text import safe_lines, safe_text
 from ..verdicts import Verdict
+
+if TYPE_CHECKING:  # (a scoring problem's and a stored solution's: imported with what uses them)
+    from ..problems.expectations import Expectation
+    from ..problems.scoring import ScoreRange, Scored
 
 COMPILE_LINES = 40  # lines of a compiler's messages kept
 OUTPUT_KEPT = 2048  # characters of a failing test's printed output kept
@@ -100,7 +104,11 @@ class GradeResult:
     def outcome(self) -> str:
         """The verdict, and a scoring problem's score: what is shown, and compared between runs."""
         scored = self.scored
-        return str(self.verdict) if scored is None else f"{self.verdict} {format_score(scored.total)}"
+        if scored is None:
+            return str(self.verdict)
+        from ..problems.scoring import format_score
+
+        return f"{self.verdict} {format_score(scored.total)}"
 
     @property
     def expectation(self) -> str:
@@ -118,6 +126,8 @@ class GradeResult:
         if why is None and self.expected_score is not None:
             total = scored.total if scored is not None else None
             if not self.expected_score.contains(total):
+                from ..problems.scoring import format_score
+
                 return f"its score {format_score(total) if total is not None else '(none)'} is not {self.expected_score}"
         if why is None and scored is not None:  # submissions.yaml's score of a test group (the root's: the total)
             groups = {g.name: g.score for g in scored.groups} | {self.problem.grading.root.name or "data": scored.total}

@@ -11,15 +11,17 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from ..errors import JudgeInputError
 from ..protocol import SOURCE_LIMIT
 from ..text import safe_text
-from .expectations import Expectation
 from .format import Problem, SolutionLanguage, did_you_mean
 from .loader import kind_of, load_problem
 from .yamlio import load_mapping
+
+if TYPE_CHECKING:  # (imported where stored solutions are listed: format.Kind.stored_solutions)
+    from .expectations import Expectation
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 

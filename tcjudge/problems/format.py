@@ -13,13 +13,15 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
 from ..errors import JudgeInputError
 from ..verdicts import FOLDER_VERDICTS, Verdict
-from .expectations import Expectation
 from .tctypes import TCType
 from .yamlio import load_sequence
+
+if TYPE_CHECKING:
+    from .expectations import Expectation
 
 EXAMPLES_FILE = "examples.yaml"
 ORIGINAL_FILES = (EXAMPLES_FILE, "system.yaml")
@@ -158,6 +160,8 @@ class Kind:
         """(solution, expectation) for every stored solution of the problem in `folder`, in a stable
         order, and the entries left out. Ours: `solutions` (solutions/<slug>/) holds one folder per
         expected verdict, of files in the `languages` (by file extension)."""
+        from .expectations import Expectation  # (here: grading a file asks for no stored solution)
+
         if not solutions.is_dir():
             return [], []
         found = []
