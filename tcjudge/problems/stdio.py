@@ -18,7 +18,6 @@ from pathlib import Path
 from .format import (TEST_SUFFIX, Data, Findings, Kind, Problem, SpecReader, TestCase, read_items,
                      reject_duplicate_names, test_files)
 from .checkers import OutputCheck
-from .checkers.tokens import TokenRules
 
 KNOWN_FIELDS = {"format_version", "type", "name", "source", "time_limit", "memory_limit", "validator_flags", "output_validator",
                 "checker", "tests"}
@@ -94,6 +93,8 @@ def output_check(folder: Path, flags, validator, reader: SpecReader, checker=Non
 
         words = flags.split() if isinstance(flags, str) else [str(word) for word in flags or []]
         return OutputCheck("output_validator", OutputValidator(folder / validator, words))
+    from .checkers.tokens import TokenRules  # (here: the loader imports this module to ask any folder's kind)
+
     try:
         return OutputCheck("tokens", TokenRules.parse(flags))
     except ValueError as err:
