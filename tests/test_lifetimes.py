@@ -11,6 +11,8 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -247,3 +249,29 @@ def _capabilities(pid: int) -> dict[str, str]:
             return {line.split()[0].rstrip(":"): line.split()[1] for line in status if line.startswith("Cap")}
     except OSError:  # it ended meanwhile
         return {}
+
+
+def test_waiting_for_a_process_to_exit_returns_when_it_has_and_times_out_when_it_does_not():
+    from tcjudge.engine import worker as worker_module
+
+    quick = subprocess.Popen(["sh", "-c", "exit 3"])
+    worker_module._wait_for_exit(quick, 30)
+    assert quick.returncode == 3
+    stuck = subprocess.Popen(["sleep", "30"])
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            worker_module._wait_for_exit(stuck, 0.1)
+        assert stuck.poll() is None
+    finally:
+        stuck.kill()
+        stuck.wait()
+
+
+def test_a_zygote_that_does_not_end_when_asked_is_killed(monkeypatch):
+    from tcjudge.engine import worker as worker_module
+
+    monkeypatch.setattr(worker_module, "CLOSE_GRACE", 0.2)
+    worker = Worker()
+    os.kill(worker.process.pid, signal.SIGSTOP)  # it cannot read the request to end
+    assert worker.close() is False and worker.process.returncode == -signal.SIGKILL
+    worker_module.remove_stale_cgroups()  # (it could not remove its own)

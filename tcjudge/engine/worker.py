@@ -139,7 +139,7 @@ class Worker:
         if self.process.poll() is None:
             try:
                 self.ask_to_end()
-                self.process.wait(CLOSE_GRACE)
+                _wait_for_exit(self.process, CLOSE_GRACE)
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
         self.process.wait()
@@ -199,6 +199,22 @@ class Worker:
             tail = []
         detail = f": {tail[0]}" if tail else ""
         return WorkerDied(f"the worker process {what} (exit status {self.process.returncode}){detail}")
+
+
+def _wait_for_exit(process: subprocess.Popen, timeout: float) -> None:
+    """Popen.wait(timeout), woken the moment the process ends (by its pidfd) rather than at Popen's
+    polling steps, 0.5, 1.5, 3.5 ms...: a zygote that took 1.6 ms to clean up was seen gone at 3.5."""
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):  # no pidfd here, or already reaped
+        process.wait(timeout)
+        return
+    try:
+        if not select.select([pidfd], [], [], timeout)[0]:
+            raise subprocess.TimeoutExpired(process.args, timeout)
+    finally:
+        os.close(pidfd)
+    process.wait()
 
 
 def _scratch_file():
