@@ -176,7 +176,7 @@ def test_a_python_grade_imports_no_other_languages_module_and_reaches_its_first_
                "def spy(self, *args, **kwargs):\n"
                "    print('LOADED', sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n"
                "    print('HISTORY', [m for m in ('tcjudge.reports.history', 'sqlite3', 'tcjudge.problems.scoring',\n"
-               "                              'tcjudge.problems.expectations') if m in sys.modules])\n"
+               "                              'tcjudge.problems.expectations', 'hashlib') if m in sys.modules])\n"
                "    return load(self, *args, **kwargs)\n"
                "worker.Worker.load = spy\n"
                "from tcjudge.cli import main\n"
