@@ -10,6 +10,7 @@ so everything downstream (tables, reports, JSON) is safe by construction.
 
 from __future__ import annotations
 
+import math
 import re
 
 MESSAGE_LIMIT = 2000  # characters of one message kept; far beyond any table cell, bounded for JSON
@@ -64,3 +65,17 @@ def markdown_cell(text: str) -> str:
 def count(number: int, noun: str) -> str:
     """'1 problem', '2 problems': one place for plurals of the judge's own nouns (regular ones only)."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def format_score(score: float | None) -> str:
+    """A score as people read it: 50, 33.33, or "-" (none)."""
+    if score is None:
+        return "-"
+    if math.isinf(score):
+        return "inf" if score > 0 else "-inf"
+    return f"{score:.0f}" if score == round(score) else f"{score:.2f}".rstrip("0")
+
+
+def score_of(score: float | None, maximum: float | None) -> str:
+    """"30 of 100", or "30" where there is no maximum."""
+    return format_score(score) + (f" of {format_score(maximum)}" if maximum is not None else "")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..problems.format import Problem
-from ..text import safe_lines, safe_text
+from ..text import format_score, safe_lines, safe_text
 from ..verdicts import Verdict
 
 if TYPE_CHECKING:  # (a scoring problem's and a stored solution's: imported with what uses them)
@@ -104,11 +104,7 @@ class GradeResult:
     def outcome(self) -> str:
         """The verdict, and a scoring problem's score: what is shown, and compared between runs."""
         scored = self.scored
-        if scored is None:
-            return str(self.verdict)
-        from ..problems.scoring import format_score
-
-        return f"{self.verdict} {format_score(scored.total)}"
+        return str(self.verdict) if scored is None else f"{self.verdict} {format_score(scored.total)}"
 
     @property
     def expectation(self) -> str:
@@ -126,8 +122,6 @@ class GradeResult:
         if why is None and self.expected_score is not None:
             total = scored.total if scored is not None else None
             if not self.expected_score.contains(total):
-                from ..problems.scoring import format_score
-
                 return f"its score {format_score(total) if total is not None else '(none)'} is not {self.expected_score}"
         if why is None and scored is not None:  # submissions.yaml's score of a test group (the root's: the total)
             groups = {g.name: g.score for g in scored.groups} | {self.problem.grading.root.name or "data": scored.total}

@@ -25,7 +25,8 @@ from typing import Iterable, Mapping, Sequence, TypeVar
 
 from ..errors import JudgeInputError
 from ..verdicts import Verdict
-from .scoring import ScoreRange, format_score
+from ..text import format_score
+from .scoring import ScoreRange
 from .yamlio import load_mapping
 
 TEST_VERDICTS = frozenset({Verdict.AC, Verdict.WA, Verdict.TLE, Verdict.RE})  # the format's AC, WA, TLE, RTE

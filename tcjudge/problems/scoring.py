@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from ..text import format_score
 from ..verdicts import Verdict
 
 LEGACY, GROUPS = "legacy", "2025-09"
@@ -40,20 +41,6 @@ class GraderFailed(Exception):
 
 
 Aggregate = Callable[[list[tuple[Verdict, float]]], tuple[Verdict, float]]  # a custom grader; GraderFailed
-
-
-def format_score(score: float | None) -> str:
-    """A score as people read it: 50, 33.33, or "-" (none)."""
-    if score is None:
-        return "-"
-    if math.isinf(score):
-        return "inf" if score > 0 else "-inf"
-    return f"{score:.0f}" if score == round(score) else f"{score:.2f}".rstrip("0")
-
-
-def score_of(score: float | None, maximum: float | None) -> str:
-    """"30 of 100", or "30" where there is no maximum."""
-    return format_score(score) + (f" of {format_score(maximum)}" if maximum is not None else "")
 
 
 @dataclass(frozen=True)

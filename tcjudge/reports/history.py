@@ -31,7 +31,7 @@ from ..errors import JudgeInputError
 from ..problems.catalog import display_path
 from ..protocol import SOURCE_LIMIT, TREE_SKIPPED
 from ..problems.format import Problem, language_of
-from ..problems.scoring import format_score
+from ..text import format_score
 from ..verdicts import Verdict
 from .eta import Planned, guessed_costs
 

@@ -21,10 +21,9 @@ from ..engine.judging import data_text, input_text
 from ..engine.results import GradeResult
 from ..problems.catalog import display_path
 from ..problems.format import Problem
-from ..problems.scoring import score_of
 from ..problems.tctypes import shorten
 from ..verdicts import Verdict
-from ..text import count
+from ..text import count, score_of
 from .history import History, SinceLastReport
 from .grid import PALETTE, SLOT, VERDICT_NAMES, catches_strip, short_name, solution_strip
 

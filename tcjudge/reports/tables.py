@@ -14,9 +14,8 @@ from ..problems.catalog import display_path
 from ..engine.results import OUTPUT_KEPT, GradeResult
 from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
-from ..problems.scoring import format_score, score_of
 from ..problems.tctypes import shorten
-from ..text import count, markdown_cell, safe_text
+from ..text import count, format_score, markdown_cell, safe_text, score_of
 from ..errors import JudgeInputError
 from ..formats import versioned
 
