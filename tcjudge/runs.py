@@ -22,7 +22,6 @@ from .engine.spares import Spares
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
 from .problems.format import Problem, language_of
-from .problems.timing import MAX_LIMIT, UNSET
 from .reports.progress import Progress
 from .text import count
 from .verdicts import Verdict
@@ -94,7 +93,11 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     such submission must still time out on one of them, else a warning names it. Done once per
     problem and command."""
     timing = problem.timing
-    if timing is None or not problem.time_limit_from.startswith(UNSET):
+    if timing is None:
+        return
+    from .problems.timing import MAX_LIMIT, UNSET  # (a package's without a time limit)
+
+    if not problem.time_limit_from.startswith(UNSET):
         return
     noted = len(catalog.skipped)
     stored = [s for s in catalog.stored_solutions(problem.slug)  # programs: a folder of answers takes no time

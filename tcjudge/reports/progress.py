@@ -12,8 +12,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from typing import TYPE_CHECKING
 
-from .eta import Estimate, Planned
+if TYPE_CHECKING:
+    from .eta import Estimate, Planned
 
 PLAIN_EVERY = 10.0  # seconds between plain progress lines
 LABEL_WIDTH = 48  # characters of the current solution's path on the live display (its end is kept)
@@ -33,7 +35,7 @@ class Progress:
         self.clock = clock
         self.started = clock()
         self.workers = workers
-        self.estimate = Estimate(plan, workers, self.started) if plan else None
+        self.estimate = self._estimate(plan) if plan else None
         self._before_plan: list[tuple[str, float]] | None = [] if plan is None else None  # tests done so far
         self._eta, self._eta_at = "", None
         self.every = every
@@ -77,10 +79,15 @@ class Progress:
         with self._lock:
             if self.estimate or not plan or self._before_plan is None:
                 return
-            self.estimate = Estimate(plan, self.workers, self.started)
+            self.estimate = self._estimate(plan)
             for solution, when in self._before_plan:
                 self.estimate.done(solution, when)
             self._before_plan = None
+
+    def _estimate(self, plan: list[Planned]) -> Estimate:
+        from .eta import Estimate  # (with a plan only: a fresh run's comes while its tests run)
+
+        return Estimate(plan, self.workers, self.started)
 
     def seconds_left(self) -> float | None:
         with self._lock:
