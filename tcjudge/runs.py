@@ -197,7 +197,8 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
                 if meanwhile:
                     meanwhile()
 
-            return grade_runs(options, to_grade, progress, line, spares, meanwhile_too)
+            return grade_runs(options, to_grade, progress, line, spares,
+                              meanwhile_too if fresh or meanwhile else None)
 
     def reused(result: GradeResult) -> None:
         if line:
