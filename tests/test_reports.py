@@ -159,7 +159,8 @@ def test_the_engine_key_is_kept_while_the_files_stamps_stand(tmp_path, monkeypat
     monkeypatch.setattr(history, "HARNESS", harness)
     monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py", harness / "commands"))
     monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
-    kept = tmp_path / "cache" / history.ENGINE_VERSION_FILE
+    kept = history.engine_version_file()
+    assert kept.is_relative_to(tmp_path / "cache")
 
     def version() -> str:
         history.engine_version.cache_clear()
@@ -180,6 +181,8 @@ def test_the_engine_key_is_kept_while_the_files_stamps_stand(tmp_path, monkeypat
         edited = version()
         assert edited not in (hashed, "0123456789abcdef")  # a file's new stamp: hashed again
         assert kept.read_text().split()[1] == edited
+        monkeypatch.setattr(history, "HARNESS", tmp_path / "another copy")
+        assert history.engine_version_file() != kept  # two copies of the judge never take turns at one file
     finally:
         history.engine_version.cache_clear()
 

@@ -19,6 +19,7 @@ import os
 import sqlite3
 import sys
 import time
+import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -39,7 +40,7 @@ HARNESS = Path(__file__).resolve().parents[1]
 # Source that cannot change a verdict: what is printed and written (reports), and the command line
 # (option parsing in cli.py and the commands' modules).
 NOT_ENGINE = (HARNESS / "reports", HARNESS / "cli.py", HARNESS / "commands")
-ENGINE_VERSION_FILE = "engine-version"  # in the cache folder: the files' stamps and their hash
+ENGINE_VERSION_FOLDER = "engine"  # in the cache folder: per installed judge, its files' stamps and their hash
 SLOWER_RATIO, SLOWER_MS = 1.25, 20.0  # "slowest CPU grew beyond noise": more than 25% and 20 ms
 
 SCHEMA = """
@@ -88,7 +89,7 @@ def engine_version() -> str:
     for path in files:
         info = os.stat(path)
         stamps.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0".encode())
-    kept, stamp = cache_root() / ENGINE_VERSION_FILE, stamps.hexdigest()
+    kept, stamp = engine_version_file(), stamps.hexdigest()
     try:
         if private(kept):
             said = kept.read_text(encoding="ascii").split()
@@ -103,6 +104,11 @@ def engine_version() -> str:
     version = digest.hexdigest()[:16]
     keep(kept, f"{stamp} {version}".encode())
     return version
+
+
+def engine_version_file() -> Path:
+    """One file per copy of the judge (each a folder of its own), so that two never take turns."""
+    return cache_root() / ENGINE_VERSION_FOLDER / f"{zlib.crc32(str(HARNESS).encode()):08x}"
 
 
 def _engine_files() -> list[str]:
