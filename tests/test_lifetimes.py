@@ -171,39 +171,6 @@ def test_a_grading_the_first_worker_finishes_alone_never_waits_for_the_later_wor
 
 
 
-
-def _affinities_seen(solution, tests: int) -> list[list[int]]:
-    """For each test of a -j2 grading on adder as it is reported: the CPU counts of the live zygotes."""
-    problem = load_problem(FIXTURE_PROBLEMS / "adder")
-    seen: list[list[int]] = []
-
-    def record(run, index, result):
-        counts = []
-        for pid in zygote_pids():
-            try:
-                counts.append(len(os.sched_getaffinity(pid)))
-            except OSError:
-                pass
-        seen.append(sorted(counts))
-
-    with Pool(2) as pool:
-        [result] = pool.grade([SolutionRun(problem, solution, (problem.tests * 8)[:tests], False)], on_test=record)
-    assert str(result.verdict) == "AC", result
-    return seen
-
-
-@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning is to one CPU of several")
-def test_a_worker_alone_keeps_every_cpu_and_workers_side_by_side_keep_one_each(tmp_path, monkeypatch):
-    monkeypatch.setattr(pool_module, "LATER_WORKERS_AFTER", 0.3)
-    cpus = len(os.sched_getaffinity(0))
-    alone = _affinities_seen(TESTDATA / "solutions" / "accepted.py", 3)  # finished before a second starts
-    assert alone == [[cpus]] * 3, alone
-    slow = tmp_path / "slow.py"
-    slow.write_text("import time\nclass Adder:\n    def add(self, values, factor):\n        time.sleep(0.1)\n"
-                    "        return sum(values) * factor\n")
-    beside = _affinities_seen(slow, 12)
-    assert beside[0] == [cpus] and [1, 1] in beside, beside  # pinned once the second worker started
-
 def test_while_a_pool_grades_a_woken_worker_thread_waits_at_most_the_short_switch_interval():
     # A thread that computes beside the workers (grade's imports of its table) would otherwise hold
     # the interpreter up to 5 ms each time a zygote answers; the interval is the process's, restored after.

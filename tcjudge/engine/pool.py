@@ -135,8 +135,6 @@ class Pool:
         self._first_worker = threading.Event()  # a grading's first worker has its zygote
         self._killed_workers = False  # a worker discarded during the grading did not end on its own
         self._no_jobs_left = threading.Event()  # a worker found the queue empty, or the grading was cancelled
-        self._cpu_of: dict[Worker, int | None] = {}  # each worker's CPU, once another works beside it
-        self._side_by_side = False  # a later worker has started in this grading (under _workers_lock)
 
     def __enter__(self) -> Pool:
         return self
@@ -150,7 +148,6 @@ class Pool:
         with self._workers_lock:
             close_workers(self._workers, stale=self._killed_workers)  # (discarded ones left their cgroups)
             self._workers.clear()
-            self._cpu_of.clear()
             self._killed_workers = False
 
     def cancel(self) -> None:
@@ -174,8 +171,6 @@ class Pool:
         ]
         self._first_worker.clear()
         self._no_jobs_left.clear()
-        with self._workers_lock:
-            self._side_by_side = False
         switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(min(switch_interval, SWITCH_INTERVAL))
         for thread in threads:
@@ -205,17 +200,12 @@ class Pool:
 
     def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None,
               cpu: int | None, later: bool) -> None:
-        """One worker thread; `cpu`: the CPU its zygotes (and so their children) are pinned to once
-        another worker runs beside it. Each child is held to one CPU; without a CPU per worker, two
-        tests could share a core while the other idles. Alone, a worker's zygote is not pinned: the
-        spare child it forks ahead may get ready on the other core meanwhile (a trivial test of a short
-        grading took 3.3 ms pinned, 2.3 alone). A `later` one starts as LATER_WORKERS_AFTER says."""
+        """One worker thread; `cpu`: the CPU its zygotes (and so their children) are pinned to. Each
+        child is held to one CPU; without a CPU per worker, two tests could share a core while the
+        other idles. A `later` one starts as LATER_WORKERS_AFTER says."""
         self._slot.cpu = cpu
         try:
-            if not later:
-                self._take_jobs(jobs, on_test, on_done)
-            elif self._first_worker_settled():
-                self._pin_side_by_side()
+            if not later or self._first_worker_settled():
                 self._take_jobs(jobs, on_test, on_done)
         finally:
             if not later:  # it made no worker (a submit-answer's, or every test skipped): the others go on
@@ -229,13 +219,6 @@ class Pool:
             if self._no_jobs_left.is_set():
                 return False
         return not self._no_jobs_left.wait(LATER_WORKERS_AFTER)
-
-    def _pin_side_by_side(self) -> None:
-        """A later worker starts: from now on every worker of this grading keeps to its CPU."""
-        with self._workers_lock:
-            self._side_by_side = True
-            for worker in self._workers:
-                worker.pin(self._cpu_of.get(worker))
 
     def _take_jobs(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
@@ -378,12 +361,10 @@ class Pool:
     def _new_worker(self) -> Worker:
         if self._cancelled.is_set():
             raise WorkerDied("the grading was cancelled")
-        worker = self.spares.take() if self.spares else Worker(self.python, self.confine)
+        cpu = getattr(self._slot, "cpu", None)
+        worker = self.spares.take(cpu) if self.spares else Worker(self.python, self.confine, cpu=cpu)
         with self._workers_lock:
             self._workers.append(worker)
-            self._cpu_of[worker] = getattr(self._slot, "cpu", None)
-            if self._side_by_side:
-                worker.pin(self._cpu_of[worker])
             self.warnings.update(worker.warnings)
         self._first_worker.set()
         return worker
@@ -394,6 +375,5 @@ class Pool:
         with self._workers_lock:
             if worker in self._workers:
                 self._workers.remove(worker)
-            self._cpu_of.pop(worker, None)
         if not worker.close():
             self._killed_workers = True

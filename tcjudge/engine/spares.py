@@ -45,10 +45,10 @@ class Spares:
             self._asked += count
             self._changed.notify_all()
 
-    def take(self) -> Worker:
-        """A ready zygote: a started one (waiting for one being started), else (none asked for, or it
-        died meanwhile) a new one; then as many are asked for as `ahead` says. Raises WorkerDied as
-        Worker() does."""
+    def take(self, cpu: int | None = None) -> Worker:
+        """A ready zygote pinned to `cpu`: a started one (waiting for one being started), else (none
+        asked for, or it died meanwhile) a new one; then as many are asked for as `ahead` says.
+        Raises WorkerDied as Worker() does."""
         with self._changed:
             while not self._started and self._asked and not self._closed:
                 self._changed.wait()
@@ -59,6 +59,7 @@ class Spares:
             worker.close()
             worker = None
         worker = worker or Worker(self.python, self.confine, wait=False)
+        worker.pin(cpu)
         worker.wait_ready()
         return worker
 

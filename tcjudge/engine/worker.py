@@ -38,11 +38,12 @@ class WorkerDied(Exception):
 class Worker:
     """One zygote process and the solution currently loaded in it."""
 
-    def __init__(self, python: str = sys.executable, confine: bool = True, wait: bool = True):
+    def __init__(self, python: str = sys.executable, confine: bool = True, cpu: int | None = None,
+                 wait: bool = True):
         """`python`: the interpreter for the zygote (it needs only the standard library);
-        `confine`: apply the kernel layers (off only to measure what they cost); `wait`: for it to
-        say it is ready (else wait_ready() does, before its first request: the zygote starts
-        meanwhile). pin() holds it to a CPU."""
+        `confine`: apply the kernel layers (off only to measure what they cost); `cpu`: pin the
+        zygote, and so every child it forks, to this CPU; `wait`: for it to say it is ready (else
+        wait_ready() does, before its first request: the zygote starts meanwhile)."""
         self.python, self.confine = python, confine
         self._stderr = _scratch_file()
         self.process = subprocess.Popen(
@@ -61,6 +62,7 @@ class Worker:
         self.loaded_key: tuple | None = None
         self.served: tuple | None = None
         self._answer_timeout = ANSWER_GRACE
+        self.pin(cpu)
         if wait:
             self.wait_ready()
 
