@@ -7,7 +7,6 @@ Every figure is printed next to a baseline measured in the same run on the same 
   - per test: the marginal cost of one more trivial test (N2 tests against N1, on a pool) at -j1 and
     -j2, in wall time and in CPU time of the whole process tree (judge, zygotes, children), and the
     -j2 speed-up on those tests;
-  - beside a busy thread: a trivial test while another thread of the judge computes, against none;
   - parallelism: -j2 against -j1 on a CPU-bound set;
   - accuracy: reported CPU time against the same work timed inside the test's own process
     (time.process_time() around the loop), reported peak memory against the worker's baseline.
@@ -24,7 +23,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -129,21 +127,6 @@ def marginal(jobs: int, small: int, large: int, rounds: int = 3) -> tuple[float,
     return statistics.median(walls), statistics.median(cpus)
 
 
-def beside_a_busy_thread(count: int) -> tuple[float, float]:
-    """Wall per trivial test on a -j1 pool while another thread of the judge computes (as grade's
-    import of its table does), and without it: seconds, interleaved."""
-    busy, quiet = [], []
-    for _ in range(3):
-        stop = threading.Event()
-        spinner = threading.Thread(target=lambda: [None for _ in iter(stop.is_set, True)], daemon=True)
-        spinner.start()
-        busy.append(grade(1, tests(0, 0, count))[1] / count)
-        stop.set()
-        spinner.join()
-        quiet.append(grade(1, tests(0, 0, count))[1] / count)
-    return statistics.median(busy), statistics.median(quiet)
-
-
 def grade(jobs: int, cases: list[TestCase]):
     with Pool(jobs) as pool:
         started = time.perf_counter()
@@ -183,10 +166,6 @@ def main() -> None:
     rows.append(["marginal cost of a trivial test, -j2", f"{j2_wall * 1e3:.2f} ms wall",
                  f"{j2_cpu * 1e3:.2f} ms CPU (judge, zygotes, children)",
                  f"{j1_wall / j2_wall:.2f}x the -j1 throughput (target >= 1.7)"])
-
-    busy_wall, quiet_wall = beside_a_busy_thread(options.marginal[0])
-    rows.append(["wall per trivial test, a judge thread busy", f"{busy_wall * 1e3:.2f} ms",
-                 f"{quiet_wall * 1e3:.2f} ms (none busy)", f"{busy_wall / quiet_wall:.2f}x"])
 
     rounds = calibrate_rounds(0.2)
     cpu_bound = tests(rounds, 0, 20)

@@ -170,19 +170,6 @@ def test_a_grading_the_first_worker_finishes_alone_never_waits_for_the_later_wor
 
 
 
-
-def test_while_a_pool_grades_a_woken_worker_thread_waits_at_most_the_short_switch_interval():
-    # A thread that computes beside the workers (grade's imports of its table) would otherwise hold
-    # the interpreter up to 5 ms each time a zygote answers; the interval is the process's, restored after.
-    problem = load_problem(FIXTURE_PROBLEMS / "adder")
-    during = []
-    before = sys.getswitchinterval()
-    with Pool(1) as pool:
-        pool.grade([SolutionRun(problem, TESTDATA / "solutions" / "accepted.py", problem.tests[:2], False)],
-                   on_test=lambda *_: during.append(sys.getswitchinterval()))
-    assert during and max(during) <= pool_module.SWITCH_INTERVAL < before
-    assert sys.getswitchinterval() == before
-
 def test_a_child_holds_no_capability_and_the_zygote_keeps_its_own():
     # As root, the zygote empties its bounding set once (sandbox.drop_bounding_set) and each child
     # drops the rest. The spare child forked ahead of the next test, once confined, holds nothing

@@ -200,6 +200,7 @@ def test_work_meanwhile_starts_once_a_test_is_judged_ends_with_the_grading_and_f
     from tcjudge.engine.pool import SolutionRun
     from tcjudge.problems.loader import load_problem
     from tcjudge.reports.progress import Progress
+    from tcjudge import runs as runs_module
     from tcjudge.runs import grade_runs
 
     problem = load_problem(FIXTURE_PROBLEMS / "adder")
@@ -207,10 +208,12 @@ def test_work_meanwhile_starts_once_a_test_is_judged_ends_with_the_grading_and_f
     for work in ("record", "fail"):
         seen = []
         with Progress(3, 1, live=False, stream=StringIO()) as progress:
-            meanwhile = (lambda: seen.append(progress.tests_done)) if work == "record" else (lambda: 1 / 0)
+            meanwhile = ((lambda: seen.append((progress.tests_done, sys.getswitchinterval()))) if work == "record"
+                         else (lambda: 1 / 0))
             [result] = grade_runs(options, [SolutionRun(problem, SOLUTION, problem.tests[:3], False)], progress,
                                   meanwhile=meanwhile)
         assert str(result.verdict) == "AC"
-        if work == "record":  # started once a test's result was counted, done when the grading returned
-            assert len(seen) == 1 and seen[0] >= 1, seen
+        if work == "record":  # started once a test's result was counted, done when the grading returned,
+            assert len(seen) == 1 and seen[0][0] >= 1, seen  # with woken worker threads served promptly
+            assert seen[0][1] <= runs_module.MEANWHILE_SWITCH_INTERVAL < sys.getswitchinterval()
     assert "Traceback" not in capsys.readouterr().err

@@ -105,11 +105,6 @@ DoneCallback = Callable[[GradeResult], None]
 # never pays for another zygote's start (50-150 ms of CPU, which competes with the judge's own on a
 # 2-core machine); a longer one loses this much of the other workers' time.
 LATER_WORKERS_AFTER = 0.05
-# While a pool grades, the interpreter's switch interval (seconds): a worker thread woken by its
-# zygote's answer waits at most this long for the GIL while another thread of the judge computes
-# (grade imports its table's modules meanwhile). At the default 5 ms, a trivial test took 9.5 ms
-# beside a busy thread instead of 3.0; 4.3-5.1 ms at 0.5 ms (benchmarks/overhead.py).
-SWITCH_INTERVAL = 0.0005
 
 
 class Pool:
@@ -171,8 +166,6 @@ class Pool:
         ]
         self._first_worker.clear()
         self._no_jobs_left.clear()
-        switch_interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(switch_interval, SWITCH_INTERVAL))
         for thread in threads:
             thread.start()
         try:
@@ -181,8 +174,6 @@ class Pool:
         except BaseException:  # Ctrl-C: the tests in flight are neither results nor the solutions' fault
             self.cancel()
             raise
-        finally:
-            sys.setswitchinterval(switch_interval)
         if self._callback_error is not None:  # e.g. BrokenPipeError: whoever reads the output has gone
             error, self._callback_error = self._callback_error, None
             raise error
