@@ -44,3 +44,28 @@ def keep(path: Path, data: bytes) -> None:
             raise
     except OSError:
         pass
+
+
+def kept_text(path: Path, key: str) -> str | None:
+    """What keep_text() kept at `path` under `key` (one line); None when nothing is, another key
+    is, or the file is not private()."""
+    try:
+        if private(path):
+            kept_key, _, text = path.read_text(encoding="utf-8").partition("\n")
+            if kept_key == key:
+                return text
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def keep_text(path: Path, key: str, text: str) -> None:
+    """Keep `text` under `key` (one line) for kept_text()."""
+    keep(path, f"{key}\n{text}".encode())
+
+
+def stamps(paths) -> str:
+    """The files as they stand, one line: each one's path, size, modification and change times (an
+    edit, a replaced file or one written back with its old time all change it)."""
+    return " ".join(f"{path}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
+                    for path, info in ((path, os.stat(path)) for path in paths))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .protected import protect
+from .protected import PROJECT_ROOT, protect
 
-CHECKOUT = Path(__file__).resolve().parents[1]  # the judge's own checkout, when it runs from one
+CHECKOUT = PROJECT_ROOT  # the judge's own checkout, when it runs from one
 
 
 def default_problems() -> Path:

@@ -272,6 +272,8 @@ MEANWHILE_SWITCH_INTERVAL = 0.0005
 
 
 def _quietly(work: Callable[[], None]) -> None:
+    """The helper thread's body: `work`, with woken worker threads served promptly, any failure left
+    for where the work is needed again."""
     switch_interval = sys.getswitchinterval()
     sys.setswitchinterval(min(switch_interval, MEANWHILE_SWITCH_INTERVAL))
     try:

@@ -170,12 +170,12 @@ def test_the_engine_key_is_kept_while_the_files_stamps_stand(tmp_path, monkeypat
         hashed = version()
         stamp, said = kept.read_text().split()
         assert said == hashed
-        kept.write_text(f"{stamp} 0123456789abcdef")
+        kept.write_text(f"{stamp}\n0123456789abcdef")
         assert version() == "0123456789abcdef"  # the kept hash stands for the files: none is read
         kept.chmod(0o666)
         assert version() == hashed  # a kept file another user could write is not believed
         kept.chmod(0o600)
-        kept.write_text(f"{stamp} 0123456789abcdef")
+        kept.write_text(f"{stamp}\n0123456789abcdef")
         engine_file = harness / "engine" / "judging.py"
         engine_file.write_text(engine_file.read_text() + "\n")
         edited = version()

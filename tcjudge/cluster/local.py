@@ -19,7 +19,8 @@ from pathlib import Path
 
 import psutil
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from ..protected import PROJECT_ROOT
+
 START_TIMEOUT = 60.0  # seconds for the scheduler to write its address and the workers to register
 STOP_TIMEOUT = 15.0  # seconds for a process group to end after SIGTERM before it gets SIGKILL
 SELF_STOP = 120  # seconds without a scheduler after which a worker quits (left over by a crashed test)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..cachedir import cache_root, keep, private
+from ..cachedir import cache_root, keep_text, kept_text, stamps
 
 WARNING_FOLDER = "layers"  # in the cache folder: one file per user and boot
 
@@ -63,15 +63,9 @@ def missing_layers_warning() -> str | None:
     Kept (cachedir) under a key of what can change it: the boot (the kernel and its settings), the
     user, the cgroup this process runs in (a delegation) and the layers' own code; `doctor` probes
     afresh and keeps what it found."""
-    key, path = _kept_key(), _kept_path()
-    try:
-        if private(path):
-            kept_key, _, line = path.read_text().partition("\n")
-            if kept_key == key:
-                return line or None
-    except (OSError, ValueError):
-        pass
-    return probed_layers_warning(key)
+    key = _kept_key()
+    kept = kept_text(_kept_path(), key)
+    return (kept or None) if kept is not None else probed_layers_warning(key)
 
 
 def probed_layers_warning(key: str | None = None) -> str | None:
@@ -81,7 +75,7 @@ def probed_layers_warning(key: str | None = None) -> str | None:
 
     line = sandbox.warning_line(all_layers())
     warning = f"judge: warning: {line}" if line else None
-    keep(_kept_path(), f"{key or _kept_key()}\n{warning or ''}".encode())
+    keep_text(_kept_path(), key or _kept_key(), warning or "")
     return warning
 
 
@@ -97,10 +91,8 @@ def _kept_key() -> str:
     except OSError:
         return "unknown"  # never equal to what a kept file holds: every run probes
     code = Path(__file__).parent
-    sources = sorted([code / "isolation.py", *(code / "sandbox").glob("*.py")])
-    stamps = " ".join(f"{path.name}:{info.st_mtime_ns}:{info.st_size}"
-                      for path, info in ((path, path.stat()) for path in sources))
-    return f"{machine} uid {os.getuid()} {os.uname().release} {stamps}"
+    return (f"{machine} uid {os.getuid()} {os.uname().release} "
+            f"{stamps(sorted([code / 'isolation.py', *(code / 'sandbox').glob('*.py')]))}")
 
 
 def doctor_report() -> tuple[str, bool]:

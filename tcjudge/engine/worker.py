@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..protected import PROJECT_ROOT
 from ..protocol import SOURCE_LIMIT, Limits
 
 if TYPE_CHECKING:
     from ..verdicts import RunFacts
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); from tcjudge.engine.zygote import serve; "
              "serve(confine=sys.argv[1] == 'confine', judge=int(sys.argv[2]))")
 MINIMAL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}

@@ -23,7 +23,6 @@ from .yamlio import load_mapping
 if TYPE_CHECKING:  # (imported where stored solutions are listed: format.Kind.stored_solutions)
     from .expectations import Expectation
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)

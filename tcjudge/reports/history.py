@@ -25,18 +25,19 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import languages
-from ..cachedir import cache_root, keep, private
+from ..cachedir import cache_root, keep_text, kept_text, stamps
 from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
 from ..errors import JudgeInputError
 from ..problems.catalog import display_path
+from ..protected import PACKAGE
 from ..protocol import SOURCE_LIMIT, TREE_SKIPPED
 from ..problems.format import Problem, language_of
 from ..text import format_score
 from ..verdicts import Verdict
 from .eta import Planned, guessed_costs
 
-HARNESS = Path(__file__).resolve().parents[1]
+HARNESS = PACKAGE
 # Source that cannot change a verdict: what is printed and written (reports), and the command line
 # (option parsing in cli.py and the commands' modules).
 NOT_ENGINE = (HARNESS / "reports", HARNESS / "cli.py", HARNESS / "commands")
@@ -85,24 +86,16 @@ def engine_version() -> str:
     is kept in the cache folder with the files' stamps (each one's path, size, modification and
     change times), and computed again when any stamp differs."""
     files = _engine_files()
-    stamps = hashlib.sha256()
-    for path in files:
-        info = os.stat(path)
-        stamps.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0".encode())
-    kept, stamp = engine_version_file(), stamps.hexdigest()
-    try:
-        if private(kept):
-            said = kept.read_text(encoding="ascii").split()
-            if len(said) == 2 and said[0] == stamp and len(said[1]) == 16:
-                return said[1]
-    except (OSError, ValueError):
-        pass
+    stamp = hashlib.sha256(stamps(files).encode()).hexdigest()
+    kept = kept_text(engine_version_file(), stamp)
+    if kept is not None and len(kept) == 16:
+        return kept
     digest = hashlib.sha256()
     for path in files:
         with open(path, "rb") as file:
             digest.update(os.path.relpath(path, HARNESS).encode() + b"\0" + file.read() + b"\0")
     version = digest.hexdigest()[:16]
-    keep(kept, f"{stamp} {version}".encode())
+    keep_text(engine_version_file(), stamp, version)
     return version
 
 

@@ -27,7 +27,8 @@ from typing import Any, Callable
 
 from ..engine.pool import Pool, SolutionRun
 from ..errors import JudgeInputError
-from ..problems.catalog import PROJECT_ROOT, Catalog
+from ..problems.catalog import Catalog
+from ..protected import PROJECT_ROOT
 from ..protocol import SOURCE_LIMIT
 from ..problems.checkers import CUSTOM, testlib
 from ..problems.checkers.custom import CHECKER_FILE
