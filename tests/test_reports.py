@@ -133,6 +133,7 @@ def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing
     harness = tmp_path / "harness"
     shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(history, "HARNESS", harness)
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))  # (its kept hash is this copy's alone)
     monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py", harness / "commands"))
 
     def key_after(edit: Path) -> str:
