@@ -41,6 +41,7 @@ def installed(tmp_path_factory):
     assert done.returncode == 0, done.stderr
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["JUDGE_CACHE"] = str(base / "cache")  # a fresh user's: nothing of this temporary install left in ours
 
     def run(*args, cwd: Path, timeout: float = STEP_TIMEOUT) -> subprocess.CompletedProcess:
         return subprocess.run(["judge", *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True,
