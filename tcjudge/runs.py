@@ -238,22 +238,26 @@ class OpenedOnUse:
 def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, spares: Spares | None = None,
                meanwhile: Callable[[], None] | None = None) -> list[GradeResult]:
     """Grade runs on a pool of `options.jobs` workers (or the cluster's), and say when isolation is partial.
-    `meanwhile` runs on a thread of its own from the first test's result (not before: the judge's
-    path to its first test is then its own) until the grading ends; a failure there is left for
-    whoever needs that work to meet again, where it is reported."""
+    `meanwhile` runs on a thread of its own from when the judge starts to wait (the pool's first
+    worker has its zygote and loads the solution; not before: the judge's path to that point is then
+    its own) until the grading ends; a failure there is left for whoever needs that work to meet
+    again, where it is reported."""
     warning = None if options.cluster else missing_layers_warning()  # on a cluster, the workers' counts
     if warning:
         print(warning, file=sys.stderr)
     helper = threading.Thread(target=_quietly, args=(meanwhile,), daemon=True) if meanwhile else None
 
+    def start_helper() -> None:
+        if helper and helper.ident is None:  # (the pool calls back under its lock: one start)
+            helper.start()
+
     def test_done(run: SolutionRun, index: int, test: TestResult) -> None:
         progress.test_done(display_path(run.solution))
-        if helper and helper.ident is None:  # (the pool calls this under its lock: one start)
-            helper.start()
+        start_helper()  # a grading that loads nothing (answer files) starts it here
 
     try:
         with pool_for(options, spares) as pool:
-            results = pool.grade(runs, on_test=test_done,
+            results = pool.grade(runs, on_test=test_done, on_started=start_helper,
                                  on_done=lambda result: progress.solution_done(line(result) if line else None))
     finally:  # (interrupted too: what it opened is used next, by the record of the interruption)
         if helper and helper.ident is not None:

@@ -168,18 +168,19 @@ def test_a_zygote_writes_its_modules_bytecode_as_the_judge_does_and_a_child_writ
     assert ({"zygote", "child", "watch"} <= written) is judge_writes, written
 
 
-def test_a_python_grade_imports_no_other_languages_module_and_reaches_its_first_test_without_the_history(tmp_path):
-    # The history is opened while the tests run, and records the result with Python's version alone.
+def test_a_python_grade_imports_no_other_languages_module_and_starts_to_wait_without_the_history(tmp_path):
+    # The history is opened while the solution loads and its tests run (by the helper, whose start is
+    # spied on), and records the result with Python's version alone.
     program = ("import sys\n"
-               "from tcjudge.engine import worker\n"
-               "load = worker.Worker.load\n"
-               "def spy(self, *args, **kwargs):\n"
+               "from tcjudge import runs\n"
+               "quietly = runs._quietly\n"
+               "def spy(work):\n"
                "    print('LOADED', sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n"
                "    print('HISTORY', [m for m in ('tcjudge.reports.history', 'sqlite3', 'tcjudge.problems.scoring',\n"
                "                              'tcjudge.problems.expectations', 'hashlib', 'tcjudge.reports.eta',\n"
                "                              'tcjudge.problems.timing') if m in sys.modules])\n"
-               "    return load(self, *args, **kwargs)\n"
-               "worker.Worker.load = spy\n"
+               "    return quietly(work)\n"
+               "runs._quietly = spy\n"
                "from tcjudge.cli import main\n"
                f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
                f"'grade', {str(SOLUTION)!r}, '--examples'])\n"
@@ -193,11 +194,12 @@ def test_a_python_grade_imports_no_other_languages_module_and_reaches_its_first_
     assert said["HISTORY"] == "HISTORY []", said  # nor a scoring problem's or a stored solution's modules
 
 
-def test_work_meanwhile_starts_once_a_test_is_judged_ends_with_the_grading_and_fails_quietly(capsys):
+def test_work_meanwhile_starts_as_the_solution_loads_ends_with_the_grading_and_fails_quietly(capsys, monkeypatch):
     from argparse import Namespace
     from io import StringIO
 
     from tcjudge.engine.pool import SolutionRun
+    from tcjudge.engine.worker import Worker
     from tcjudge.problems.loader import load_problem
     from tcjudge.reports.progress import Progress
     from tcjudge import runs as runs_module
@@ -205,15 +207,24 @@ def test_work_meanwhile_starts_once_a_test_is_judged_ends_with_the_grading_and_f
 
     problem = load_problem(FIXTURE_PROBLEMS / "adder")
     options = Namespace(cluster=None, jobs=1, source_limit=256)
+    started, load = threading.Event(), Worker.load
+    during_load = []  # whether the work had started while the solution loaded (it waits that long for it)
+
+    def loading(self, *args, **kwargs):
+        during_load.append(started.wait(10))
+        return load(self, *args, **kwargs)
+
+    monkeypatch.setattr(Worker, "load", loading)
     for work in ("record", "fail"):
-        seen = []
+        seen, during_load[:] = [], []
+        started.clear()
         with Progress(3, 1, live=False, stream=StringIO()) as progress:
-            meanwhile = ((lambda: seen.append((progress.tests_done, sys.getswitchinterval()))) if work == "record"
+            meanwhile = ((lambda: (started.set(), seen.append(sys.getswitchinterval()))) if work == "record"
                          else (lambda: 1 / 0))
             [result] = grade_runs(options, [SolutionRun(problem, SOLUTION, problem.tests[:3], False)], progress,
                                   meanwhile=meanwhile)
         assert str(result.verdict) == "AC"
-        if work == "record":  # started once a test's result was counted, done when the grading returned,
-            assert len(seen) == 1 and seen[0][0] >= 1, seen  # with woken worker threads served promptly
-            assert seen[0][1] <= runs_module.MEANWHILE_SWITCH_INTERVAL < sys.getswitchinterval()
+        if work == "record":  # started as the solution loaded, done when the grading returned,
+            assert during_load == [True] and len(seen) == 1, (during_load, seen)  # with woken worker
+            assert seen[0] <= runs_module.MEANWHILE_SWITCH_INTERVAL < sys.getswitchinterval()  # threads served promptly
     assert "Traceback" not in capsys.readouterr().err

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import queue
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import JudgeInputError
@@ -159,8 +160,11 @@ class ClusterPool:
             client.close(timeout=CONNECT_TIMEOUT)
 
     def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None,
-              on_done: DoneCallback | None = None) -> list[GradeResult]:
+              on_done: DoneCallback | None = None, on_started: Callable[[], None] | None = None) -> list[GradeResult]:
+        """As engine.pool.Pool.grade; `on_started` once the tasks are submitted."""
         self._futures = self._submit(runs)
+        if on_started:
+            on_started()
         chunks_left = {id(run): 0 for run in runs}
         for run, _ in self._futures.values():
             chunks_left[id(run)] += 1

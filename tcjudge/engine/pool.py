@@ -128,6 +128,7 @@ class Pool:
         self._cancelled = threading.Event()
         self._slot = threading.local()  # per worker thread: the CPU its workers are pinned to
         self._first_worker = threading.Event()  # a grading's first worker has its zygote
+        self._on_started: Callable[[], None] | None = None  # the grading's on_started
         self._killed_workers = False  # a worker discarded during the grading did not end on its own
         self._no_jobs_left = threading.Event()  # a worker found the queue empty, or the grading was cancelled
 
@@ -152,7 +153,10 @@ class Pool:
         self.close()
 
     def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None,
-              on_done: DoneCallback | None = None) -> list[GradeResult]:
+              on_done: DoneCallback | None = None, on_started: Callable[[], None] | None = None) -> list[GradeResult]:
+        """Grade `runs`; `on_test` after each test, `on_done` after each run, `on_started` when a worker has
+        its zygote and is about to load a solution (from then on the judge mostly waits)."""
+        self._on_started = on_started
         jobs: queue.SimpleQueue = queue.SimpleQueue()
         for run in runs:
             for index in range(len(run.tests)):
@@ -358,6 +362,8 @@ class Pool:
             self._workers.append(worker)
             self.warnings.update(worker.warnings)
         self._first_worker.set()
+        if self._on_started:
+            self._callback(self._on_started)
         return worker
 
     def _discard(self, worker: Worker | None) -> None:
