@@ -6,8 +6,6 @@ dialogue of the sample's `.interaction` file, the judge's and the program's line
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..errors import JudgeInputError
 from ..problems import interaction
 from ..problems.format import Problem
