@@ -440,7 +440,13 @@ def test_a_bundle_found_on_disk_is_used_only_while_it_is_what_this_worker_wrote(
     assert (folder / "tests" / "more.yaml").read_bytes() == (FIXTURE_PROBLEMS / "adder" / "tests" / "more.yaml").read_bytes()
 
 
-def test_judge_worker_starts_single_threaded_workers_and_removes_its_scratch(tmp_path):
+def worker_profiling() -> bool:
+    import dask
+
+    return dask.config.get("distributed.worker.profile.enabled")
+
+
+def test_judge_worker_starts_single_threaded_workers_without_profiling_and_removes_its_scratch(tmp_path):
     from distributed import Client
 
     scratch_parent = tmp_path / "scratch"
@@ -454,6 +460,7 @@ def test_judge_worker_starts_single_threaded_workers_and_removes_its_scratch(tmp
             with Client(running.address, timeout=WAIT) as dask_client:
                 dask_client.wait_for_workers(3, timeout=WAIT)
                 assert sorted(dask_client.nthreads().values()) == [1, 1, 1]
+                assert set(dask_client.run(worker_profiling).values()) == {False}  # local_cluster's and judge worker's
             assert len(list(scratch_parent.iterdir())) == 1  # its scratch folder, while it runs
             process.send_signal(signal.SIGTERM)
             assert process.wait(WAIT) is not None

@@ -20,6 +20,7 @@ from pathlib import Path
 import psutil
 
 from ..protected import PROJECT_ROOT
+from .worker_command import WORKER_ENVIRONMENT
 
 START_TIMEOUT = 60.0  # seconds for the scheduler to write its address and the workers to register
 STOP_TIMEOUT = 15.0  # seconds for a process group to end after SIGTERM before it gets SIGKILL
@@ -80,7 +81,8 @@ def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | 
     workdir = Path(tempfile.mkdtemp(prefix="judge-dask-"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
                JUDGE_CLUSTER_CACHE=str(cache or workdir / "cache"))
-    worker_env = env if judge_on_workers else {key: value for key, value in env.items() if key != "PYTHONPATH"}
+    worker_env = (env if judge_on_workers else {key: value for key, value in env.items() if key != "PYTHONPATH"}) \
+        | WORKER_ENVIRONMENT
     scheduler_file = workdir / "scheduler.json"
     started: list[subprocess.Popen] = []
     try:
