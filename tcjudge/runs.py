@@ -8,7 +8,6 @@ run in the history, and hands the results back for the reports to read.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import threading
 import time
@@ -22,6 +21,7 @@ from .engine.spares import Spares
 from .errors import JudgeInputError
 from .problems.catalog import Catalog, display_path
 from .problems.format import Problem, language_of
+from .record import replace
 from .reports.progress import Progress
 from .text import count
 from .verdicts import Verdict
@@ -134,7 +134,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
 def _bounding_runs(problem: Problem, stored, role: str, time_limit: float) -> list[SolutionRun]:
     """A run under `time_limit` of each stored submission on its tests that bound a computed limit as
     `role` says (Expectation.time_limit_tests), stopped at its first failure."""
-    timed = dataclasses.replace(problem, time_limit=time_limit, tests=problem.tests)
+    timed = replace(problem, time_limit=time_limit, tests=problem.tests)
     return [SolutionRun(timed, s.path, tests, True, s.expected) for s in stored
             if (tests := s.expected.time_limit_tests(role, problem.tests))]
 

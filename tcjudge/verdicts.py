@@ -6,9 +6,9 @@ import base64
 import enum
 import errno
 import signal
-from dataclasses import dataclass
 
 from .protocol import STACK_LIMIT_LINE, Limits
+from .record import fields, record
 
 
 class Verdict(str, enum.Enum):
@@ -35,7 +35,7 @@ FOLDER_VERDICTS = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RunFacts:
     """What the trusted worker observed about one child process, all from the kernel or the pipes."""
 
@@ -59,10 +59,10 @@ class RunFacts:
 
     @classmethod
     def from_message(cls, message: dict) -> RunFacts:
-        fields = {name: message[name] for name in cls.__dataclass_fields__ if name in message}
-        if fields.get("answer") is not None:
-            fields["answer"] = base64.b64decode(fields["answer"])  # the zygote sends the bytes as base64
-        return cls(**fields)
+        given = {name: message[name] for name in fields(cls) if name in message}
+        if given.get("answer") is not None:
+            given["answer"] = base64.b64decode(given["answer"])  # the zygote sends the bytes as base64
+        return cls(**given)
 
     @property
     def memory_mib(self) -> float:

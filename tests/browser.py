@@ -16,13 +16,13 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from dataclasses import replace
 from pathlib import Path
 
 from tcjudge.engine.results import GradeResult, TestResult
 from tcjudge.languages import EXTENSIONS
 from tcjudge.problems.catalog import Catalog
 from tcjudge.problems.expectations import Expectation
+from tcjudge.record import replace
 from tcjudge.verdicts import Verdict
 
 HERE = Path(__file__).resolve().parent

@@ -15,7 +15,6 @@ import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -37,6 +36,7 @@ from tcjudge.reports.pages import LABEL_GAP, label_span, problem_page, spread_ax
 from tcjudge.reports.tables import write_report
 from tcjudge.reports.eta import TIMED_OUT_SHARE, Estimate, Planned, guessed_costs
 from tcjudge.reports.progress import Progress
+from tcjudge.record import replace
 from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA

@@ -178,7 +178,7 @@ def test_a_python_grade_imports_no_other_languages_module_and_starts_to_wait_wit
                "    print('LOADED', sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n"
                "    print('HISTORY', [m for m in ('tcjudge.reports.history', 'sqlite3', 'tcjudge.problems.scoring',\n"
                "                              'tcjudge.problems.expectations', 'hashlib', 'tcjudge.reports.eta',\n"
-               "                              'tcjudge.problems.timing') if m in sys.modules])\n"
+               "                              'tcjudge.problems.timing', 'dataclasses', 'inspect') if m in sys.modules])\n"
                "    return quietly(work)\n"
                "runs._quietly = spy\n"
                "from tcjudge.cli import main\n"

@@ -14,12 +14,12 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
 
 from ..protected import PROJECT_ROOT
+from ..record import record
 from .worker_command import WORKER_ENVIRONMENT
 
 START_TIMEOUT = 60.0  # seconds for the scheduler to write its address and the workers to register
@@ -54,7 +54,7 @@ class LocalCluster:
                        for name in ("scheduler.log", "workers.log") if (self.workdir / name).exists())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TLSFiles:
     """One CA and one certificate with its key, used by every role (scheduler, workers, client)."""
     ca: Path

@@ -12,7 +12,6 @@ worker closes (a WorkerPlugin's teardown).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import os
@@ -32,6 +31,7 @@ from ..engine.results import TestResult
 from ..engine.isolation import all_layers
 from ..problems.format import Problem
 from ..problems.loader import load_problem
+from ..record import asdict
 from ..verdicts import Verdict
 from .bundle import materialise
 
@@ -72,7 +72,7 @@ def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[st
 
 def encode_test(result: TestResult) -> dict:
     """Every field of a TestResult as plain data (the verdict by its name)."""
-    data = dataclasses.asdict(result)
+    data = asdict(result)
     data["verdict"] = result.verdict.value if result.verdict else None
     return data
 

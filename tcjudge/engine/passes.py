@@ -22,12 +22,12 @@ Judge side (trusted): the worker runs each pass as any stdin or interactive test
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from ..problems.checkers import Comparison
 from ..problems.checkers.output_validator import OutputValidator, Session, ValidatorFailed
 from ..problems.format import Data, Problem, TestCase
 from ..protocol import ACCEPTED
+from ..record import replace
 from ..verdicts import RunFacts, Verdict
 from .judging import judge_interaction, judge_program
 from .worker import Worker

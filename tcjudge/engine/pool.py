@@ -10,13 +10,13 @@ import os
 import queue
 import sys
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from .. import languages
 from ..problems.format import Problem, TestCase
 from ..protocol import SOURCE_LIMIT
+from ..record import field, record
 from ..verdicts import Verdict
 from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
 from .results import GradeResult, TestResult, verdict_only
@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # (a stored solution's: imported where its runs are chosen, n
     from ..problems.scoring import ScoreRange
 
 
-@dataclass
+@record
 class SolutionRun:
     """The state of grading one solution: shared by the worker threads, guarded by `lock`."""
 

@@ -7,12 +7,12 @@ Everything a solution controls is made safe once, when a result is made.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 
 from typing import TYPE_CHECKING
 
 from ..problems.format import Problem
+from ..record import record
 from ..text import format_score, safe_lines, safe_text
 from ..verdicts import Verdict
 
@@ -24,7 +24,7 @@ COMPILE_LINES = 40  # lines of a compiler's messages kept
 OUTPUT_KEPT = 2048  # characters of a failing test's printed output kept
 
 
-@dataclass
+@record
 class TestResult:
     name: str
     verdict: Verdict | None  # None: not run (an earlier test failed, or the solution did not compile)
@@ -56,7 +56,7 @@ class TestResult:
         } | ({"score": self.score} if self.score is not None else {})
 
 
-@dataclass
+@record
 class GradeResult:
     problem: Problem
     solution: Path

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JudgeInputError
 from .base import CompileError, Language, Toolchain, ToolchainMissing
 from ..protected import project_folders
+from ..record import record
 
 __all__ = ["BuildFault", "C", "CPP", "JAVA", "KOTLIN", "PYTHON", "project_folders", "CompileError", "EXTENSIONS",
            "LANGUAGES", "Language", "Toolchain", "ToolchainMissing", "every_language", "for_path", "statuses"]
@@ -86,7 +86,7 @@ def for_path(path: Path) -> Language:
     return language
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LanguageStatus:
     language: Language
     toolchain: Toolchain | None

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import protocol
 from ..protected import protect_project
+from ..record import record
 from .versions import version_output
 
 SCAN_LIMIT = 1 << 20  # characters of a source scanned for class names: far above any TopCoder solution
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Toolchain:
     """A language's installed compiler or runtime, found on this machine."""
 

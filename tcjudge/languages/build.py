@@ -28,11 +28,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..cachedir import cache_root, private
 from ..protected import PROJECT_ROOT, judge_folders
+from ..record import record
 
 PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
@@ -55,7 +55,7 @@ class BuildFault(RuntimeError):
     """The judge could not run the compiler (IE, not CE)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CompileLimits:
     cpu_seconds: int = 30
     wall_seconds: float = 120.0
@@ -64,7 +64,7 @@ class CompileLimits:
     message_bytes: int = 64 * 1024  # compiler output kept; the rest is read and dropped
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Outcome:
     ok: bool
     message: str  # the compiler's messages (all of them when it failed)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from ..errors import JudgeInputError
 from ..protocol import SOURCE_LIMIT
+from ..record import record
 from ..text import safe_text
 from .format import Problem, SolutionLanguage, did_you_mean
 from .loader import kind_of, load_problem
@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # (imported where stored solutions are listed: format.Kind.st
 
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StoredSolution:
     path: Path
     expected: Expectation

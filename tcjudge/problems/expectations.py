@@ -18,12 +18,12 @@ a submission bound it (`Expectation.time_limit_tests`), rule by rule, group rule
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence, TypeVar
 
 from ..errors import JudgeInputError
+from ..record import record
 from ..verdicts import Verdict
 from ..text import format_score
 from .scoring import ScoreRange
@@ -59,7 +59,7 @@ Named = TypeVar("Named")  # a test: anything with a `name`
 UNTIMED = frozenset({Verdict.TLE, Verdict.CE, Verdict.IE})  # a run that bounds a time limit from below and got one: no limit
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Requirement:
     """One rule of the format: every test it covers that ran gets a verdict in `permitted`, and at
     least one gets one in `required`. `tests` is a glob over test names and their groups ("" covers
@@ -99,7 +99,7 @@ class Requirement:
         return "upper" if self.required == {Verdict.TLE} else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Expectation:
     """What a stored solution must get: `final`, the verdicts its grade may be (None: any), and the
     `requirements` on its tests. `label` is how tables show it ("WA", "AC/WA", "TLE/RE")."""

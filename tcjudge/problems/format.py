@@ -11,11 +11,11 @@ from __future__ import annotations
 import keyword
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
 from ..errors import JudgeInputError
+from ..record import field, record
 from ..verdicts import FOLDER_VERDICTS, Verdict
 from .tctypes import TCType
 from .yamlio import load_sequence
@@ -33,13 +33,13 @@ RULE_BUILTINS = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Parameter:
     name: str
     type: TCType
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Data:
     """A stdin test's input or answer: inline bytes, or a file read only when the test runs (a
     package's data can be far larger than what is worth holding for a whole run)."""
@@ -56,7 +56,7 @@ class Data:
             raise JudgeInputError(f"cannot read test data: {err.strerror}", self.path) from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TestCase:
     """One test: arguments in call order (already shaped as the solution receives them) and the answer;
     for a stdin problem, the input and the judge's answer instead."""
@@ -187,7 +187,7 @@ class Kind:
         return f"<{self.name} problems>"
 
 
-@dataclass
+@record
 class Problem:
     slug: str
     path: Path
@@ -244,7 +244,7 @@ class Problem:
         return [problem for rule in self.rules if (problem := rule.problem(values))]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """A cross-field rule from problem.yaml: a Python expression over the parameters."""
 

@@ -6,15 +6,15 @@ the passes (a non-interactive pass is its input as `<` lines, then its output as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JudgeInputError
+from ..record import record
 
 JUDGE, PROGRAM, SEPARATOR = "<", ">", "---"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pass:
     lines: tuple[tuple[str, str], ...]  # (side, text) in the dialogue's order
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from ..record import field, record
 from ..text import format_score
 from ..verdicts import Verdict
 
@@ -43,7 +43,7 @@ class GraderFailed(Exception):
 Aggregate = Callable[[list[tuple[Verdict, float]]], tuple[Verdict, float]]  # a custom grader; GraderFailed
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScoreRange:
     """An expected score: `partially_accepted` (below the best score of the problem's range, as the
     format says), or what a package's submissions.yaml asks (`score: [low, high]`, both inclusive)."""
@@ -69,7 +69,7 @@ class ScoreRange:
                 "low_inclusive": self.low_inclusive, "high_inclusive": self.high_inclusive}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TestScore:
     """How one test of a scoring problem is scored, bound to its TestCase at load.
 
@@ -109,7 +109,7 @@ class TestScore:
         return (None if self.mode == "unscored" else self.maximum), ""
 
 
-@dataclass
+@record
 class Group:
     """A test group: its items (subgroups and test names, in order) and how it grades them."""
 
@@ -132,7 +132,7 @@ class Group:
         return None if math.isinf(self.high) else self.high
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GroupScore:
     name: str
     verdict: Verdict
@@ -143,7 +143,7 @@ class GroupScore:
         return {"name": self.name, "verdict": str(self.verdict), "score": self.score, "max": self.maximum}
 
 
-@dataclass
+@record
 class Scored:
     """One solution's grading: its total, each group's score, and a judge fault (a score the
     problem's own settings forbid), if any."""
@@ -162,7 +162,7 @@ class Scored:
 Outcomes = Mapping[str, tuple[Verdict, float | None]]  # by test name: the tests that ran
 
 
-@dataclass
+@record
 class Grading:
     """A scoring problem's test groups (the root: data/ in the legacy model, data/secret in 2025-09)."""
 

@@ -8,17 +8,17 @@ that a solution made.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from ..protocol import UNSUPPORTED
+from ..record import record
 
 INT_RANGE = (-(2**31), 2**31 - 1)
 LONG_RANGE = (-(2**63), 2**63 - 1)
 SCALARS = ("int", "long", "double", "String", "boolean")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TCType:
     """A TopCoder type: a scalar base and a number of array dimensions (0, 1 or 2)."""
 

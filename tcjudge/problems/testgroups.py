@@ -12,13 +12,13 @@ its group's `output_validator_flags` (`output_validator_args`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from ..errors import JudgeInputError
 from .format import Data, Findings, TestCase
 from .grader import Grader, find_grader
+from ..record import record, replace
 from .scoring import GROUPS, LEGACY, Group, Grading, TestScore
 from .yamlio import load_mapping
 
@@ -31,7 +31,7 @@ GRADER_VERDICTS = {"worst_error": "worst_error", "no_errors": "worst_error", "fi
 LEGACY_GRADING_KEYS = ("accept_score", "reject_score", "range")  # problem.yaml grading: overrides every group
 
 
-@dataclass
+@record
 class Folder:
     """A folder of data/ and its settings: inherited (`settings`) and its own file's (`own`)."""
 

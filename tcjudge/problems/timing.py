@@ -14,13 +14,14 @@ time the submissions belong to the run owner (runs.settle_time_limit); this modu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from ..record import record
 
 MAX_LIMIT = 60.0  # seconds: the longest time limit a package may have here (kattis.py)
 UNSET = "the default: none given, and not computed from the submissions"  # a package's time_limit_from until then
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Timing:
     ac_to_time_limit: float
     time_limit_to_tle: float

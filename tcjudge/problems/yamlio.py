@@ -13,12 +13,12 @@ import marshal
 import os
 import sys
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cachedir import cache_root, keep, private
 from ..errors import JudgeInputError
+from ..record import record
 
 if TYPE_CHECKING:
     import yaml
@@ -36,7 +36,7 @@ def _safe_loader():
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Located:
     """A value read from a YAML file with the (1-based) line where it starts."""
 

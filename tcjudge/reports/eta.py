@@ -34,7 +34,8 @@ changes mid-run, which no estimate can foresee, it follows within about a minute
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+
+from ..record import field, record
 
 PRIOR_OVERHEAD = 0.004  # seconds of the judge's own work per test, before the run shows its own
 PRIOR_RECORDED = 2.0  # the prior on a counts as much as this many seconds of recorded time
@@ -47,7 +48,7 @@ SHRINK = 5  # a guessed solution's ratio to the typical one counts half after th
 TIMED_OUT_SHARE = 0.6  # of the time limit: the expected cost of a test after a solution's first TLE (0.61 measured)
 
 
-@dataclass
+@record
 class Planned:
     """A solution about to be graded: the name the progress sees for it (its path), its test count,
     and what each of its tests cost the last time the history saw it, in seconds (None: never)."""
@@ -85,7 +86,7 @@ def guessed_costs(own: list[float | None], typical: list[float | None], limit: f
             for i, mine in enumerate(own)]
 
 
-@dataclass
+@record
 class _Solution:
     plan: Planned
     done: int = 0

@@ -20,7 +20,6 @@ import sqlite3
 import sys
 import time
 import zlib
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from ..problems.catalog import display_path
 from ..protected import PACKAGE
 from ..protocol import SOURCE_LIMIT, TREE_SKIPPED
 from ..problems.format import Problem, language_of
+from ..record import field, record
 from ..text import format_score
 from ..verdicts import Verdict
 from .eta import Planned, guessed_costs
@@ -174,7 +174,7 @@ def solution_hash(path: Path) -> str:
 
 # -- what a run found changed ---------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Change:
     problem: str
     solution: str
@@ -195,7 +195,7 @@ class Change:
                 "slowest_cpu_ms_after": round(self.slowest_after_ms, 1)}
 
 
-@dataclass
+@record
 class _Record:
     """What a solution's tests cost in its latest recorded run (seconds: CPU time times its wall
     factor), the verdict of each test that ran, and whether every test ran."""
@@ -206,7 +206,7 @@ class _Record:
     factor: float
 
 
-@dataclass
+@record
 class Outcome:
     """What recording a run produced: the changes against earlier runs, and solutions seen first."""
 
@@ -492,7 +492,7 @@ class History:
         return results
 
 
-@dataclass
+@record
 class SinceLastReport:
     """A problem's report against the one before it: None for the first report."""
 
@@ -521,7 +521,7 @@ def _trimmed_at_first_failure(tests: list[TestResult]) -> list[TestResult]:
     return tests[: failed + 1] + [TestResult(t.name, None) for t in tests[failed + 1:]]
 
 
-@dataclass
+@record
 class Judged:
     results: list[GradeResult]
     reused: int

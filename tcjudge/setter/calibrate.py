@@ -7,10 +7,8 @@ filed as TLE that would pass with a little more time, a limit far above what acc
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.pool import Pool, SolutionRun
@@ -21,6 +19,7 @@ from ..problems.catalog import Catalog, display_path
 from ..problems.expectations import UNTIMED
 from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem
+from ..record import field, record, replace
 from ..verdicts import Verdict
 
 FACTOR = 3.0  # slowest accepted x FACTOR, like problemtools' time_multiplier
@@ -31,7 +30,7 @@ MIN_LIMIT, MAX_LIMIT = 0.1, 60.0  # what problem.yaml accepts (format.py), in se
 TIME_LIMIT_LINE = re.compile(r"^time_limit:.*$", re.MULTILINE)
 
 
-@dataclass
+@record
 class Calibration:
     problem: Problem
     slowest_ms: float
@@ -44,7 +43,7 @@ class Calibration:
     tle_stored: int = 0
 
 
-@dataclass
+@record
 class FastestTle:
     """The fastest stored TLE solution: its slowest test's CPU time; `capped` when that test was
     stopped at TIMEOUT x the limit (the solution is at least that slow)."""
@@ -85,7 +84,7 @@ def calibrate(catalog: Catalog, problem: Problem, jobs: int, factor: float | Non
     tle = [(s, tests) for s in stored if (tests := s.expected.time_limit_tests("upper", problem.tests))]
     calibration.in_force, calibration.tle_stored = in_force, len(tle)
     if tle:
-        generous = dataclasses.replace(problem, time_limit=min(MAX_LIMIT, in_force * TIMEOUT), tests=problem.tests)
+        generous = replace(problem, time_limit=min(MAX_LIMIT, in_force * TIMEOUT), tests=problem.tests)
         with Pool(jobs, source_limit=source_limit) as pool:
             tle_results = pool.grade([SolutionRun(generous, s.path, tests, True, s.expected) for s, tests in tle])
         _measure_tle(calibration, tle_results, in_force)

@@ -13,7 +13,6 @@ import json
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,6 +22,7 @@ from ..engine.worker import Worker, WorkerDied
 from ..errors import JudgeInputError
 from ..protocol import SOURCE_LIMIT
 from ..problems.format import Problem, TestCase
+from ..record import field, record
 from ..text import safe_text
 from ..verdicts import Verdict
 from .inputs import input_strategy, require_hypothesis
@@ -30,7 +30,7 @@ from .inputs import input_strategy, require_hypothesis
 SHRINK_BUDGET = 120.0  # seconds of shrinking at most (a TLE counterexample costs a time limit per try)
 
 
-@dataclass
+@record
 class Failure:
     """One input on which the solution fails, and how. The message is the solution's own text (an
     exception message, a returned value): made safe here, since it never passes through TestResult.
@@ -46,7 +46,7 @@ class Failure:
         self.message = safe_text(self.message)
 
 
-@dataclass
+@record
 class StressResult:
     failure: Failure | None
     cases: int
@@ -172,7 +172,7 @@ class _Failed(Exception):
         self.failure = failure
 
 
-@dataclass
+@record
 class _Progress:
     cases: int = 0
     best: Failure | None = None

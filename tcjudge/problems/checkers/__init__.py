@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import functools
 import importlib
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
 
+from ...record import record
 from ..tctypes import TCType
 
 VALUE = "value"  # a method's returned value; the checker is named by problem.yaml's `checker:`
@@ -42,7 +42,7 @@ OUTPUT = "output"  # a program's standard output
 CUSTOM = "custom"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comparison:
     ok: bool
     message: str = ""
@@ -81,7 +81,7 @@ def applies(name: str, applies_to: str) -> bool:
         return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Checker:
     """A method problem's answer check, bound once at load: `checker(args, expected, got)` -> Comparison,
     `args` in call order. The returned value is type-checked first (a wrong type is WA whatever the
@@ -100,7 +100,7 @@ class Checker:
         return find(self.names[0]).check(dict(zip(self.parameters, args)), expected, got, self)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OutputCheck:
     """A program problem's answer check, bound once at load: `check(given, answer, output)` -> Comparison."""
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from typing import Any, Callable
 
+from ...record import record
 from ..tctypes import TCType, shorten
 from . import VALUE, Checker, Comparison
 
@@ -20,7 +20,7 @@ COMBINES = True
 STRING_SHOWN = 30  # strings longer than this are shown around their first difference
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Options:
     """How two values of the return type are compared (the built-in checkers' relaxations)."""
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass
 
 from . import OUTPUT, Comparison
+from ...record import record
 
 APPLIES_TO = OUTPUT
 
@@ -35,7 +35,7 @@ NEWLINE = b"\n"
 SHOWN = 40  # characters of a token shown in a message
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TokenRules:
     """The default validator's flags, parsed once per problem."""
 
