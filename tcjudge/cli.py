@@ -23,7 +23,17 @@ from .errors import JudgeInputError
 from .protocol import SOURCE_LIMIT
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, spares=None) -> int:
+    """Run the command `argv` names; `spares`: zygotes started ahead for it (launch.py), ended here
+    whatever the command."""
+    try:
+        return _main(argv, spares)
+    finally:
+        if spares is not None:
+            spares.close()
+
+
+def _main(argv: list[str] | None, spares) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets an escape, not a crash
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -32,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     project.complete(options)
     options.argv = sys.argv[1:] if argv is None else list(argv)
     options.prog = Path(sys.argv[0]).name if argv is None else parser.prog  # "judge" when installed
+    options.spares = spares
     guard = _ReaderGuard(sys.stdout) if _writes_files(options) else None
     try:
         if guard:
@@ -54,12 +65,12 @@ def main(argv: list[str] | None = None) -> int:
             options.cluster_pool.close()
 
 
-def run() -> None:
-    """The command line's entry (judge.py and the installed `judge`): main(), then an exit that skips
-    the interpreter's teardown of every module and object (60 ms of a 400 ms `grade --examples`),
-    once what atexit holds has run and the streams are flushed. The usual exit while a thread that
-    is not a daemon still runs (it would be waited for)."""
-    code = main()
+def run(spares=None) -> None:
+    """The command line (launch.run, the entry of judge.py and the installed `judge`): main(), then an
+    exit that skips the interpreter's teardown of every module and object (60 ms of a 400 ms `grade
+    --examples`), once what atexit holds has run and the streams are flushed. The usual exit while a
+    thread that is not a daemon still runs (it would be waited for)."""
+    code = main(spares=spares)
     if any(not thread.daemon for thread in threading.enumerate() if thread is not threading.main_thread()):
         sys.exit(code)
     atexit._run_exitfuncs()  # temporary folders' finalizers, a Dask client's close

@@ -228,3 +228,44 @@ def test_work_meanwhile_starts_as_the_solution_loads_ends_with_the_grading_and_f
             assert during_load == [True] and len(seen) == 1, (during_load, seen)  # with woken worker
             assert seen[0] <= runs_module.MEANWHILE_SWITCH_INTERVAL < sys.getswitchinterval()  # threads served promptly
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, grading", [
+    (["grade", "x.py"], True), (["--problems", "p", "grade", "x.py", "-j", "2"], True),
+    (["--history=h.sqlite", "--source-limit", "9", "grade", "x.py"], True), (["grade", "x.py", "--examples"], True),
+    (["check"], False), (["--history", "grade", "check"], False), (["grade", "x.py", "--cluster", "tcp://h:1"], False),
+    (["grade", "x.py", "--cluster=tcp://h:1"], False), (["-h", "grade"], False), (["grade", "--help"], False),
+    (["grade", "-h"], False), (["--h", "h.sqlite", "grade", "x.py"], False), ([], False), (["--problems"], False),
+])
+def test_the_entry_point_guesses_a_grading_from_the_words_alone(argv, grading, monkeypatch):
+    from tcjudge import launch
+
+    monkeypatch.delenv("JUDGE_CLUSTER", raising=False)
+    assert launch.starts_a_grading(argv) is grading
+    monkeypatch.setenv("JUDGE_CLUSTER", "tcp://h:1")
+    assert launch.starts_a_grading(argv) is False
+
+
+def test_the_entry_point_starts_a_gradings_zygote_before_the_command_line_is_imported(tmp_path):
+    program = ("import sys\n"
+               "from tcjudge.engine import spares\n"
+               "start = spares.Spares.start\n"
+               "def spy(self, count=1):\n"
+               "    print('ASKED', [m for m in ('argparse', 'tcjudge.cli', 'tcjudge.problems') if m in sys.modules],\n"
+               "          flush=True)\n"
+               "    start(self, count)\n"
+               "spares.Spares.start = spy\n"
+               f"sys.argv = ['judge', '--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', "
+               f"{str(tmp_path / 'h.sqlite')!r}] + sys.argv[1:]\n"
+               "from tcjudge.launch import run\n"
+               "run()\n")
+    for words, code, asked in (([str(SOLUTION), "--examples"], 0, "ASKED []"),
+                               ([str(tmp_path / "missing.py")], 2, "ASKED []")):
+        done = subprocess.run([sys.executable, "-c", program, "grade", *words], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120,
+                              env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
+        said = [line for line in done.stdout.splitlines() if line.startswith("ASKED")]
+        assert (done.returncode, said) == (code, [asked]), done.stdout + done.stderr
+    done = subprocess.run([sys.executable, "-c", program, "history"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
+    assert "ASKED" not in done.stdout and done.returncode == 0, done.stdout + done.stderr
