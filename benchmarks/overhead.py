@@ -6,7 +6,8 @@ Every figure is printed next to a baseline measured in the same run on the same 
     which is how other judges run Python;
   - per test: the marginal cost of one more trivial test (N2 tests against N1, on a pool) at -j1 and
     -j2, in wall time and in CPU time of the whole process tree (judge, zygotes, children), and the
-    -j2 speed-up on those tests;
+    -j2 speed-up on those tests, the most that -j2 could gain with that CPU per test on these
+    cores, and the floor under a test's CPU: a child forked from a bare zygote that exits at once;
   - parallelism: -j2 against -j1 on a CPU-bound set;
   - accuracy: reported CPU time against the same work timed inside the test's own process
     (time.process_time() around the loop), reported peak memory against the worker's baseline.
@@ -127,6 +128,32 @@ def marginal(jobs: int, small: int, large: int, rounds: int = 3) -> tuple[float,
     return statistics.median(walls), statistics.median(cpus)
 
 
+FORK_FLOOR = """
+import os, statistics, sys
+sys.path.insert(0, sys.argv[1])
+import tcjudge.engine.zygote  # the modules a zygote holds (no solution loaded)
+cpus, faults = [], []
+for _ in range(int(sys.argv[2])):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    usage = os.wait4(pid, 0)[2]
+    cpus.append(usage.ru_utime + usage.ru_stime)
+    faults.append(usage.ru_minflt)
+print(statistics.median(cpus), statistics.median(faults))
+"""
+
+
+def fork_floor(count: int = 300) -> tuple[float, float]:
+    """(CPU seconds, page faults) of a child forked from a fresh interpreter that holds what a zygote
+    imports, which exits at once (medians, from wait4): what every test's child costs before it does
+    anything, and so a bound under the CPU of a test."""
+    done = subprocess.run([sys.executable, "-S", "-P", "-c", FORK_FLOOR, str(ROOT), str(count)], check=True,
+                          capture_output=True, text=True)
+    cpu, faults = done.stdout.split()
+    return float(cpu), float(faults)
+
+
 def grade(jobs: int, cases: list[TestCase]):
     with Pool(jobs) as pool:
         started = time.perf_counter()
@@ -166,6 +193,14 @@ def main() -> None:
     rows.append(["marginal cost of a trivial test, -j2", f"{j2_wall * 1e3:.2f} ms wall",
                  f"{j2_cpu * 1e3:.2f} ms CPU (judge, zygotes, children)",
                  f"{j1_wall / j2_wall:.2f}x the -j1 throughput (target >= 1.7)"])
+    cores = len(os.sched_getaffinity(0))
+    rows.append(["-j2 speed-up this CPU per test allows", f"{cores * j1_wall / j1_cpu:.2f}x at most",
+                 f"{cores} cores x {j1_wall * 1e3:.2f} ms / {j1_cpu * 1e3:.2f} ms",
+                 "the -j1 run already overlaps judge, zygote and child"])
+    floor_cpu, floor_faults = fork_floor()
+    rows.append(["floor: a child forked from a bare zygote, exiting at once", f"{floor_cpu * 1e3:.2f} ms CPU",
+                 f"{floor_faults:.0f} page faults (copy-on-write)",
+                 "the child's share of a test before any of its work"])
 
     rounds = calibrate_rounds(0.2)
     cpu_bound = tests(rounds, 0, 20)
