@@ -6,12 +6,11 @@ holds about twenty such classes, that was 10-15 ms of a 110 ms `grade --examples
 methods are the functions below, shared by every record and reading its class's fields; a class
 costs what its `class` statement costs.
 
-    @record(frozen=True)
-    class Point:
-        x: int
-        y: int = 0
-        tags: list = field(default_factory=list)
-        label: str = field(kw_only=True, default="")
+    @record
+    class Run:                                    # as @dataclass would declare it
+        solution: Path
+        results: list = field(default_factory=list)
+        kind: Kind = field(kw_only=True)
 
 What a record has, as a dataclass with the same declaration would: `__init__` taking the fields in
 order, positionally or by name (keyword-only ones by name), defaults and default factories, then
