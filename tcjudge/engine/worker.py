@@ -231,8 +231,8 @@ def _scratch_file():
 
 
 def _facts(message: dict) -> RunFacts:
-    """The facts of a zygote's answer (verdicts is imported here, at the first test, so that `grade`
-    starts its first zygote before it: a few milliseconds of dataclasses)."""
+    """The facts of a zygote's answer (verdicts is imported here, at the first test: launch.py imports
+    this module to start grade's first zygote, before anything it does not need)."""
     from ..verdicts import RunFacts
 
     return RunFacts.from_message(message)
