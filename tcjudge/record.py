@@ -54,7 +54,7 @@ class _Layout:
         self.post_init = getattr(cls, "__post_init__", None)
         self.defaults: dict = {}
         self.factories: dict = {}
-        positional, keyword_only = [], []
+        positional, keyword_only, after_default = [], [], False
         for name in self.names:
             declared = cls.__dict__.get(name, _MISSING)
             spec = declared if isinstance(declared, Field) else Field(declared)
@@ -70,11 +70,12 @@ class _Layout:
                     delattr(cls, name)
             if spec.kw_only:
                 keyword_only.append(name)
-            else:
-                if positional and name not in self.defaults and name not in self.factories and (
-                        positional[-1] in self.defaults or positional[-1] in self.factories):
-                    raise TypeError(f"non-default field {name!r} follows a default one")
-                positional.append(name)
+                continue
+            has_default = name in self.defaults or name in self.factories
+            if after_default and not has_default:
+                raise TypeError(f"non-default field {name!r} follows a default one")
+            after_default |= has_default
+            positional.append(name)
         self.positional, self.keyword_only = tuple(positional), tuple(keyword_only)
 
 
@@ -136,13 +137,12 @@ def record(cls: type | None = None, *, frozen: bool = False):
 
     def make(cls: type) -> type:
         cls.__record_layout__ = _Layout(cls)
-        methods = {"__init__": _init, "__repr__": _repr, "__eq__": _eq}
+        # unfrozen: equal by value yet mutable, so unhashable, as a dataclass is
+        methods = {"__init__": _init, "__repr__": _repr, "__eq__": _eq, "__hash__": _hash if frozen else None}
         if frozen:
-            methods |= {"__hash__": _hash, "__setattr__": _frozen_setattr, "__delattr__": _frozen_delattr}
-        elif "__eq__" not in cls.__dict__:
-            methods["__hash__"] = None  # equal by value yet mutable: unhashable, as a dataclass is
+            methods |= {"__setattr__": _frozen_setattr, "__delattr__": _frozen_delattr}
         for name, method in methods.items():
-            if name not in cls.__dict__ or (name == "__hash__" and cls.__dict__[name] is None and frozen):
+            if cls.__dict__.get(name) is None:  # not the class's own (a class's __eq__ puts __hash__ = None there)
                 setattr(cls, name, method)
         return cls
 

@@ -80,9 +80,8 @@ def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | 
     import the judge (when it is not installed in this environment), as on a machine without it."""
     workdir = Path(tempfile.mkdtemp(prefix="judge-dask-"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
-               JUDGE_CLUSTER_CACHE=str(cache or workdir / "cache"))
-    worker_env = (env if judge_on_workers else {key: value for key, value in env.items() if key != "PYTHONPATH"}) \
-        | WORKER_ENVIRONMENT
+               JUDGE_CLUSTER_CACHE=str(cache or workdir / "cache"), **WORKER_ENVIRONMENT)
+    worker_env = env if judge_on_workers else {key: value for key, value in env.items() if key != "PYTHONPATH"}
     scheduler_file = workdir / "scheduler.json"
     started: list[subprocess.Popen] = []
     try:

@@ -41,9 +41,11 @@ def run(options) -> int:
                               "submit-answer problem): name its problem with --problem SLUG", solution)
     if not solution.is_file() and not solution.is_dir():
         raise JudgeInputError("no such file", solution)
-    started_early = getattr(options, "spares", None)  # launch.py's, as the command line was read
-    with started_early or Spares() as spares:
-        if not options.cluster and started_early is None:  # the first worker's zygote (the pool starts the others)
+    started_early = getattr(options, "spares", None)  # launch.py's, as the command line was read: cli.main ends them
+    if started_early is not None:
+        return _grade(options, solution, started_early)
+    with Spares() as spares:
+        if not options.cluster:  # the first worker's zygote (the pool starts the others when it needs them)
             spares.start(1)
         return _grade(options, solution, spares)
 
