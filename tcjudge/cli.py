@@ -37,11 +37,12 @@ def _main(argv: list[str] | None, spares) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets an escape, not a crash
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = _parser(sys.argv[1:] if argv is None else argv)
+    # the usage and the hints name the program as it was called: "judge" when installed, else judge.py
+    parser = _parser(sys.argv[1:] if argv is None else argv, Path(sys.argv[0]).name if argv is None else "judge.py")
     options = parser.parse_args(argv)
     project.complete(options)
     options.argv = sys.argv[1:] if argv is None else list(argv)
-    options.prog = Path(sys.argv[0]).name if argv is None else parser.prog  # "judge" when installed
+    options.prog = parser.prog
     options.spares = spares
     guard = _ReaderGuard(sys.stdout) if _writes_files(options) else None
     try:
@@ -127,12 +128,12 @@ def _silence_stdout() -> None:
         pass
 
 
-def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+def _parser(argv: list[str] | None = None, prog: str = "judge.py") -> argparse.ArgumentParser:
     """The main parser, with one sub-command per module of tcjudge.commands (adding a command is
     adding a file there: HELP, add_arguments(parser), run(options) -> exit status). Only the module
     of the command named in `argv` is imported (each pulls in what it needs: the engine, the pages,
     the cluster); all of them without `argv`, or when it names none, or asks for the main help."""
-    parser = argparse.ArgumentParser(prog="judge.py", description="Grade TopCoder-style solutions (Python, C++, Java).")
+    parser = argparse.ArgumentParser(prog=prog, description="Grade TopCoder-style solutions (Python, C++, Java).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _global_options(parser, defaults=True)
     subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")

@@ -182,6 +182,9 @@ def test_init_history_and_doctor(installed, project, tmp_path):
     assert (empty.returncode, empty.stderr) == (2, "judge: error: solutions: no stored solutions to check\n")
     nowhere = run("check", cwd=tmp_path)  # no problems/ here, and no checkout to fall back on
     assert nowhere.returncode == 2 and "judge init" in nowhere.stderr, nowhere.stderr
+    usage = run("grade", "--no-such-option", cwd=project)  # the usage names the command the user typed
+    assert usage.returncode == 2 and usage.stderr.startswith("usage: judge grade "), usage.stderr
+    assert "judge.py" not in run("--help", cwd=project).stdout
     history = run("history", cwd=project)
     assert history.returncode == 0 and "check" in history.stdout, history.stdout + history.stderr
     doctor = run("doctor", cwd=project)
