@@ -7,7 +7,9 @@ Every figure is printed next to a baseline measured in the same run on the same 
   - per test: the marginal cost of one more trivial test (N2 tests against N1, on a pool) at -j1 and
     -j2, in wall time and in CPU time of the whole process tree (judge, zygotes, children), and the
     -j2 speed-up on those tests, the most that -j2 could gain with that CPU per test on these
-    cores, and the floor under a test's CPU: a child forked from a bare zygote that exits at once;
+    cores, and two floors under a test's CPU: a child forked from a bare zygote that exits at once,
+    and a whole bare fork-per-test cycle (parent and child) against the CPU per test under which
+    both per-test targets could hold;
   - parallelism: -j2 against -j1 on a CPU-bound set, in alternating blocks (a drift of the machine's
     speed falls on both);
   - accuracy: reported CPU time against the same work timed inside the test's own process
@@ -132,9 +134,12 @@ def marginal(jobs: int, small: int, large: int, rounds: int = 3) -> tuple[float,
 BLOCKS = 3  # alternating blocks of -j1 and -j2 for the CPU-bound throughput
 
 FORK_FLOOR = """
-import os, statistics, sys
+import gc, json, os, resource, statistics, sys
 sys.path.insert(0, sys.argv[1])
 import tcjudge.engine.zygote  # the modules a zygote holds (no solution loaded)
+code = compile(open(sys.argv[3], "rb").read(), sys.argv[3], "exec")
+gc.collect()
+gc.freeze()
 cpus, faults = [], []
 for _ in range(int(sys.argv[2])):
     pid = os.fork()
@@ -143,18 +148,52 @@ for _ in range(int(sys.argv[2])):
     usage = os.wait4(pid, 0)[2]
     cpus.append(usage.ru_utime + usage.ru_stime)
     faults.append(usage.ru_minflt)
-print(statistics.median(cpus), statistics.median(faults))
+
+def cycle():
+    args_r, args_w = os.pipe()
+    result_r, result_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(args_w)
+        args = json.loads(os.read(args_r, 1 << 16))
+        space = {"__name__": "solution"}
+        exec(code, space)
+        value = space["Work"]().run(*args)
+        sys.stdout.flush()  # what it printed, as a test's child hands its output on
+        os.write(result_w, json.dumps({"kind": "return", "value": value}).encode() + b"\\n")
+        os._exit(0)
+    os.close(args_r)
+    os.close(result_w)
+    os.write(args_w, b"[0, 0]")
+    os.close(args_w)
+    os.read(result_r, 1 << 16)
+    os.close(result_r)
+    os.wait4(pid, 0)
+
+def tree_cpu():
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+
+for _ in range(50):
+    cycle()
+before = tree_cpu()
+for _ in range(int(sys.argv[2])):
+    cycle()
+print(statistics.median(cpus), statistics.median(faults), (tree_cpu() - before) / int(sys.argv[2]))
 """
 
 
-def fork_floor(count: int = 300) -> tuple[float, float]:
+def fork_floor(count: int = 300) -> tuple[float, float, float]:
     """(CPU seconds, page faults) of a child forked from a fresh interpreter that holds what a zygote
     imports, which exits at once (medians, from wait4): what every test's child costs before it does
-    anything, and so a bound under the CPU of a test."""
-    done = subprocess.run([sys.executable, "-S", "-P", "-c", FORK_FLOOR, str(ROOT), str(count)], check=True,
-                          capture_output=True, text=True)
-    cpu, faults = done.stdout.split()
-    return float(cpu), float(faults)
+    anything; and the CPU seconds of a whole bare cycle per test in that interpreter (fork, the
+    arguments through a pipe, the solution's code run and its trivial method called, a JSON result
+    through a pipe, wait4), the parent's share included: no judge, no limits, no confinement, so a
+    bound under the CPU of any test run in a fresh process of its own."""
+    done = subprocess.run([sys.executable, "-S", "-P", "-c", FORK_FLOOR, str(ROOT), str(count), str(SOLUTION)],
+                          check=True, capture_output=True, text=True)
+    cpu, faults, cycle = done.stdout.splitlines()[-1].split()
+    return float(cpu), float(faults), float(cycle)
 
 
 def grade(jobs: int, cases: list[TestCase]):
@@ -200,10 +239,14 @@ def main() -> None:
     rows.append(["-j2 speed-up this CPU per test allows", f"{cores * j1_wall / j1_cpu:.2f}x at most",
                  f"{cores} cores x {j1_wall * 1e3:.2f} ms / {j1_cpu * 1e3:.2f} ms",
                  "the -j1 run already overlaps judge, zygote and child"])
-    floor_cpu, floor_faults = fork_floor()
+    floor_cpu, floor_faults, floor_cycle = fork_floor()
     rows.append(["floor: a child forked from a bare zygote, exiting at once", f"{floor_cpu * 1e3:.2f} ms CPU",
                  f"{floor_faults:.0f} page faults (copy-on-write)",
                  "the child's share of a test before any of its work"])
+    both = cores * 1.0e-3 / 1.7  # the CPU per test under which -j1 <= 1 ms and -j2 >= 1.7x can both hold
+    rows.append(["floor: a bare fork-per-test cycle (fork, pipe, call, pipe, wait4)", f"{floor_cycle * 1e3:.2f} ms CPU",
+                 f"{both * 1e3:.2f} ms CPU: the most both targets allow",
+                 f"{floor_cycle / both:.2f}x that, before any judging, limit or layer"])
 
     # -j1 and -j2 in alternating blocks of 8 tests, so that a drift of this VM's speed (the host's load
     # moves a CPU-bound loop's time by up to a third within a run) falls on both alike
