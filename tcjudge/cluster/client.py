@@ -133,7 +133,7 @@ class ClusterPool:
             self._allowed_hosts = sorted({_host(address) for address in infos} - weak_hosts)
             if not self._allowed_hosts:
                 raise JudgeInputError(f"no worker of the cluster at {self.address} isolates tests as well "
-                                      "as this machine (see `judge.py doctor --cluster`)")
+                                      "as this machine (see `judge doctor --cluster`)")
             if weak_hosts:
                 self.warnings.add(f"not grading on {', '.join(sorted(weak_hosts))}: weaker isolation "
                                   "than this machine (--cluster-require-isolation)")

@@ -23,7 +23,7 @@ def keep_test(problem: Problem, file_name: str, prefix: str, args: dict[str, Any
     spec_path = problem.path / "problem.yaml"
     saved = {p: p.read_bytes() if p.is_file() else None for p in (path, spec_path)}
     try:
-        append_test(path, name, args, expected, note, f"Inputs kept by judge.py {prefix}: expected values from "
+        append_test(path, name, args, expected, note, f"Inputs kept by `judge {prefix}`: expected values from "
                                                       "the reference solution.")
         _list_in_spec(spec_path, file_name)
         load_problem(problem.path)  # the kept test must load like any other, or nothing is kept

@@ -136,7 +136,7 @@ EXAMPLES = """\
 GENERATOR = '''\
 """Writes {slug}'s own test files (edge cases, maximum sizes, seeded random cases) with expected
 values from the reference solution. Run: python generator.py (with the judge installed: pip install
-the judge's folder), or let `judge.py validate` run it."""
+the judge's folder), or let `judge validate` run it."""
 import random
 import sys
 from pathlib import Path
