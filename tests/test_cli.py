@@ -152,6 +152,25 @@ def test_bad_jobs_value_is_a_usage_error(judge):
         raise AssertionError("argparse should reject -j 0")
 
 
+@pytest.mark.parametrize("words", [["calibrate", "adder", "--factor", value] for value in ("nan", "inf", "-2", "0", "0.5")]
+                         + [["stress", "any.py", "--time", value] for value in ("0", "-1", "nan")])
+def test_a_number_out_of_range_is_a_usage_error_not_a_traceback(words, capsys):
+    from tcjudge.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main([PROBLEMS[0], str(PROBLEMS[1]), *words])
+    assert exit_.value.code == 2
+    assert f"argument {words[2]}: must be a number " in capsys.readouterr().err
+
+
+def test_a_worker_scratch_folder_that_is_not_there_is_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    done = subprocess.run([sys.executable, str(ROOT / "judge.py"), "worker", "tcp://127.0.0.1:1", "--scratch",
+                           str(tmp_path / "absent")], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (
+        2, f"judge: error: {tmp_path / 'absent'}: cannot make the scratch folder there: No such file or directory\n")
+
+
 def test_a_broken_problem_does_not_block_grading_another(judge, tmp_path):
     import shutil
 

@@ -6,7 +6,7 @@ import argparse
 
 from .. import languages
 from ..problems.catalog import Catalog, display_path
-from .common import EXIT_FAILED, EXIT_OK, add_jobs
+from .common import EXIT_FAILED, EXIT_OK, add_jobs, at_least
 
 HELP = "a time limit from the stored solutions' running times"
 ORDER = 9  # its place in --help
@@ -14,7 +14,7 @@ ORDER = 9  # its place in --help
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("slug", metavar="SLUG", help="the problem")
-    parser.add_argument("--factor", type=float, default=None, metavar="X",
+    parser.add_argument("--factor", type=at_least(1), default=None, metavar="X",
                            help="the limit is the slowest accepted CPU time times X, rounded up (default: 3; "
                                 "a Kattis/ICPC package: its own multiplier and resolution)")
     parser.add_argument("--write", action="store_true",

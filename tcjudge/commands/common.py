@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +60,18 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def at_least(lowest: float, inclusive: bool = True):
+    """An argparse type: a finite number from `lowest` on (above it, when not `inclusive`)."""
+    def number(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value) or value < lowest or (value == lowest and not inclusive):
+            raise argparse.ArgumentTypeError(f"must be a number {'from' if inclusive else 'above'} {lowest:g}")
+        return value
+
+    number.__name__ = "number"  # argparse names the type in its message: "invalid number value"
+    return number
 
 
 def solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):

@@ -11,7 +11,7 @@ from .. import languages
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..verdicts import Verdict
-from .common import EXIT_FAILED, EXIT_OK, add_jobs, save_json, solution_and_problem
+from .common import EXIT_FAILED, EXIT_OK, add_jobs, at_least, save_json, solution_and_problem
 
 HELP = "random inputs until a solution disagrees with the reference; the smallest such input"
 ORDER = 7  # its place in --help
@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
     parser.add_argument("--against", type=Path, metavar="REF",
                         help="the trusted solution (default: the problem's accepted/reference.py)")
-    parser.add_argument("--time", type=float, default=10.0, metavar="SECONDS",
+    parser.add_argument("--time", type=at_least(0, inclusive=False), default=10.0, metavar="SECONDS",
                         help="how long to look for a counterexample (default: 10)")
     parser.add_argument("--seed", type=int, metavar="N", help="hypothesis seed, to repeat a run (default: random)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the outcome as JSON")
