@@ -72,6 +72,9 @@ class Catalog:
         if len(matches) == 1:
             return self.problem(matches[0])
         if not names:
+            holder = next((slug for slug in programs if self._holds(slug, solution)), None)
+            if holder is not None:  # a program kept in a standard-input problem's own solutions folder
+                return self.problem(holder)
             hint = f" (standard-input problems here: {', '.join(programs)})" if programs else ""
             raise JudgeInputError(f"the file defines no class: a program reading standard input needs --problem "
                                   f"SLUG{hint}", solution)
@@ -86,6 +89,12 @@ class Catalog:
                     + "? Else use --problem" if close else "; use --problem")
             raise JudgeInputError(f"no problem has a class named like this file's ({found}){hint}", solution)
         raise JudgeInputError(f"the file matches several problems ({', '.join(matches)}); use --problem", solution)
+
+    def _holds(self, slug: str, solution: Path) -> bool:
+        """Whether `solution` lies in the problem's folder (a package's submissions/) or its solutions folder."""
+        where = solution.resolve()
+        return any(where.is_relative_to(folder.resolve())
+                   for folder in (self.problems_dir / slug, self.solutions_dir / slug))
 
     def _class_name(self, slug: str) -> object:
         """The class a problem asks for, read from problem.yaml alone: a fault elsewhere in another
