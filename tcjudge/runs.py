@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from . import languages
@@ -73,6 +74,17 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
         where = catalog.solutions_folder(chosen[0]) if len(chosen) == 1 else catalog.solutions_dir
         raise JudgeInputError(f"no stored solutions to check{why}", where)
     return runs
+
+
+def stored_expectation(catalog: Catalog, problem: Problem, solution: Path) -> tuple:
+    """(expected, expected score) when `solution` is one of the problem's stored solutions (grade
+    names one by its path: its result then says whether it got what its folder promises), else
+    (None, None). Only a file beneath the problem's solutions folder has its stored solutions listed."""
+    where = solution.resolve()
+    if not where.is_relative_to(catalog.solutions_folder(problem.slug).resolve()):
+        return None, None
+    stored = next((s for s in catalog.stored_solutions(problem.slug) if s.path.resolve() == where), None)
+    return (None, None) if stored is None else (stored.expected, _expected_score(problem, stored))
 
 
 def _expected_score(problem: Problem, stored) -> ScoreRange | None:

@@ -68,6 +68,30 @@ def test_json_shape_is_stable(judge, read_json, tmp_path):
     assert isinstance(data["tests"][1]["cpu_ms"], float)
 
 
+def test_grade_json_of_a_stored_solution_says_what_its_folder_expects(judge, read_json, tmp_path):
+    stored = TESTDATA / "stored"
+    for name, verdict in (("accepted/straightforward.py", "AC"), ("wrong_answer/overflows_32_bits.py", "WA")):
+        target = tmp_path / "result.json"
+        judge(*PROBLEMS, "--solutions", stored, "grade", stored / "adder" / name, "--json", target)
+        data = read_json(target)
+        assert (data["verdict"], data["expected"], data["matched"], data["mismatch"]) == (verdict, verdict, True, "")
+    judge(*PROBLEMS, "--solutions", stored, "grade", SOLUTIONS / "wrong_answer.py", "--problem", "adder", "--json", target)
+    assert "expected" not in read_json(target)  # not a stored solution: no promise to keep
+    mismatch = TESTDATA / "stored_mismatch"
+    judge(*PROBLEMS, "--solutions", mismatch, "grade", mismatch / "adder" / "accepted" / "off_by_one.py", "--json", target)
+    data = read_json(target)
+    assert (data["verdict"], data["expected"], data["matched"]) == ("WA", "AC", False) and data["mismatch"] == ""
+
+
+def test_a_package_submission_is_graded_without_naming_its_problem(judge, read_json, tmp_path):
+    target = tmp_path / "result.json"
+    code, out, err = judge("--problems", TESTDATA / "kattis", "grade",
+                           TESTDATA / "kattis" / "addtwo" / "submissions" / "wrong_answer" / "integers.py", "--json", target)
+    assert code == 1 and "on Add Two (addtwo)" in out, out + err
+    data = read_json(target)
+    assert (data["problem"], data["verdict"], data["expected"], data["matched"]) == ("addtwo", "WA", "WA", True)
+
+
 def test_compile_error_is_reported_with_line(judge):
     code, out, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "compile_error_syntax.py")
     assert code == 1 and "CE  passed 0/4" in out and "(line 5)" in out

@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("solution", type=Path, help="a .py, .cpp or .java file defining the problem's class (a "
                         "program: also .c, .kt, or a folder of several files, with --problem; for a submit-answer "
                         "problem, a folder of answer files)")
-    parser.add_argument("--problem", metavar="SLUG", help="the problem (default: found from the class name)")
+    parser.add_argument("--problem", metavar="SLUG", help="the problem (default: the one whose class the file defines; a program in a "
+                        "standard-input problem's own folders: that problem)")
     parser.add_argument("--examples", action="store_true", help="run only the statement's examples")
     parser.add_argument("--test", action="append", metavar="NAME", help="run only this test (repeatable)")
     parser.add_argument("--first-failure", action="store_true", help="stop at the first failing test")
@@ -54,7 +55,7 @@ def _grade(options, solution: Path, spares: Spares) -> int:
     from .. import languages  # imported (with what follows) while the zygotes start
     from ..engine.pool import SolutionRun
     from ..problems.catalog import Catalog, display_path
-    from ..runs import judge_runs, settle_time_limit, worker_count
+    from ..runs import judge_runs, settle_time_limit, stored_expectation, worker_count
     from ..text import count
     from ..verdicts import Verdict
 
@@ -86,8 +87,9 @@ def _grade(options, solution: Path, spares: Spares) -> int:
           f"{problem.time_limit_text}, {problem.memory_limit} MiB")
     jobs = worker_count(options)
     started = time.monotonic()
-    judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure,
-                                                             verdicts_only=options.hide_expected)], fresh=True,
+    expected, expected_score = stored_expectation(catalog, problem, solution)
+    judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure, expected,
+                                                       expected_score, verdicts_only=options.hide_expected)], fresh=True,
                         spares=spares, meanwhile=_prepare_the_end)
     from ..reports.tables import failing_output, summary_line, test_table
 
