@@ -275,6 +275,8 @@ def test_hide_expected_shows_verdicts_only(judge, read_json, tmp_path):
     assert "RE" in [t["verdict"] for t in shown] and "3000000000000" in str(shown)  # the big test's answer
     for secret in ("3000000000000", "1000000000", "[-5, 2]"):  # an expected value, inputs
         assert secret not in out + err + out_json.read_text(), secret
+    code, out, _ = judge(*PROBLEMS, "grade", leaky, "--hide-expected", "--show-output")
+    assert "printed is not kept" in out and "printed anything" not in out and "input (" not in out
 
 
 def test_reports_and_history_default_to_the_project_in_the_current_folder(capsys, monkeypatch, tmp_path):

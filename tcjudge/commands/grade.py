@@ -96,8 +96,9 @@ def _grade(options, solution: Path, spares: Spares) -> int:
     [result] = judged.results
     print(test_table(result))
     print(summary_line(result))
-    if options.show_output:
-        print(failing_output(result))
+    if options.show_output:  # (contest mode keeps no output: saying "printed nothing" would be untrue)
+        print("(--hide-expected: what the tests printed is not kept)" if options.hide_expected
+              else failing_output(result))
     print(f"judged in {time.monotonic() - started:.2f} s with {jobs} worker(s)")
     if options.json:
         save_json(options.json, result.to_json())
