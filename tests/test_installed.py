@@ -185,6 +185,10 @@ def test_init_history_and_doctor(installed, project, tmp_path):
     usage = run("grade", "--no-such-option", cwd=project)  # the usage names the command the user typed
     assert usage.returncode == 2 and usage.stderr.startswith("usage: judge grade "), usage.stderr
     assert "judge.py" not in run("--help", cwd=project).stdout
+    (tmp_path / "empty").mkdir()
+    nothing = run("history", cwd=tmp_path / "empty")  # reading the history makes none
+    assert (nothing.returncode, nothing.stdout) == (0, "no runs recorded in reports/history.sqlite\n"), nothing
+    assert not any((tmp_path / "empty").iterdir())
     history = run("history", cwd=project)
     assert history.returncode == 0 and "check" in history.stdout, history.stdout + history.stderr
     doctor = run("doctor", cwd=project)

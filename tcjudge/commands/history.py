@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..problems.catalog import display_path
 from ..reports.history import History
 from ..reports.tables import history_text
 from .common import EXIT_OK, positive
@@ -19,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
+    if not options.history.exists():  # reading makes no file: a folder that is no project stays as it was
+        print(f"no runs recorded in {display_path(options.history)}")
+        return EXIT_OK
     history = History(options.history)
     try:
         print(history_text(history, options.target, options.limit))
