@@ -168,15 +168,15 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
                      grade: Callable[[list[SolutionRun]], list[GradeResult]],
                      on_reused: Callable[[GradeResult], None] | None = None) -> Judged:
     """Reuse what the history can stand for (unless `fresh`), grade the rest with `grade`, record the
-    run. An interrupted run is recorded as such, and nothing of it is ever reused."""
+    run. An interrupted run (Ctrl-C, a closed pipe) is recorded as such, and nothing of it is ever reused."""
     started = time.time()
     reused, to_grade = reuse_or_run(history, runs, fresh)
-    for _, result in reused.values():
-        if on_reused:
-            on_reused(result)
     try:
+        for _, result in reused.values():
+            if on_reused:
+                on_reused(result)
         graded = grade([runs[index] for index in to_grade])
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, BrokenPipeError):  # Ctrl-C, or the reader of our output gone (`check | head -1`)
         history.record(command, argv, started, [], [], {}, status="interrupted")
         raise
     results: list[GradeResult] = [None] * len(runs)  # type: ignore[list-item]

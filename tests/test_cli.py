@@ -353,6 +353,24 @@ def test_report_whose_reader_goes_away_still_writes_its_pages_then_exits_141(tmp
     assert (tmp_path / "report.json").is_file()
 
 
+def test_a_check_whose_reader_goes_away_is_recorded_as_interrupted(tmp_path):
+    """Before: `check | head -1` (exit 141) left no run in the history at all."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    history = tmp_path / "history.sqlite"
+    process = subprocess.Popen([sys.executable, str(ROOT / "judge.py"), *map(str, PROBLEMS), "--solutions",
+                                str(TESTDATA / "stored"), "--history", str(history), "check"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    process.stdout.readline()
+    process.stdout.close()  # the reader goes away after one line, as `| head -1`
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=300) == 141 and "Traceback" not in err, err
+    with sqlite3.connect(history) as db:
+        assert db.execute("SELECT command, status FROM runs").fetchall() == [("check", "interrupted")]
+
+
 def test_history_of_an_unknown_problem_or_file_is_an_input_error(judge):
     """Before: exit 0 with a sentence, while check and report exit 2 for an unknown problem."""
     code, out, err = judge("history", "nosuch")
