@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..problems.catalog import display_path
 from ..reports.history import History
 from ..reports.tables import history_text
 from .common import EXIT_OK, positive
@@ -20,10 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
-    if not options.history.exists():  # reading makes no file: a folder that is no project stays as it was
-        print(f"no runs recorded in {display_path(options.history)}")
-        return EXIT_OK
-    history = History(options.history)
+    history = History(options.history, create=False)  # reading makes no file: a folder that is no project stays so
     try:
         print(history_text(history, options.target, options.limit))
     finally:

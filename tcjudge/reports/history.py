@@ -244,11 +244,17 @@ def change_of(problem: str, solution: Path, before: tuple[str, list[TestResult]]
 class History:
     """One SQLite file; each run is written in a single transaction when it ends."""
 
-    def __init__(self, path: Path, source_limit: int = SOURCE_LIMIT):
+    def __init__(self, path: Path, source_limit: int = SOURCE_LIMIT, create: bool = True):
+        """`create`: make the file (and its folder) where there is none; else a missing file reads as
+        an empty history, and nothing is made (`judge history` in a folder that is no project)."""
         self.path = path
         self.engine = engine_key(source_limit)
         self._problem_hashes: dict[Path, str] = {}  # read once per run: the folder does not change under it
         try:
+            if not create and not path.exists():
+                self.db = sqlite3.connect(":memory:", check_same_thread=False)
+                self.db.executescript(SCHEMA)
+                return
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, timeout=30, check_same_thread=False)  # opened where first used
             # Write-ahead log without a sync per commit: a run costs no disk flush (a crash of the
