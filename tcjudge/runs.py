@@ -72,7 +72,7 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
         left_out = len(catalog.skipped) + sum(unavailable.values()) + sum(missing.values())
         why = f": {count(left_out, 'stored solution')} left out (see the notes above)" if left_out else ""
         where = catalog.solutions_folder(chosen[0]) if len(chosen) == 1 else catalog.solutions_dir
-        raise JudgeInputError(f"no stored solutions to check{why}", where)
+        raise JudgeInputError(f"no stored solutions to grade{why}", where)
     return runs
 
 

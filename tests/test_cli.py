@@ -371,6 +371,18 @@ def test_a_check_whose_reader_goes_away_is_recorded_as_interrupted(tmp_path):
         assert db.execute("SELECT command, status FROM runs").fetchall() == [("check", "interrupted")]
 
 
+def test_problems_naming_one_problem_and_an_empty_validate_are_input_errors(judge, tmp_path):
+    """Before: --problems pointed at one package gave 'unknown problem' with no problem known, and
+    validate on it (or on an empty project) '0 of 0 problems valid' with exit 0."""
+    package = TESTDATA / "kattis" / "addtwo"
+    for words in (["validate"], ["statement", "addtwo"], ["check"]):
+        code, _, err = judge("--problems", package, *words)
+        assert code == 2 and err.rstrip().endswith("--problems testdata/kattis") and "one problem's folder" in err, err
+    (tmp_path / "problems").mkdir()
+    code, out, err = judge("--problems", tmp_path / "problems", "validate")
+    assert code == 2 and "no problems here to validate" in err and "0 of 0" not in out, out + err
+
+
 def test_history_of_an_unknown_problem_or_file_is_an_input_error(judge):
     """Before: exit 0 with a sentence, while check and report exit 2 for an unknown problem."""
     code, out, err = judge("history", "nosuch")

@@ -179,7 +179,7 @@ def test_init_history_and_doctor(installed, project, tmp_path):
     again = run("init", "fresh", cwd=tmp_path)
     assert again.returncode == 2 and "already there" in again.stderr and "Traceback" not in again.stderr
     empty = run("check", cwd=tmp_path / "fresh")
-    assert (empty.returncode, empty.stderr) == (2, "judge: error: solutions: no stored solutions to check\n")
+    assert (empty.returncode, empty.stderr) == (2, "judge: error: solutions: no stored solutions to grade\n")
     nowhere = run("check", cwd=tmp_path)  # no problems/ here, and no checkout to fall back on
     assert nowhere.returncode == 2 and "judge init" in nowhere.stderr, nowhere.stderr
     usage = run("grade", "--no-such-option", cwd=project)  # the usage names the command the user typed

@@ -127,14 +127,14 @@ def test_an_output_validator_with_a_build_script_is_built_first(tmp_path, judge)
 
 
 def test_a_package_with_nothing_to_run_names_its_own_submissions_folder(tmp_path, judge):
-    """issue 21: before, 'no stored solutions to check' named a solutions/ folder the package has not."""
+    """issue 21: before, 'no stored solutions to grade' named a solutions/ folder the package has not."""
     package = _copy(tmp_path)
     shutil.rmtree(package / "submissions")
     (package / "submissions" / "accepted").mkdir(parents=True)
     (package / "submissions" / "accepted" / "main.kt").write_text("fun main() {}\n")
     code, _out, err = judge("--problems", package.parent, "check")
     assert code == 2
-    assert "addtwo/submissions: no stored solutions to check: 1 stored solution left out" in err, err
+    assert "addtwo/submissions: no stored solutions to grade: 1 stored solution left out" in err, err
 
 
 TWO_NUMBERS = """\

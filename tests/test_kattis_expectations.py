@@ -189,7 +189,7 @@ def test_our_own_folders_still_expect_one_verdict():
 
 
 def test_a_package_with_only_c_submissions_is_checked(judge, tmp_path):
-    """issue 21: 'no stored solutions to check' named a solutions/ folder the package has not; C
+    """issue 21: 'no stored solutions to grade' named a solutions/ folder the package has not; C
     submissions are graded now (where gcc is installed), else the package's own folder is named."""
     from tcjudge.languages import C
 
@@ -200,7 +200,7 @@ def test_a_package_with_only_c_submissions_is_checked(judge, tmp_path):
             entry.unlink()
     code, out, err = judge("--problems", package.parent, "check")
     if C.toolchain() is None:
-        assert code == 2 and "addtwo/submissions: no stored solutions to check" in err, err
+        assert code == 2 and "addtwo/submissions: no stored solutions to grade" in err, err
     else:
         assert code == 0 and "addtwo/submissions/accepted/sum.c: AC (expected AC)" in out, out + err
 

@@ -44,7 +44,11 @@ class Catalog:
     def slugs(self) -> list[str]:
         if not self.problems_dir.is_dir():
             raise JudgeInputError("no problems folder here (`judge init` makes a project; or pass --problems DIR)", self.problems_dir)
-        return sorted(p.name for p in self.problems_dir.iterdir() if (p / "problem.yaml").is_file())
+        found = sorted(p.name for p in self.problems_dir.iterdir() if (p / "problem.yaml").is_file())
+        if not found and (self.problems_dir / "problem.yaml").is_file():
+            raise JudgeInputError(f"this is one problem's folder, and --problems takes the folder that holds the "
+                                  f"problems: --problems {display_path(self.problems_dir.parent)}", self.problems_dir)
+        return found
 
     def problem(self, slug: str) -> Problem:
         if slug not in self._loaded:
