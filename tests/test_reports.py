@@ -699,7 +699,8 @@ def test_live_progress_prints_finished_solutions_above_the_display(capsys):
 
 
 def test_a_hide_expected_run_is_recorded_but_never_reused(run, project):
-    run("check", "--hide-expected", "--all-tests")
+    _, _, err = run("check", "--hide-expected", "--all-tests")
+    assert "--hide-expected reuses no recorded result" in err  # said: a long regrade is no mystery
     assert reused(project, "check", "--all-tests", run=run) == 0  # the contest run kept no messages
     assert reused(project, "check", "--all-tests", run=run) == 2
 

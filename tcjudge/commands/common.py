@@ -7,6 +7,7 @@ import argparse
 import json
 import math
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,6 +54,15 @@ def add_cluster(parser: argparse.ArgumentParser) -> None:
 def add_fresh(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="grade every solution again instead of reusing unchanged results from the history")
+
+
+def grades_afresh(options) -> bool:
+    """Whether check or report grades every stored solution again: --fresh, or --hide-expected (a
+    recorded result keeps the messages contest mode hides, so none is reused; said, since it is slow)."""
+    if options.hide_expected and not options.fresh:
+        print("judge: note: --hide-expected reuses no recorded result: every stored solution is graded again",
+              file=sys.stderr)
+    return options.fresh or options.hide_expected
 
 
 def positive(text: str) -> int:
