@@ -53,9 +53,8 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
             if language is not None and language.toolchain() is None:
                 unavailable[language] = unavailable.get(language, 0) + 1
                 continue
-            # a rule on a group of tests needs them all run, as a scoring problem's every group does
-            every_test = stored.expected.every_test or problem.grading is not None
-            runs.append(SolutionRun(problem, stored.path, problem.tests, stop_on_failure and not every_test,
+            runs.append(SolutionRun(problem, stored.path, problem.tests,
+                                    stop_on_failure and not needs_every_test(problem, stored.expected),
                                     stored.expected, _expected_score(problem, stored),
                                     verdicts_only=verdicts_only))
     for path in catalog.skipped:
@@ -76,15 +75,23 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
     return runs
 
 
-def stored_expectation(catalog: Catalog, problem: Problem, solution: Path) -> tuple:
-    """(expected, expected score) when `solution` is one of the problem's stored solutions (grade
-    names one by its path: its result then says whether it got what its folder promises), else
-    (None, None). Only a file beneath the problem's solutions folder has its stored solutions listed."""
-    where = solution.resolve()
-    if not where.is_relative_to(catalog.solutions_folder(problem.slug).resolve()):
+def stored_expectation(catalog: Catalog, problem: Problem, solution: Path, tests: list,
+                       stop_on_failure: bool) -> tuple:
+    """(expected, expected score) when `solution` is one of the problem's stored solutions and this
+    run (its `tests`, whether it stops at a first failure) can show whether it gets them, as check's
+    run of it would (grade names a stored solution by its path); else (None, None)."""
+    if [test.name for test in tests] != [test.name for test in problem.tests]:
+        return None, None  # --examples, --test: a verdict on some tests promises nothing
+    stored = catalog.stored_solution(problem, solution)
+    if stored is None or (stop_on_failure and needs_every_test(problem, stored.expected)):
         return None, None
-    stored = next((s for s in catalog.stored_solutions(problem.slug) if s.path.resolve() == where), None)
-    return (None, None) if stored is None else (stored.expected, _expected_score(problem, stored))
+    return stored.expected, _expected_score(problem, stored)
+
+
+def needs_every_test(problem: Problem, expected) -> bool:
+    """Whether a stored solution's expectation is judged on every test: a rule on a group of tests,
+    or any scoring problem's groups."""
+    return expected.every_test or problem.grading is not None
 
 
 def _expected_score(problem: Problem, stored) -> ScoreRange | None:

@@ -87,7 +87,7 @@ def _grade(options, solution: Path, spares: Spares) -> int:
           f"{problem.time_limit_text}, {problem.memory_limit} MiB")
     jobs = worker_count(options)
     started = time.monotonic()
-    expected, expected_score = stored_expectation(catalog, problem, solution)
+    expected, expected_score = stored_expectation(catalog, problem, solution, tests, options.first_failure)
     judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure, expected,
                                                        expected_score, verdicts_only=options.hide_expected)], fresh=True,
                         spares=spares, meanwhile=_prepare_the_end)

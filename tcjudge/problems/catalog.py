@@ -47,7 +47,8 @@ class Catalog:
         found = sorted(p.name for p in self.problems_dir.iterdir() if (p / "problem.yaml").is_file())
         if not found and (self.problems_dir / "problem.yaml").is_file():
             raise JudgeInputError(f"this is one problem's folder, and --problems takes the folder that holds the "
-                                  f"problems: --problems {display_path(self.problems_dir.parent)}", self.problems_dir)
+                                  f"problems: --problems {display_path(_absolute(self.problems_dir).parent)}",
+                                  self.problems_dir)
         return found
 
     def problem(self, slug: str) -> Problem:
@@ -95,10 +96,8 @@ class Catalog:
         raise JudgeInputError(f"the file matches several problems ({', '.join(matches)}); use --problem", solution)
 
     def _holds(self, slug: str, solution: Path) -> bool:
-        """Whether `solution` lies in the problem's folder (a package's submissions/) or its solutions folder."""
-        where = solution.resolve()
-        return any(where.is_relative_to(folder.resolve())
-                   for folder in (self.problems_dir / slug, self.solutions_dir / slug))
+        """Whether `solution` lies in the folder where the problem keeps its stored solutions."""
+        return _absolute(solution).is_relative_to(_absolute(self.solutions_folder(slug)))
 
     def _class_name(self, slug: str) -> object:
         """The class a problem asks for, read from problem.yaml alone: a fault elsewhere in another
@@ -111,6 +110,20 @@ class Catalog:
         folder = self.problems_dir / slug
         return kind_of(folder).solutions_folder(folder, self.solutions_dir / slug)
 
+    def stored_solution(self, problem: Problem, path: Path) -> StoredSolution | None:
+        """The stored solution that `path` names, or None: not in the problem's solutions folder (paths
+        compared as written, made absolute: no link followed), or not a stored solution there, or that
+        folder cannot be listed (a stray file in it: grading one file never depended on the others)."""
+        where = _absolute(path)
+        if not where.is_relative_to(_absolute(problem.kind.solutions_folder(problem.path,
+                                                                            self.solutions_dir / problem.slug))):
+            return None
+        try:
+            stored = self.stored_solutions(problem.slug)
+        except JudgeInputError:
+            return None
+        return next((solution for solution in stored if _absolute(solution.path) == where), None)
+
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
         """The stored solutions of a problem, in a stable order, where its kind keeps them (ours:
         solutions/<slug>/<expected verdict folder>/; a Kattis/ICPC package: its own submissions/<verdict>/,
@@ -119,6 +132,11 @@ class Catalog:
         found, skipped = kind_of(folder).stored_solutions(folder, self.solutions_dir / slug, self.languages)
         self.skipped += skipped
         return [StoredSolution(path, expected) for path, expected in found]
+
+
+def _absolute(path: Path) -> Path:
+    """The path made absolute and rid of `.` and `..` by its words alone (a link stays a link)."""
+    return Path(os.path.abspath(path))
 
 
 def defined_classes(path: Path, languages: Mapping[str, SolutionLanguage], limit: int = SOURCE_LIMIT) -> set[str]:
