@@ -4,8 +4,8 @@ can reuse what has not changed and every run can say what changed since the one 
 A recorded result may stand in for a new run of the same solution only when nothing that decides its
 verdict has changed: the solution's content, the problem's content (tests, limits, checker), the
 engine's own source and the machine (its host, and the compiler of the solution's language).
-Results of interrupted runs, and results with an internal error (IE: the judge's fault, not the
-solution's), are kept for the record but never reused.
+Results with an internal error (IE: the judge's fault, not the solution's) are kept for the record
+but never reused; an interrupted run (Ctrl-C, a closed pipe) is recorded as such, without results.
 
 `check` stops a solution at its first failing test, `report` runs every test. A full run (every test
 ran) can serve either; a stopped run serves only another stopped run, and is trimmed to its first
@@ -251,7 +251,8 @@ class History:
         self.engine = engine_key(source_limit)
         self._problem_hashes: dict[Path, str] = {}  # read once per run: the folder does not change under it
         try:
-            if not create and not path.exists():
+            self.reading_only = not create and not path.exists()
+            if self.reading_only:
                 self.db = sqlite3.connect(":memory:", check_same_thread=False)
                 self.db.executescript(SCHEMA)
                 return
@@ -318,6 +319,8 @@ class History:
                results: list[GradeResult], reused: dict[int, int], status: str = "complete") -> Outcome:
         """Write one run (a single transaction) and compare it with the latest earlier result of each
         solution. `reused` maps an index in `results` to the result id whose tests it reused."""
+        if self.reading_only:  # a run recorded here would vanish with the process
+            raise RuntimeError(f"the history {self.path} was opened to read only: a run cannot be recorded there")
         changes, first_seen = [], 0
         with self.db:
             run_id = self.db.execute(
