@@ -189,7 +189,8 @@ def fork_floor(count: int = 300) -> tuple[float, float, float]:
     anything; and the CPU seconds of a whole bare cycle per test in that interpreter (fork, the
     arguments through a pipe, the solution's code run and its trivial method called, a JSON result
     through a pipe, wait4), the parent's share included: no judge, no limits, no confinement, so a
-    bound under the CPU of any test run in a fresh process of its own."""
+    bound under the CPU of a test in this design (a process forked per test that loads the solution
+    and speaks JSON through pipes)."""
     done = subprocess.run([sys.executable, "-S", "-P", "-c", FORK_FLOOR, str(ROOT), str(count), str(SOLUTION)],
                           check=True, capture_output=True, text=True)
     cpu, faults, cycle = done.stdout.splitlines()[-1].split()

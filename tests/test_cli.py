@@ -77,6 +77,14 @@ def test_grade_json_of_a_stored_solution_says_what_its_folder_expects(judge, rea
         assert (data["verdict"], data["expected"], data["matched"], data["mismatch"]) == (verdict, verdict, True, "")
     judge(*PROBLEMS, "--solutions", stored, "grade", SOLUTIONS / "wrong_answer.py", "--problem", "adder", "--json", target)
     assert "expected" not in read_json(target)  # not a stored solution: no promise to keep
+    judge(*PROBLEMS, "--solutions", stored, "grade", stored / "adder" / "wrong_answer" / "overflows_32_bits.py",
+          "--examples", "--json", target)
+    assert "expected" not in read_json(target)  # a verdict on some tests says nothing of the folder's promise
+    copied = shutil.copytree(stored, tmp_path / "stored")
+    (copied / "adder" / "NOTES.md").write_text("a stray file: check refuses the folder, grade of one file does not\n")
+    code, _, err = judge(*PROBLEMS, "--solutions", copied, "grade", copied / "adder" / "accepted" / "straightforward.py",
+                         "--json", target)
+    assert code == 0 and "expected" not in read_json(target), err
     mismatch = TESTDATA / "stored_mismatch"
     judge(*PROBLEMS, "--solutions", mismatch, "grade", mismatch / "adder" / "accepted" / "off_by_one.py", "--json", target)
     data = read_json(target)
@@ -359,9 +367,14 @@ def test_a_check_whose_reader_goes_away_is_recorded_as_interrupted(tmp_path):
     import subprocess
     import sys
 
+    from .conftest import stored_fixture
+
+    # two TLE solutions after the first line: the run cannot have ended when its reader goes
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"],
+                                                    "time_limit_exceeded": ["time_limit_loop.py"] * 2})
     history = tmp_path / "history.sqlite"
-    process = subprocess.Popen([sys.executable, str(ROOT / "judge.py"), *map(str, PROBLEMS), "--solutions",
-                                str(TESTDATA / "stored"), "--history", str(history), "check"],
+    process = subprocess.Popen([sys.executable, str(ROOT / "judge.py"), "--problems", str(problems), "--solutions",
+                                str(solutions), "--history", str(history), "check", "-j", "1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     process.stdout.readline()
     process.stdout.close()  # the reader goes away after one line, as `| head -1`
@@ -371,7 +384,7 @@ def test_a_check_whose_reader_goes_away_is_recorded_as_interrupted(tmp_path):
         assert db.execute("SELECT command, status FROM runs").fetchall() == [("check", "interrupted")]
 
 
-def test_problems_naming_one_problem_and_an_empty_validate_are_input_errors(judge, tmp_path):
+def test_problems_naming_one_problem_and_an_empty_validate_are_input_errors(judge, tmp_path, monkeypatch):
     """Before: --problems pointed at one package gave 'unknown problem' with no problem known, and
     validate on it (or on an empty project) '0 of 0 problems valid' with exit 0."""
     package = TESTDATA / "kattis" / "addtwo"
@@ -379,6 +392,12 @@ def test_problems_naming_one_problem_and_an_empty_validate_are_input_errors(judg
         code, _, err = judge("--problems", package, *words)
         assert code == 2 and err.rstrip().endswith("--problems testdata/kattis") and "one problem's folder" in err, err
     (tmp_path / "problems").mkdir()
+    code, out, err = judge("--problems", tmp_path / "problems", "validate")
+    assert code == 2 and "no problems here to validate" in err and "0 of 0" not in out, out + err
+    monkeypatch.chdir(package)  # --problems . from inside the package: its parent is named, not "."
+    code, _, err = judge("--problems", ".", "validate")
+    assert code == 2 and err.rstrip().endswith(f"--problems {(TESTDATA / 'kattis').resolve()}"), err
+    monkeypatch.chdir(tmp_path)
     code, out, err = judge("--problems", tmp_path / "problems", "validate")
     assert code == 2 and "no problems here to validate" in err and "0 of 0" not in out, out + err
 

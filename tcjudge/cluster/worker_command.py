@@ -36,7 +36,8 @@ def serve_worker(address: str, processes: int | None = None, under: Path | None 
     try:
         scratch = Path(tempfile.mkdtemp(prefix="judge-worker-", dir=under))
     except OSError as err:  # --scratch names no folder, or one we may not write in
-        raise JudgeInputError(f"cannot make the scratch folder there: {err.strerror}", under) from None
+        raise JudgeInputError(f"cannot make the scratch folder there: {err.strerror}",
+                              under or Path(tempfile.gettempdir())) from None
     env = dict(os.environ, JUDGE_CLUSTER_CACHE=str(scratch / "bundles"), **WORKER_ENVIRONMENT)
     process = subprocess.Popen(worker_command(address, processes, scratch), env=env)
     previous = signal.signal(signal.SIGTERM, lambda *_: process.terminate())

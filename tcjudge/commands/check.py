@@ -12,7 +12,7 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json
 from ..text import count, safe_text
 from ..runs import judge_runs, settle_time_limit, stored_runs, worker_count
-from .common import EXIT_FAILED, EXIT_OK, add_grading_options, grades_afresh, save_json, save_junit
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, fresh_with_note, save_json, save_junit
 
 HELP = "every stored solution must get its expected verdict"
 ORDER = 2  # its place in --help
@@ -47,7 +47,7 @@ def run(options) -> int:
         reason = f": {safe_text(why)}" if why else ""
         return f"  {mark:8} {display_path(result.solution)}: {result.outcome} (expected {result.expectation}){reason}"
 
-    judged = judge_runs(options, "check", runs, grades_afresh(options), line)  # (stored results show all)
+    judged = judge_runs(options, "check", runs, fresh_with_note(options), line)  # (stored results show all)
     results = judged.results
     print(check_table([check_row(result) for result in results]))
     matched = sum(result.matched for result in results)

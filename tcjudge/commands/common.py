@@ -56,7 +56,7 @@ def add_fresh(parser: argparse.ArgumentParser) -> None:
                         help="grade every solution again instead of reusing unchanged results from the history")
 
 
-def grades_afresh(options) -> bool:
+def fresh_with_note(options) -> bool:
     """Whether check or report grades every stored solution again: --fresh, or --hide-expected (a
     recorded result keeps the messages contest mode hides, so none is reused; said, since it is slow)."""
     if options.hide_expected and not options.fresh:

@@ -15,7 +15,7 @@ from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, write_report
 from ..text import count
 from ..runs import judge_runs, stored_runs
-from .common import EXIT_FAILED, EXIT_OK, add_grading_options, grades_afresh, make_folder, save_json
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, fresh_with_note, make_folder, save_json
 
 HELP = "grade every stored solution on every test; write reports/"
 ORDER = 3  # its place in --help
@@ -34,7 +34,7 @@ def run(options) -> int:
     runs = stored_runs(catalog, options.slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
     make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
     started = time.monotonic()
-    judged = judge_runs(options, "report", runs, grades_afresh(options))
+    judged = judge_runs(options, "report", runs, fresh_with_note(options))
     by_problem: dict[str, list[GradeResult]] = {}
     for result in judged.results:
         by_problem.setdefault(result.problem.slug, []).append(result)

@@ -29,7 +29,8 @@ def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     slugs = options.slugs or catalog.slugs()
     if not slugs:  # validating nothing proves nothing: never "0 of 0 problems valid"
-        raise JudgeInputError("no problems here to validate (`judge new SLUG ...` starts one)", catalog.problems_dir)
+        raise JudgeInputError(f"no problems here to validate (`{options.prog} new SLUG ...` starts one)",
+                              catalog.problems_dir)
     known = set(catalog.slugs())
     for slug in slugs:
         if slug not in known and not (catalog.problems_dir / slug).is_dir():
