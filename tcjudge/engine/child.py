@@ -12,6 +12,7 @@ Imports nothing of the judge but tcjudge.protocol and engine/processes.py (stand
 
 from __future__ import annotations
 
+import _signal
 import atexit
 import ctypes
 import faulthandler
@@ -20,14 +21,13 @@ import marshal
 import os
 import resource
 import select
-import signal
 import sys
 import types
 import warnings
 from collections.abc import Callable
 
 from ..protocol import ARGS_FD, CRASH_FD, RESULT_FD, UNSUPPORTED
-from .processes import die_with_parent, libc
+from .processes import die_with_parent, execve, sched_getcpu
 from .solution import LENGTH
 
 
@@ -83,10 +83,11 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
         os.dup2(channels.output, 2)
         os.dup2(channels.result, RESULT_FD)
         os.dup2(channels.args, ARGS_FD)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        # (the C function under signal.signal, whose enum wrapping copied some 26 pages per test)
+        _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
         _limit(solution, data_baseline, nproc)
         if cpu == OWN_CPU:
-            cpu = libc.sched_getcpu()
+            cpu = sched_getcpu()
         if cpu >= 0:  # one CPU: threads add CPU time, not cores (an interactor joins it there)
             os.sched_setaffinity(0, {cpu})
         program, token = solution.program, None
@@ -106,7 +107,7 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
     (_run_program if solution.stdin_mode else _run_solution)(solution, code_w)
     # Stay alive, stopped, until the zygote has read this process's CPU time and peak memory
     # and killed it (an exiting process loses its memory figures before it can be reaped).
-    os.kill(os.getpid(), signal.SIGSTOP)
+    os.kill(os.getpid(), _signal.SIGSTOP)
     os._exit(0)
 
 
@@ -149,7 +150,7 @@ def _exec_program(program, token: int | None) -> None:  # (never returns)
         os.execve(program.argv[0], program.argv, program.env)
     argv = _c_strings(program.argv)
     env = _c_strings(f"{name}={value}" for name, value in program.env.items())
-    libc.execve(ctypes.c_void_p(token), argv, env)
+    execve(ctypes.c_void_p(token), argv, env)
     error = ctypes.get_errno()
     raise OSError(error, f"execve {program.argv[0]}: {os.strerror(error)}")
 

@@ -46,7 +46,7 @@ import time
 from ..protocol import ARGS_FD, CRASH_CAP, CRASH_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, SourceError
 from . import child as child_side
 from .solution import Program, Solution
-from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, libc, reap_orphans
+from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, prctl, reap_orphans, sched_getcpu
 from . import interaction
 from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock, reset_peak
 
@@ -318,7 +318,7 @@ class Zygote:
         # the child's one CPU: with -j > 1 the zygote's own, which it inherits; else the one it runs on
         # when it pins itself (never a wait for the CPU the zygote is busy on); an interactive child's
         # is the zygote's, known here, where its interactor is started beside it
-        cpu = libc.sched_getcpu() if solution.interactive else child_side.OWN_CPU
+        cpu = sched_getcpu() if solution.interactive else child_side.OWN_CPU
         code_w = solution.code.channel() if solution.code is not None else None
         channels.code = -1 if code_w is None else code_w
         pid = os.fork()
@@ -538,7 +538,7 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     `judge`: the judge's pid (we end with it, even if it ended before we could ask to)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
     die_with_parent(os.getppid() if judge is None else judge)
-    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     child_side.builtins_as_python_starts()
     # A child's channels go to descriptors 3 to 5 (RESULT_FD, ARGS_FD, CRASH_FD): hold them before
     # the confinement layers open theirs, so a child's dup2 can never clobber a descriptor they keep.
