@@ -24,7 +24,10 @@ EXHAUSTIVE_STATE_LIMIT = 2000
 @lru_cache(maxsize=None)
 def chefgame():
     """problems/chefgame/verify.py (simplest_between, exhaustive_answer), loaded when first needed."""
-    spec = importlib.util.spec_from_file_location("_chefgame_verify", Path(__file__).parents[1] / "chefgame" / "verify.py")
+    path = Path(__file__).parents[1] / "chefgame" / "verify.py"
+    if not path.is_file():  # chefgm copied into a project without chefgame
+        raise RuntimeError(f"chefgm's verifier uses chefgame's: copy problems/chefgame beside it ({path} is missing)")
+    spec = importlib.util.spec_from_file_location("_chefgame_verify", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
