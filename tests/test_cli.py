@@ -100,6 +100,24 @@ def test_a_package_submission_is_graded_without_naming_its_problem(judge, read_j
     assert (data["problem"], data["verdict"], data["expected"], data["matched"]) == ("addtwo", "WA", "WA", True)
 
 
+def test_a_programs_problem_is_the_solutions_folder_it_is_kept_in(tmp_path):
+    """Found without --problem: a program whose classes are its own (Java's Reference), and a path
+    through a link to the checkout, where the working folder is the real one."""
+    from tcjudge import languages
+    from tcjudge.problems.catalog import Catalog
+    from tcjudge.runs import stored_expectation
+
+    catalog = Catalog(ROOT / "problems", ROOT / "solutions", languages.EXTENSIONS)
+    assert catalog.problem_for(ROOT / "solutions" / "chefgm" / "accepted" / "Reference.java").slug == "chefgm"
+    link = tmp_path / "link"
+    link.symlink_to(ROOT)
+    through = link / "solutions" / "chefgm" / "accepted" / "stray_spaces.py"
+    problem = catalog.problem_for(through)
+    assert problem.slug == "chefgm"
+    expected, _ = stored_expectation(catalog, problem, through, problem.tests, False)
+    assert str(expected) == "AC"
+
+
 def test_compile_error_is_reported_with_line(judge):
     code, out, _ = judge(*PROBLEMS, "grade", SOLUTIONS / "compile_error_syntax.py")
     assert code == 1 and "CE  passed 0/4" in out and "(line 5)" in out
@@ -397,9 +415,6 @@ def test_problems_naming_one_problem_and_an_empty_validate_are_input_errors(judg
     monkeypatch.chdir(package)  # --problems . from inside the package: its parent is named, not "."
     code, _, err = judge("--problems", ".", "validate")
     assert code == 2 and err.rstrip().endswith(f"--problems {(TESTDATA / 'kattis').resolve()}"), err
-    monkeypatch.chdir(tmp_path)
-    code, out, err = judge("--problems", tmp_path / "problems", "validate")
-    assert code == 2 and "no problems here to validate" in err and "0 of 0" not in out, out + err
 
 
 def test_history_of_an_unknown_problem_or_file_is_an_input_error(judge):

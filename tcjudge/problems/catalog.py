@@ -76,10 +76,10 @@ class Catalog:
                 programs.append(slug)
         if len(matches) == 1:
             return self.problem(matches[0])
+        holder = None if matches else next((slug for slug in programs if self._holds(slug, solution)), None)
+        if holder is not None:  # a program (its classes, if any, are its own) kept in its problem's solutions folder
+            return self.problem(holder)
         if not names:
-            holder = next((slug for slug in programs if self._holds(slug, solution)), None)
-            if holder is not None:  # a program kept in a standard-input problem's own solutions folder
-                return self.problem(holder)
             hint = f" (standard-input problems here: {', '.join(programs)})" if programs else ""
             raise JudgeInputError(f"the file defines no class: a program reading standard input needs --problem "
                                   f"SLUG{hint}", solution)
@@ -97,7 +97,7 @@ class Catalog:
 
     def _holds(self, slug: str, solution: Path) -> bool:
         """Whether `solution` lies in the folder where the problem keeps its stored solutions."""
-        return _absolute(solution).is_relative_to(_absolute(self.solutions_folder(slug)))
+        return _within(solution, self.solutions_folder(slug))
 
     def _class_name(self, slug: str) -> object:
         """The class a problem asks for, read from problem.yaml alone: a fault elsewhere in another
@@ -111,18 +111,16 @@ class Catalog:
         return kind_of(folder).solutions_folder(folder, self.solutions_dir / slug)
 
     def stored_solution(self, problem: Problem, path: Path) -> StoredSolution | None:
-        """The stored solution that `path` names, or None: not in the problem's solutions folder (paths
-        compared as written, made absolute: no link followed), or not a stored solution there, or that
-        folder cannot be listed (a stray file in it: grading one file never depended on the others)."""
-        where = _absolute(path)
-        if not where.is_relative_to(_absolute(problem.kind.solutions_folder(problem.path,
-                                                                            self.solutions_dir / problem.slug))):
+        """The stored solution that `path` names (the same file), or None: not in the problem's
+        solutions folder, or not a stored solution there, or that folder cannot be listed (a stray file
+        in it: grading one file never depended on the others)."""
+        if not _within(path, problem.kind.solutions_folder(problem.path, self.solutions_dir / problem.slug)):
             return None
         try:
             stored = self.stored_solutions(problem.slug)
         except JudgeInputError:
             return None
-        return next((solution for solution in stored if _absolute(solution.path) == where), None)
+        return next((solution for solution in stored if _same_file(solution.path, path)), None)
 
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
         """The stored solutions of a problem, in a stable order, where its kind keeps them (ours:
@@ -137,6 +135,20 @@ class Catalog:
 def _absolute(path: Path) -> Path:
     """The path made absolute and rid of `.` and `..` by its words alone (a link stays a link)."""
     return Path(os.path.abspath(path))
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """Whether `path` lies beneath `folder`, as written (a link kept there counts) or with every link
+    followed (a checkout reached through a link, where the working folder is the real one)."""
+    return (_absolute(path).is_relative_to(_absolute(folder))
+            or path.resolve().is_relative_to(folder.resolve()))
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def defined_classes(path: Path, languages: Mapping[str, SolutionLanguage], limit: int = SOURCE_LIMIT) -> set[str]:
