@@ -35,9 +35,11 @@ def serve_worker(address: str, processes: int | None = None, under: Path | None 
     processes = processes or len(os.sched_getaffinity(0))
     try:
         scratch = Path(tempfile.mkdtemp(prefix="judge-worker-", dir=under))
-    except OSError as err:  # --scratch names no folder, or one we may not write in
-        raise JudgeInputError(f"cannot make the scratch folder there: {err.strerror}",
-                              under or Path(tempfile.gettempdir())) from None
+    except OSError as err:  # --scratch names no folder, or one we may not write in (or no temp folder is usable)
+        if under is None:
+            raise JudgeInputError(f"cannot make a scratch folder in the system's temp folder: {err.strerror} "
+                                  "(name one with --scratch DIR)") from None
+        raise JudgeInputError(f"cannot make the scratch folder there: {err.strerror}", under) from None
     env = dict(os.environ, JUDGE_CLUSTER_CACHE=str(scratch / "bundles"), **WORKER_ENVIRONMENT)
     process = subprocess.Popen(worker_command(address, processes, scratch), env=env)
     previous = signal.signal(signal.SIGTERM, lambda *_: process.terminate())

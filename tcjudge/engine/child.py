@@ -83,7 +83,7 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
         os.dup2(channels.output, 2)
         os.dup2(channels.result, RESULT_FD)
         os.dup2(channels.args, ARGS_FD)
-        # (the C function under signal.signal, whose enum wrapping copied some 26 pages per test)
+        # (the C function under signal.signal, whose enum wrapping copies pages in a fresh child)
         _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
         _limit(solution, data_baseline, nproc)
         if cpu == OWN_CPU:

@@ -251,8 +251,8 @@ class History:
         self.engine = engine_key(source_limit)
         self._problem_hashes: dict[Path, str] = {}  # read once per run: the folder does not change under it
         try:
-            self.reading_only = not create and not path.exists()
-            if self.reading_only:
+            self.in_memory = not create and not path.exists()
+            if self.in_memory:
                 self.db = sqlite3.connect(":memory:", check_same_thread=False)
                 self.db.executescript(SCHEMA)
                 return
@@ -319,8 +319,9 @@ class History:
                results: list[GradeResult], reused: dict[int, int], status: str = "complete") -> Outcome:
         """Write one run (a single transaction) and compare it with the latest earlier result of each
         solution. `reused` maps an index in `results` to the result id whose tests it reused."""
-        if self.reading_only:  # a run recorded here would vanish with the process
-            raise RuntimeError(f"the history {self.path} was opened to read only: a run cannot be recorded there")
+        if self.in_memory:  # a run recorded here would vanish with the process
+            raise RuntimeError(f"the history {self.path} did not exist and was opened with create=False: "
+                               "a run recorded in memory would be lost")
         changes, first_seen = [], 0
         with self.db:
             run_id = self.db.execute(
