@@ -23,15 +23,15 @@ import zlib
 from functools import lru_cache
 from pathlib import Path
 
-from .. import languages
 from ..cachedir import cache_root, keep_text, kept_text, stamps
 from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
+from ..languages.machine import host_id, verdict_machine
 from ..errors import JudgeInputError
 from ..problems.catalog import display_path
 from ..protected import PACKAGE
 from ..protocol import SOURCE_LIMIT, TREE_SKIPPED
-from ..problems.format import Problem, language_of
+from ..problems.format import Problem
 from ..record import field, record
 from ..text import format_score
 from ..verdicts import Verdict
@@ -119,23 +119,6 @@ def _engine_files() -> list[str]:
 def engine_key(source_limit: int) -> str:
     """The engine and the global options that decide verdicts (a source over --source-limit is CE)."""
     return f"{engine_version()} source-limit {source_limit}"
-
-
-@lru_cache(maxsize=1)
-def host_id() -> str:
-    """The machine a run ran on: its name, kernel and architecture, and the Python that runs the judge."""
-    system = os.uname()  # what platform.node(), system(), release() and machine() say, without its import
-    return (f"{system.nodename} {system.sysname} {system.release} {system.machine} "
-            f"Python {sys.version.split()[0]}")
-
-
-def verdict_machine(solution: Path) -> str:
-    """What of the machine can change a solution's verdict: the host, and the compiler of its language
-    (a new g++ can change a C++ verdict; it changes no Python one, nor does a missing javac). Its
-    language's module is the only one asked, so recording a Python run imports no compiler's."""
-    language = language_of(solution, languages.EXTENSIONS)  # None: a submit-answer's answer files
-    toolchain = language.toolchain() if language is not None else None
-    return f"{host_id()}; {toolchain.version}" if toolchain else host_id()
 
 
 def problem_hash(folder: Path) -> str:

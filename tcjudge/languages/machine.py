@@ -1,0 +1,29 @@
+"""What of a machine can change a verdict: its host, and the compiler of a solution's language (the
+run history keys reuse on it)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from . import EXTENSIONS
+from ..problems.format import language_of
+
+
+@lru_cache(maxsize=1)
+def host_id() -> str:
+    """The machine a run ran on: its name, kernel and architecture, and the Python that runs the judge."""
+    system = os.uname()  # what platform.node(), system(), release() and machine() say, without its import
+    return (f"{system.nodename} {system.sysname} {system.release} {system.machine} "
+            f"Python {sys.version.split()[0]}")
+
+
+def verdict_machine(solution: Path) -> str:
+    """What of the machine can change a solution's verdict: the host, and the compiler of its language
+    (a new g++ can change a C++ verdict; it changes no Python one, nor does a missing javac). Its
+    language's module is the only one asked, so recording a Python run imports no compiler's."""
+    language = language_of(solution, EXTENSIONS)  # None: a submit-answer's answer files
+    toolchain = language.toolchain() if language is not None else None
+    return f"{host_id()}; {toolchain.version}" if toolchain else host_id()
