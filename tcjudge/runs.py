@@ -158,12 +158,15 @@ def _bounding_runs(problem: Problem, stored, role: str, time_limit: float) -> li
             if (tests := s.expected.time_limit_tests(role, problem.tests))]
 
 
-def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:
+def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool,
+                 machines: Callable[[Path], tuple[str, ...]] | None = None,
+                 ) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:
     """Split `runs` into those a recorded result can stand for (index -> (tests id, result)) and the
-    indexes that must be graded."""
+    indexes that must be graded; `machines(solution)`: where a result may have been graded to stand
+    in (a cluster's workers; default: this machine)."""
     reused, to_grade = {}, []
     for index, run in enumerate(runs):
-        found = None if fresh else history.reusable(run)
+        found = None if fresh else history.reusable(run, machines(run.solution) if machines else None)
         if found:
             reused[index] = found
         else:
@@ -173,11 +176,13 @@ def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool) -> tupl
 
 def grade_and_record(history: History, command: str, argv: list[str], runs: list[SolutionRun], fresh: bool,
                      grade: Callable[[list[SolutionRun]], list[GradeResult]],
-                     on_reused: Callable[[GradeResult], None] | None = None) -> Judged:
-    """Reuse what the history can stand for (unless `fresh`), grade the rest with `grade`, record the
-    run. An interrupted run (Ctrl-C, a closed pipe) is recorded as such, and nothing of it is ever reused."""
+                     on_reused: Callable[[GradeResult], None] | None = None,
+                     machines: Callable[[Path], tuple[str, ...]] | None = None) -> Judged:
+    """Reuse what the history can stand for (unless `fresh`; graded on one of `machines`), grade the
+    rest with `grade`, record the run. An interrupted run (Ctrl-C, a closed pipe) is recorded as such,
+    and nothing of it is ever reused."""
     started = time.time()
-    reused, to_grade = reuse_or_run(history, runs, fresh)
+    reused, to_grade = reuse_or_run(history, runs, fresh, machines)
     try:
         for _, result in reused.values():
             if on_reused:
@@ -225,7 +230,8 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
 
     history = OpenedOnUse(options.history, options.source_limit * 1024)
     try:
-        return grade_and_record(history, command, options.argv, runs, fresh, grade, reused)
+        machines = pool_for(options).machines if options.cluster and not fresh else None  # its workers'
+        return grade_and_record(history, command, options.argv, runs, fresh, grade, reused, machines)
     finally:
         history.close()
 

@@ -79,6 +79,23 @@ def test_check_of_every_stored_solution_equals_a_local_run(cluster, judge, read_
     assert f"{len(local)} of {len(local)} solutions got their expected verdict" in out
 
 
+def test_a_cluster_run_is_recorded_with_its_workers_machine_and_reused_by_the_next(cluster, judge, read_json,
+                                                                                   tmp_path):
+    import sqlite3
+
+    from tcjudge.languages.machine import verdict_machine
+
+    judge("check", "--fresh", "--cluster", cluster.address)
+    code, out, err = judge("check", "--cluster", cluster.address, "--json", tmp_path / "again.json")
+    again = read_json(tmp_path / "again.json")
+    assert code == 0 and again["reused"] == len(again["solutions"]) > 0, out + err
+    with client.ClusterPool(cluster.address) as pool:  # workers on this host: its machine, asked of them
+        assert pool.machines(Path("any.py")) == (verdict_machine(Path("any.py")),)
+    with sqlite3.connect(tmp_path / "history.sqlite") as db:
+        machines = {row[0] for row in db.execute("SELECT machine FROM results")}
+    assert machines <= {verdict_machine(Path(r["solution"])) for r in again["solutions"]}, machines
+
+
 def test_every_test_in_chunks_equals_a_local_run(cluster, judge, read_json, tmp_path, monkeypatch):
     """A run of every test is split over tasks; the merged result is the local one, test by test."""
     monkeypatch.setattr(client, "MIN_CHUNK", 1)  # a task per test

@@ -26,10 +26,12 @@ from ..engine.pool import DoneCallback, SolutionRun, TestCallback
 
 from ..engine.results import GradeResult, TestResult
 from ..engine.isolation import all_layers, layer_table
+from ..languages import EXTENSIONS
+from ..problems.format import language_of
 from ..protocol import SOURCE_LIMIT, SourceError
 from ..verdicts import Verdict
 from .bundle import pack_folder, pack_solution
-from .tasks import code_fingerprint, decode_test, encode_test, grade_chunk, worker_info
+from .tasks import code_fingerprint, decode_test, encode_test, grade_chunk, worker_info, worker_machine
 
 CONNECT_TIMEOUT = 20.0  # seconds to reach the scheduler
 NO_WORKERS_TIMEOUT = 60.0  # seconds the cluster may have no usable worker before the run is given up
@@ -37,6 +39,7 @@ POLL = 1.0  # seconds between checks on the cluster while waiting for results
 TASKS_PER_WORKER = 4  # a run of every test is split until there are about this many tasks per worker...
 MIN_CHUNK = 16  # ...but no task has fewer tests than this (each task loads the solution into a zygote of its own)
 RETRIES = 2  # reruns of a task that raised (a worker that dies is handled by the scheduler itself)
+MACHINES_JOINED = " + "  # between the machines that graded one run's chunks, in the history's machine column
 
 
 def connect(address: str):
@@ -105,6 +108,7 @@ class ClusterPool:
         self._client = connect(address)
         self._futures: dict = {}  # grading task -> (run, test indices)
         self._problems: list = []  # the problem bundles' tasks
+        self._machines: dict[str | None, tuple[str, ...]] = {}  # a language's extension -> its workers' machines
         try:
             infos = _workers_info(self._client, address)
             self._check_workers(infos, require_isolation)
@@ -137,6 +141,17 @@ class ClusterPool:
             if weak_hosts:
                 self.warnings.add(f"not grading on {', '.join(sorted(weak_hosts))}: weaker isolation "
                                   "than this machine (--cluster-require-isolation)")
+
+    def machines(self, solution: Path) -> tuple[str, ...]:
+        """The verdict_machine strings of the workers that could grade `solution` (asked once per
+        language): a recorded result graded on any of them can stand for grading it here."""
+        language = language_of(solution, EXTENSIONS)
+        extension = language.extensions[0] if language is not None else None
+        if extension not in self._machines:
+            said = self._client.run(worker_machine, extension, on_error="return")
+            self._machines[extension] = tuple(sorted({machine for address, machine in said.items()
+                                                      if isinstance(machine, str) and self._usable(address)}))
+        return self._machines[extension]
 
     def _usable(self, address: str) -> bool:
         return self._allowed_hosts is None or _host(address) in self._allowed_hosts
@@ -239,6 +254,9 @@ class ClusterPool:
             run.load_outcome = (Verdict(verdict), message)
         if indices[0] == 0 or not run.baseline_mib:
             run.baseline_mib = data["baseline_mib"] or run.baseline_mib
+        if data.get("machine"):  # the history records where it was graded: a worker's compiler, not ours
+            seen = set(run.graded_on.split(MACHINES_JOINED)) if run.graded_on else set()
+            run.graded_on = MACHINES_JOINED.join(sorted(seen | {data["machine"]}))
         for index, encoded in zip(indices, data["results"]):
             if encoded is not None:
                 result = decode_test(encoded)

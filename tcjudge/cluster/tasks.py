@@ -29,6 +29,8 @@ from ..engine.spares import Spares
 
 from ..engine.results import TestResult
 from ..engine.isolation import all_layers
+from ..languages import EXTENSIONS
+from ..languages.machine import machine_for, verdict_machine
 from ..problems.format import Problem
 from ..problems.loader import load_problem
 from ..record import asdict
@@ -67,6 +69,7 @@ def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[st
         "warnings": sorted(pool.warnings),
         "active_layers": active_layers(),
         "worker": get_worker().address,
+        "machine": verdict_machine(solution),  # what of this worker can change the verdict (the history's key)
     }
 
 
@@ -142,6 +145,12 @@ def code_fingerprint() -> str:
     for path in sorted(HARNESS_ROOT.rglob("*.py")):
         digest.update(path.relative_to(HARNESS_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def worker_machine(extension: str | None) -> str:
+    """This worker's verdict_machine for a solution in the language of `extension` (None: nothing
+    compiled), asked by the client to know which recorded results its workers' would equal."""
+    return machine_for(EXTENSIONS[extension] if extension else None)
 
 
 def worker_info(dask_worker) -> dict:

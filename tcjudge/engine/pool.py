@@ -48,6 +48,7 @@ class SolutionRun:
     first_failure: int | None = None
     pending: int = 0
     baseline_mib: float = 0.0
+    graded_on: str | None = None  # the machine(s) that graded it, when not this one (cluster/client.py)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self):
@@ -93,7 +94,7 @@ class SolutionRun:
             else:  # TLE or MLE while loading: every test would meet the same fate
                 tests[0] = TestResult(tests[0].name, verdict, message=message)
         return GradeResult(self.problem, self.solution, tests, compile_message, self.baseline_mib, self.expected,
-                           self.expected_score)
+                           self.expected_score, self.graded_on)
 
 
 TestCallback = Callable[[SolutionRun, int, TestResult], None]  # verdict None: the test is skipped

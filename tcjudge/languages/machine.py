@@ -24,6 +24,10 @@ def verdict_machine(solution: Path) -> str:
     """What of the machine can change a solution's verdict: the host, and the compiler of its language
     (a new g++ can change a C++ verdict; it changes no Python one, nor does a missing javac). Its
     language's module is the only one asked, so recording a Python run imports no compiler's."""
-    language = language_of(solution, EXTENSIONS)  # None: a submit-answer's answer files
+    return machine_for(language_of(solution, EXTENSIONS))  # None: a submit-answer's answer files
+
+
+def machine_for(language) -> str:
+    """verdict_machine for a solution in `language` (a languages.Language, or None: nothing compiled)."""
     toolchain = language.toolchain() if language is not None else None
     return f"{host_id()}; {toolchain.version}" if toolchain else host_id()

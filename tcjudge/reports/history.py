@@ -267,29 +267,31 @@ class History:
 
     # -- reuse
 
-    def reusable(self, run: SolutionRun) -> tuple[int, GradeResult] | None:
-        """A recorded result that can stand for grading `run` now, with the id of its test rows."""
-        if not asks_every_test(run):
+    def reusable(self, run: SolutionRun, machines: tuple[str, ...] | None = None) -> tuple[int, GradeResult] | None:
+        """A recorded result that can stand for grading `run` now, with the id of its test rows:
+        graded on one of `machines` (verdict_machine strings; default: this machine's)."""
+        machines = (verdict_machine(run.solution),) if machines is None else machines
+        if not asks_every_test(run) or not machines:  # (no machine: no worker said what it is)
             return None
         row = self.db.execute(
-            """SELECT COALESCE(r.tests_from, r.id), r.compile_message, r.baseline_mib FROM results r
+            f"""SELECT COALESCE(r.tests_from, r.id), r.compile_message, r.baseline_mib, r.machine FROM results r
                JOIN runs ON runs.id = r.run_id
                WHERE r.solution_hash = ? AND r.problem_hash = ? AND r.time_limit = ? AND r.memory_limit = ?
-                 AND runs.engine = ? AND r.machine = ? AND runs.status = 'complete'
+                 AND runs.engine = ? AND r.machine IN ({', '.join('?' * len(machines))}) AND runs.status = 'complete'
                  AND r.reusable AND r.all_tests AND (r.full OR ?)
                ORDER BY r.id DESC LIMIT 1""",
             (solution_hash(run.solution), self._problem_hash(run.problem), run.problem.time_limit,
-             run.problem.memory_limit, self.engine, verdict_machine(run.solution), run.stop_on_failure)).fetchone()
+             run.problem.memory_limit, self.engine, *machines, run.stop_on_failure)).fetchone()
         if row is None:
             return None
-        tests_id, compile_message, baseline = row
+        tests_id, compile_message, baseline, machine = row
         tests = self._tests(tests_id)
         if [t.name for t in tests] != [t.name for t in run.tests]:
             return None
         if run.stop_on_failure:
             tests = _trimmed_at_first_failure(tests)
         return tests_id, GradeResult(run.problem, run.solution, tests, compile_message, baseline, run.expected,
-                                     run.expected_score)
+                                     run.expected_score, machine)
 
     def _tests(self, result_id: int) -> list[TestResult]:
         rows = self.db.execute(f"SELECT {', '.join(TEST_COLUMNS)} FROM tests WHERE result_id = ? ORDER BY position",
@@ -346,7 +348,7 @@ class History:
              str(run.solution.resolve()), solution_hash(run.solution), str(run.expected) if run.expected else None,
              str(result.verdict), result.compile_message, result.baseline_mib, asks_every_test(run), full,
              reusable, tests_from, result.scored.total if result.scored else None,
-             verdict_machine(run.solution))).lastrowid
+             result.machine or verdict_machine(run.solution))).lastrowid
         if tests_from is None:
             self.db.executemany(
                 f"INSERT INTO tests (result_id, position, {', '.join(TEST_COLUMNS)}) "
