@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -166,7 +167,7 @@ def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool,
     in (a cluster's workers; default: this machine)."""
     reused, to_grade = {}, []
     for index, run in enumerate(runs):
-        found = None if fresh else history.reusable(run, machines(run.solution) if machines else None)
+        found = None if fresh else history.reusable(run, machines)
         if found:
             reused[index] = found
         else:
@@ -280,8 +281,9 @@ def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, 
         progress.test_done(display_path(run.solution))
         start_helper()  # a grading that loads nothing (answer files) starts it here
 
-    try:
-        with pool_for(options, spares) as pool:
+    pool = pool_for(options, spares)
+    try:  # the cluster's pool is the command's (its later runs use it): the command line closes it
+        with nullcontext(pool) if options.cluster else pool:
             results = pool.grade(runs, on_test=test_done, on_started=start_helper,
                                  on_done=lambda result: progress.solution_done(line(result) if line else None))
     finally:  # (interrupted too: what it opened is used next, by the record of the interruption)
@@ -289,6 +291,7 @@ def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, 
             helper.join()
     for problem in sorted(pool.warnings):
         print(f"judge: warning: {problem}", file=sys.stderr)
+    pool.warnings.clear()  # said once, though a cluster's pool grades the command's next run too
     return results
 
 

@@ -80,20 +80,48 @@ def test_check_of_every_stored_solution_equals_a_local_run(cluster, judge, read_
 
 
 def test_a_cluster_run_is_recorded_with_its_workers_machine_and_reused_by_the_next(cluster, judge, read_json,
-                                                                                   tmp_path):
+                                                                                   tmp_path, monkeypatch):
+    """The client's machine is made to differ from its workers' (they run on this host): the history
+    records the workers' machine, a cluster rerun reuses every result, a local run none."""
     import sqlite3
 
     from tcjudge.languages.machine import verdict_machine
+    from tcjudge.reports import history
 
-    judge("check", "--fresh", "--cluster", cluster.address)
-    code, out, err = judge("check", "--cluster", cluster.address, "--json", tmp_path / "again.json")
-    again = read_json(tmp_path / "again.json")
-    assert code == 0 and again["reused"] == len(again["solutions"]) > 0, out + err
-    with client.ClusterPool(cluster.address) as pool:  # workers on this host: its machine, asked of them
-        assert pool.machines(Path("any.py")) == (verdict_machine(Path("any.py")),)
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py"]})
+    workers = verdict_machine(problems / "any.py")
+    monkeypatch.setattr(history, "verdict_machine", lambda solution: "the client")
+    where = ("--problems", problems, "--solutions", solutions)
+    code, out, err = judge(*where, "check", "--cluster", cluster.address)
+    assert code == 0, out + err
     with sqlite3.connect(tmp_path / "history.sqlite") as db:
-        machines = {row[0] for row in db.execute("SELECT machine FROM results")}
-    assert machines <= {verdict_machine(Path(r["solution"])) for r in again["solutions"]}, machines
+        assert {row[0] for row in db.execute("SELECT machine FROM results")} == {workers}
+    judge(*where, "check", "--cluster", cluster.address, "--json", tmp_path / "again.json")
+    assert read_json(tmp_path / "again.json")["reused"] == 2
+    judge(*where, "check", "--json", tmp_path / "here.json")
+    assert read_json(tmp_path / "here.json")["reused"] == 0  # graded there, not here
+
+
+def test_a_run_whose_chunks_ran_on_two_workers_records_both():
+    from tcjudge.engine.results import TestResult
+
+    class Done:
+        def __init__(self, data):
+            self.data = data
+
+        def result(self):
+            return self.data
+
+    pool = client.ClusterPool.__new__(client.ClusterPool)  # no scheduler: only the chunks' bookkeeping
+    pool.warnings, pool._allowed_hosts = set(), None
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    run = SolutionRun(problem, SOLUTIONS / "accepted.py", problem.tests[:2], False)
+    for index, machine in ((0, "B host"), (1, "A host"), (1, "B host")):
+        test = TestResult(run.tests[index].name, Verdict.AC)
+        pool._apply(run, [index], Done({"results": [client.encode_test(test)],
+                                        "load_outcome": None, "baseline_mib": 1.0, "warnings": [],
+                                        "active_layers": None, "machine": machine}), None)
+    assert run.graded_on == "A host + B host" and run.result().machine == "A host + B host"
 
 
 def test_every_test_in_chunks_equals_a_local_run(cluster, judge, read_json, tmp_path, monkeypatch):

@@ -236,24 +236,29 @@ def test_internal_errors_and_interrupted_runs_are_never_reused(project):
 
 def test_a_result_graded_on_another_machine_stands_in_only_for_a_run_there(project):
     """A cluster worker's result is recorded with the worker's machine (its host and compiler): a run
-    here reuses it only when asked with that machine among its own (a cluster of such workers), and
-    a reuse records the machine that graded it, not the one that reused it."""
+    here reuses it only when asked with that machine among its own (a cluster of such workers); a
+    result whose chunks ran on several, only when all of them are; a reuse records the machine that
+    graded it, not the one that reused it."""
     from tcjudge import record as records
     from tcjudge.languages.machine import verdict_machine
 
     history = History(project / "history.sqlite")
     solution = _stored_run(project)
-    elsewhere = "worker-7 Linux 6.1 x86_64 Python 3.11.7"
+    elsewhere, beside = "worker-7 Linux 6.1 x86_64 Python 3.11.7", "worker-8 Linux 6.1 x86_64 Python 3.11.7"
     graded = records.replace(_result(solution, [Verdict.AC] * 4), machine=elsewhere)
     history.record("check", [], time.time(), [solution], [graded], {})
     assert history.reusable(solution) is None  # here is not there
-    assert history.reusable(solution, ()) is None  # no worker said what it is: nothing stands in
-    found = history.reusable(solution, ("another", elsewhere))
+    assert history.reusable(solution, lambda path: ()) is None  # no worker said what it is: nothing stands in
+    found = history.reusable(solution, lambda path: ("another", elsewhere))
     assert found is not None and found[1].machine == elsewhere
     history.record("check", [], time.time(), [solution], [found[1]], {0: found[0]})
     assert history.reusable(solution) is None  # still not graded here
     with sqlite3.connect(project / "history.sqlite") as db:
         assert [row[0] for row in db.execute("SELECT machine FROM results ORDER BY id")] == [elsewhere] * 2
+    split = records.replace(graded, machine=f"{beside} + {elsewhere}")  # chunks on two workers
+    history.record("report", [], time.time(), [solution], [split], {})
+    assert history.reusable(solution, lambda path: (beside,)) is None  # each result needs elsewhere too
+    assert history.reusable(solution, lambda path: (elsewhere, beside))[1].machine == f"{beside} + {elsewhere}"
     history.record("check", [], time.time(), [solution], [_result(solution, [Verdict.AC] * 4)], {})
     assert history.reusable(solution) is not None  # graded here: recorded with this machine
     assert history.reusable(solution)[1].machine == verdict_machine(solution.solution)

@@ -27,6 +27,7 @@ from ..engine.pool import DoneCallback, SolutionRun, TestCallback
 from ..engine.results import GradeResult, TestResult
 from ..engine.isolation import all_layers, layer_table
 from ..languages import EXTENSIONS
+from ..languages.machine import MACHINES_JOINED
 from ..problems.format import language_of
 from ..protocol import SOURCE_LIMIT, SourceError
 from ..verdicts import Verdict
@@ -39,7 +40,6 @@ POLL = 1.0  # seconds between checks on the cluster while waiting for results
 TASKS_PER_WORKER = 4  # a run of every test is split until there are about this many tasks per worker...
 MIN_CHUNK = 16  # ...but no task has fewer tests than this (each task loads the solution into a zygote of its own)
 RETRIES = 2  # reruns of a task that raised (a worker that dies is handled by the scheduler itself)
-MACHINES_JOINED = " + "  # between the machines that graded one run's chunks, in the history's machine column
 
 
 def connect(address: str):
@@ -148,9 +148,14 @@ class ClusterPool:
         language = language_of(solution, EXTENSIONS)
         extension = language.extensions[0] if language is not None else None
         if extension not in self._machines:
-            said = self._client.run(worker_machine, extension, on_error="return")
+            try:
+                said = self._client.run(worker_machine, extension, on_error="return", callback_timeout=CONNECT_TIMEOUT)
+            except Exception:  # noqa: BLE001 - gone or too slow: nothing is reused, the grading says the rest
+                said = {}
             self._machines[extension] = tuple(sorted({machine for address, machine in said.items()
                                                       if isinstance(machine, str) and self._usable(address)}))
+            if not self._machines[extension]:
+                self.warnings.add("no worker said which machine it is: no recorded result was reused")
         return self._machines[extension]
 
     def _usable(self, address: str) -> bool:

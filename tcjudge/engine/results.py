@@ -65,7 +65,7 @@ class GradeResult:
     baseline_mib: float = 0.0
     expected: Expectation | None = None  # for stored solutions: what their folder (or package) expects
     expected_score: ScoreRange | None = None  # ... and the score (partially_accepted, submissions.yaml's score)
-    machine: str | None = None  # where it was graded (a cluster's workers, a recorded run's): None, here
+    machine: str | None = None  # where it was graded, when known (a cluster's workers, a recorded result's)
 
     def __post_init__(self):
         # solution-controlled (a compiler quotes the source): made safe once, here, line by line

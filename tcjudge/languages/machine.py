@@ -11,6 +11,8 @@ from pathlib import Path
 from . import EXTENSIONS
 from ..problems.format import language_of
 
+MACHINES_JOINED = " + "  # between the machines that graded one result (a cluster's chunks), in the history
+
 
 @lru_cache(maxsize=1)
 def host_id() -> str:

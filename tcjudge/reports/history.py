@@ -3,7 +3,8 @@ can reuse what has not changed and every run can say what changed since the one 
 
 A recorded result may stand in for a new run of the same solution only when nothing that decides its
 verdict has changed: the solution's content, the problem's content (tests, limits, checker), the
-engine's own source and the machine (its host, and the compiler of the solution's language).
+engine's own source and the machine that graded it (its host, and the compiler of the solution's
+language; a cluster's worker, whose result stands in only for a run on such workers).
 Results with an internal error (IE: the judge's fault, not the solution's) are kept for the record
 but never reused; an interrupted run (Ctrl-C, a closed pipe) is recorded as such, without results.
 
@@ -20,13 +21,14 @@ import sqlite3
 import sys
 import time
 import zlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from ..cachedir import cache_root, keep_text, kept_text, stamps
 from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
-from ..languages.machine import host_id, verdict_machine
+from ..languages.machine import MACHINES_JOINED, host_id, verdict_machine
 from ..errors import JudgeInputError
 from ..problems.catalog import display_path
 from ..protected import PACKAGE
@@ -59,8 +61,9 @@ CREATE TABLE IF NOT EXISTS results (
     reusable INTEGER NOT NULL,   -- no internal error
     tests_from INTEGER,          -- reused: the result whose tests these are (else NULL: its own rows)
     score REAL,                  -- a scoring problem's total (else NULL)
-    machine TEXT                 -- verdict_machine(): the host and the solution's compiler (NULL: recorded
-                                 -- by an older judge, which is never reused)
+    machine TEXT                 -- verdict_machine() of where it was graded: the host and the solution's
+                                 -- compiler (a cluster's several joined by " + "; NULL: recorded by an
+                                 -- older judge, which is never reused)
 );
 CREATE TABLE IF NOT EXISTS tests (
     result_id INTEGER NOT NULL REFERENCES results(id), position INTEGER NOT NULL, name TEXT NOT NULL,
@@ -267,21 +270,24 @@ class History:
 
     # -- reuse
 
-    def reusable(self, run: SolutionRun, machines: tuple[str, ...] | None = None) -> tuple[int, GradeResult] | None:
+    def reusable(self, run: SolutionRun, machines_of: Callable[[Path], tuple[str, ...]] | None = None,
+                 ) -> tuple[int, GradeResult] | None:
         """A recorded result that can stand for grading `run` now, with the id of its test rows:
-        graded on one of `machines` (verdict_machine strings; default: this machine's)."""
-        machines = (verdict_machine(run.solution),) if machines is None else machines
-        if not asks_every_test(run) or not machines:  # (no machine: no worker said what it is)
+        graded on machines all among `machines_of(solution)` (verdict_machine strings: a cluster's
+        workers'; default: this machine's alone). A result whose chunks ran on several machines
+        records them joined with MACHINES_JOINED."""
+        if not asks_every_test(run):
             return None
-        row = self.db.execute(
-            f"""SELECT COALESCE(r.tests_from, r.id), r.compile_message, r.baseline_mib, r.machine FROM results r
+        machines = set(machines_of(run.solution) if machines_of else (verdict_machine(run.solution),))
+        rows = self.db.execute(
+            """SELECT COALESCE(r.tests_from, r.id), r.compile_message, r.baseline_mib, r.machine FROM results r
                JOIN runs ON runs.id = r.run_id
                WHERE r.solution_hash = ? AND r.problem_hash = ? AND r.time_limit = ? AND r.memory_limit = ?
-                 AND runs.engine = ? AND r.machine IN ({', '.join('?' * len(machines))}) AND runs.status = 'complete'
-                 AND r.reusable AND r.all_tests AND (r.full OR ?)
-               ORDER BY r.id DESC LIMIT 1""",
+                 AND runs.engine = ? AND runs.status = 'complete' AND r.reusable AND r.all_tests AND (r.full OR ?)
+               ORDER BY r.id DESC""",
             (solution_hash(run.solution), self._problem_hash(run.problem), run.problem.time_limit,
-             run.problem.memory_limit, self.engine, *machines, run.stop_on_failure)).fetchone()
+             run.problem.memory_limit, self.engine, run.stop_on_failure))
+        row = next((row for row in rows if row[3] and set(row[3].split(MACHINES_JOINED)) <= machines), None)
         if row is None:
             return None
         tests_id, compile_message, baseline, machine = row
