@@ -102,6 +102,13 @@ def test_a_cluster_run_is_recorded_with_its_workers_machine_and_reused_by_the_ne
     assert read_json(tmp_path / "here.json")["reused"] == 0  # graded there, not here
 
 
+def test_a_package_whose_time_limit_is_computed_is_checked_on_the_cluster(cluster, judge):
+    """Two runs in one command (the submissions that bound the limit, then the check): the second
+    found the cluster's client closed by the first (a traceback: 'NoneType' object has no attribute 'submit')."""
+    code, out, err = judge("--problems", TESTDATA / "kattis", "check", "digitsum", "--cluster", cluster.address)
+    assert code == 0 and "got their expected verdict" in out and "Traceback" not in err, out + err
+
+
 def test_a_run_whose_chunks_ran_on_two_workers_records_both():
     from tcjudge.engine.results import TestResult
 
