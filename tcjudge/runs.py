@@ -160,14 +160,14 @@ def _bounding_runs(problem: Problem, stored, role: str, time_limit: float) -> li
 
 
 def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool,
-                 machines: Callable[[Path], tuple[str, ...]] | None = None,
+                 machines_of: Callable[[Path], tuple[str, ...]] | None = None,
                  ) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:
     """Split `runs` into those a recorded result can stand for (index -> (tests id, result)) and the
-    indexes that must be graded; `machines(solution)`: where a result may have been graded to stand
+    indexes that must be graded; `machines_of(solution)`: where a result may have been graded to stand
     in (a cluster's workers; default: this machine)."""
     reused, to_grade = {}, []
     for index, run in enumerate(runs):
-        found = None if fresh else history.reusable(run, machines)
+        found = None if fresh else history.reusable(run, machines_of)
         if found:
             reused[index] = found
         else:
@@ -178,12 +178,12 @@ def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool,
 def grade_and_record(history: History, command: str, argv: list[str], runs: list[SolutionRun], fresh: bool,
                      grade: Callable[[list[SolutionRun]], list[GradeResult]],
                      on_reused: Callable[[GradeResult], None] | None = None,
-                     machines: Callable[[Path], tuple[str, ...]] | None = None) -> Judged:
-    """Reuse what the history can stand for (unless `fresh`; graded on one of `machines`), grade the
+                     machines_of: Callable[[Path], tuple[str, ...]] | None = None) -> Judged:
+    """Reuse what the history can stand for (unless `fresh`; graded on `machines_of`'s), grade the
     rest with `grade`, record the run. An interrupted run (Ctrl-C, a closed pipe) is recorded as such,
     and nothing of it is ever reused."""
     started = time.time()
-    reused, to_grade = reuse_or_run(history, runs, fresh, machines)
+    reused, to_grade = reuse_or_run(history, runs, fresh, machines_of)
     try:
         for _, result in reused.values():
             if on_reused:
@@ -231,8 +231,8 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
 
     history = OpenedOnUse(options.history, options.source_limit * 1024)
     try:
-        machines = pool_for(options).machines if options.cluster and not fresh else None  # its workers'
-        return grade_and_record(history, command, options.argv, runs, fresh, grade, reused, machines)
+        machines_of = pool_for(options).machines if options.cluster and not fresh else None  # its workers'
+        return grade_and_record(history, command, options.argv, runs, fresh, grade, reused, machines_of)
     finally:
         history.close()
 
