@@ -102,13 +102,20 @@ def stored_fixture(tmp_path: Path, copies: dict[str, list[str]], time_limit: flo
     return problems, solutions
 
 
-def judge_importable_elsewhere(tmp_path: Path) -> bool:
-    """Whether this environment's interpreter imports the judge without the checkout on its path (the
-    package installed into it): then no worker started from it can lack the judge."""
-    import os
-    import subprocess
-    import sys
+# The judge's own entries in a site-packages folder: its package, its metadata, an editable install's hooks.
+JUDGE_ENTRIES = ("tcjudge", "topcoder_judge", "__editable__.topcoder_judge", "__editable___topcoder_judge")
 
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    return subprocess.run([sys.executable, "-c", "import tcjudge"], cwd=tmp_path, env=env,
-                          capture_output=True).returncode == 0
+
+def packages_without_the_judge(folder: Path) -> str:
+    """A .pth line that gives a new virtual environment this environment's packages, but no install of
+    the judge that may be among them (`pip install .` into the environment that runs the tests, as the
+    README's first command does): `folder` gets a link to every other entry of each site-packages
+    folder, and the line adds it as a site folder (so the .pth files among them are read as before)."""
+    import site
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for site_folder in map(Path, site.getsitepackages()):
+        for entry in sorted(site_folder.iterdir()) if site_folder.is_dir() else ():
+            if not entry.name.lower().startswith(JUDGE_ENTRIES) and not (folder / entry.name).exists():
+                (folder / entry.name).symlink_to(entry)
+    return f"import site; site.addsitedir({str(folder)!r})\n"

@@ -20,7 +20,7 @@ from tcjudge.engine.isolation import all_layers
 from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
-from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, judge_importable_elsewhere, stored_fixture
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA, stored_fixture
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
 from tcjudge.cluster import bundle, client  # noqa: E402  (the cluster package needs distributed)
@@ -329,8 +329,6 @@ def test_tls_cluster_with_certificates_from_the_environment(tmp_path):
 
 def test_a_worker_without_the_judge_is_one_line_and_exit_2_before_any_grading(judge, tmp_path):
     """Before: a 45-line traceback ending in ModuleNotFoundError."""
-    if judge_importable_elsewhere(tmp_path):
-        pytest.skip("the judge is installed in this environment: every worker could import it")
     problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"]})
     with local_cluster(nworkers=1, cache=tmp_path / "cache", judge_on_workers=False) as bare:
         code, out, err = judge("--problems", problems, "--solutions", solutions, "check", "--cluster", bare.address)

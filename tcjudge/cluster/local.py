@@ -26,6 +26,23 @@ START_TIMEOUT = 60.0  # seconds for the scheduler to write its address and the w
 STOP_TIMEOUT = 15.0  # seconds for a process group to end after SIGTERM before it gets SIGKILL
 SELF_STOP = 120  # seconds without a scheduler after which a worker quits (left over by a crashed test)
 ZYGOTE_MARK = "tcjudge.engine.zygote"
+# Put first on the path of `judge_on_workers=False` workers: their interpreter then finds no judge even
+# where one is installed beside their packages (the README's first command installs it), as on a
+# machine without it. Every process the workers start inherits the path.
+WITHOUT_THE_JUDGE = '''"""Made by tcjudge.cluster.local: this interpreter plays a machine without the judge."""
+import sys
+
+
+class _NoJudge:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name.partition(".")[0] == "tcjudge":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _NoJudge)
+'''
 
 
 class LocalCluster:
@@ -77,11 +94,11 @@ def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | 
                   judge_on_workers: bool = True):
     """A scheduler and `nworkers` worker processes (one thread each), torn down on exit; with `tls`,
     every connection is TLS with those certificates. `judge_on_workers=False`: workers that cannot
-    import the judge (when it is not installed in this environment), as on a machine without it."""
+    import the judge, installed in this environment or not, as on a machine without it."""
     workdir = Path(tempfile.mkdtemp(prefix="judge-dask-"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
                JUDGE_CLUSTER_CACHE=str(cache or workdir / "cache"), **WORKER_ENVIRONMENT)
-    worker_env = env if judge_on_workers else {key: value for key, value in env.items() if key != "PYTHONPATH"}
+    worker_env = env if judge_on_workers else dict(env, PYTHONPATH=str(_without_the_judge(workdir)))
     scheduler_file = workdir / "scheduler.json"
     started: list[subprocess.Popen] = []
     try:
@@ -101,6 +118,13 @@ def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | 
     finally:
         for process in reversed(started):
             _stop_group(process)
+
+
+def _without_the_judge(workdir: Path) -> Path:
+    folder = workdir / "without-the-judge"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(WITHOUT_THE_JUDGE)
+    return folder
 
 
 def _start(command: list[str], log: Path, env: dict, cwd: Path) -> subprocess.Popen:
