@@ -1,0 +1,68 @@
+"""The README's two commands, as a new user runs them: on a copy of this checkout, the first, then the
+second, then each again, every run exit 0 (issue 33: the second failed after the first, 12 errors).
+
+The commands are read from the README, so the test proves what it shows. The second command's test
+run is narrowed (through PYTEST_ADDOPTS, which pytest reads) to the tests that meet an install of the
+judge in the environment: running the whole suite inside the suite would take its time four times
+over, and its other tests do not care what is installed. Slow (minutes: two venvs, pip, a `check` of
+every stored solution twice); `-m "not slow"` leaves it out, `.ci/run` runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from .conftest import ROOT
+
+pytestmark = pytest.mark.slow
+README_COMMANDS = re.compile(r"```sh\n(python3 -m venv \.venv .*)\n(python3 -m venv \.venv .*)\n```")
+INSTALL_SENSITIVE = ["tests/test_installed.py",
+                     "tests/test_cluster.py::test_a_worker_without_the_judge_is_one_line_and_exit_2_before_any_grading"]
+STEP_TIMEOUT = 1200
+
+
+def _copy_of_the_checkout(folder):
+    """The checkout's tracked files as they are in the work tree, committed in a repository of their own
+    (a fresh clone, with what is not committed yet)."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
+    if listed.returncode:
+        pytest.skip("not a git checkout: no list of the files a clone would have")
+    for name in filter(None, listed.stdout.decode().split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, folder / name)
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@localhost", "-c", "commit.gpgsign=false"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "copy"]):
+        subprocess.run(git + command, cwd=folder, check=True, capture_output=True)
+
+
+def _a_new_users_environment() -> dict[str, str]:
+    """This environment without the test run's own venv, path or pytest settings."""
+    venv = str(ROOT / ".venv")
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTEST_ADDOPTS", "PYTEST_CURRENT_TEST")}
+    env["PATH"] = os.pathsep.join(part for part in env.get("PATH", "").split(os.pathsep) if not part.startswith(venv))
+    return env
+
+
+def test_the_readmes_two_commands_pass_in_either_order_and_twice(tmp_path):
+    found = README_COMMANDS.search((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert found, "the README does not start with its two commands in a sh block"
+    first, second = found.groups()
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    _copy_of_the_checkout(clone)
+    env = _a_new_users_environment()
+    narrowed = dict(env, PYTEST_ADDOPTS=" ".join(["-q", "-p", "no:cacheprovider", *INSTALL_SENSITIVE]))
+    for step, (command, step_env) in enumerate([(first, env), (second, narrowed), (first, env), (second, narrowed)], 1):
+        done = subprocess.run(["bash", "-c", command], cwd=clone, env=step_env, capture_output=True, text=True,
+                              timeout=STEP_TIMEOUT)
+        assert done.returncode == 0, f"step {step}: {command}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        if command == second:
+            assert " passed" in done.stdout, done.stdout[-2000:]
