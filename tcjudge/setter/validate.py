@@ -15,27 +15,21 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import random
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
 from ..engine.pool import Pool, SolutionRun
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog
-from ..protected import PROJECT_ROOT
 from ..protocol import SOURCE_LIMIT
 from ..problems.checkers import CUSTOM, testlib
 from ..problems.checkers.custom import CHECKER_FILE
 from ..problems.format import Findings, Problem
 from ..problems.loader import inspect_problem, kind_of
 from ..problems.testgen import load_solution, run_program
-from . import legacy_imports
+from .generate import GENERATOR, generated
 from .input_validators import check_inputs
 from .samples import check_interactions
 from ..verdicts import Verdict
@@ -48,7 +42,6 @@ KNOWN_FILES = {"problem.yaml", STATEMENT, "tests", "generator.py", "verify.py", 
                "__pycache__", *testlib.SOURCES}
 RANDOM_CASES = 300
 CASES_PER_RANDOM_FILE = 60  # a stdin problem's random_input is a whole file of many cases
-GENERATOR_TIMEOUT = 600
 
 
 def reference_path(catalog: Catalog, slug: str) -> Path:
@@ -265,31 +258,18 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
 
 def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> None:
     """generator.py, run in a copy of the folder, writes the test files exactly as they are."""
-    path = problem.path / "generator.py"
-    with tempfile.TemporaryDirectory(prefix="judge-generator-") as scratch:
-        copy = Path(scratch) / "problems" / problem.slug
-        shutil.copytree(problem.path, copy, ignore=shutil.ignore_patterns("__pycache__"))
-        (Path(scratch) / "solutions").mkdir()
-        stored = catalog.solutions_dir / problem.slug
-        if stored.is_dir():
-            (Path(scratch) / "solutions" / problem.slug).symlink_to(stored.resolve(), target_is_directory=True)
-        try:
-            done = subprocess.run([sys.executable, "-c", legacy_imports.BOOT, str(copy / "generator.py")], cwd=scratch,
-                                  capture_output=True, text=True, timeout=GENERATOR_TIMEOUT, env=generator_env())
-        except subprocess.TimeoutExpired:
-            findings.error(f"generator.py did not finish within {GENERATOR_TIMEOUT} s", path)
+    path = problem.path / GENERATOR
+    with generated(catalog, problem) as run:
+        if run.failure:
+            findings.error(run.failure, path)
             return
-        if done.returncode:
-            tail = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
-            findings.error(f"generator.py failed (exit status {done.returncode}): {tail}", path)
-            return
-        for line in done.stderr.splitlines():
+        for line in run.stderr.splitlines():
             if "DeprecationWarning" in line:
                 findings.warn("generator.py: " + line.split("DeprecationWarning: ", 1)[-1], path)
         written = problem.kind.test_suffixes
         for name in sorted({p.name for p in (problem.path / "tests").iterdir() if p.suffix in written}
-                           | {p.name for p in (copy / "tests").iterdir() if p.suffix in written}):
-            before, after = problem.path / "tests" / name, copy / "tests" / name
+                           | set(run.written(problem))):
+            before, after = problem.path / "tests" / name, run.tests / name
             if not before.is_file():
                 findings.error(f"generator.py writes tests/{name}, which is not there yet: run it", path)
             elif not after.is_file():
@@ -297,13 +277,6 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
             elif before.read_bytes() != after.read_bytes():
                 findings.error(f"generator.py does not reproduce tests/{name} bit for bit (run it and review the diff)",
                                path)
-
-
-def generator_env() -> dict[str, str]:
-    """The environment a generator runs in: the judge's own package importable, with no PYTHONPATH to set."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")]))
-    return env
 
 
 def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findings, jobs: int = 1,
