@@ -82,6 +82,18 @@ def test_second_check_reuses_every_result_and_says_so(run, project):
     assert reused(project, "check", "--fresh", run=run) == 0
 
 
+def test_a_result_reused_from_an_identical_file_is_not_a_first_run(run, project):
+    """issue 33: check said '(reused)' of a solution, then that it 'had no earlier run'."""
+    accepted = project / "solutions" / "adder" / "accepted" / "straightforward.py"
+    copy = project / "mine.py"
+    copy.write_bytes(accepted.read_bytes())
+    code, out, _ = run("grade", copy)
+    assert code == 0, out
+    code, out, _ = run("check")
+    assert out.count("(reused)") == 1, out
+    assert "changes since the last run: none (1 solution had no earlier run)" in out, out
+
+
 def test_changing_a_solution_reruns_only_that_solution(run, project):
     run("check")
     accepted = project / "solutions" / "adder" / "accepted" / "straightforward.py"

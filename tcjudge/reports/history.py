@@ -321,8 +321,8 @@ class History:
             for index, (run, result) in enumerate(zip(runs, results)):
                 if status == "complete" and asks_every_test(run):
                     before = self._latest(run, run_id)
-                    if before is None:
-                        first_seen += 1
+                    if before is None:  # a result reused from an identical file's grade was run before
+                        first_seen += index not in reused
                     elif change := change_between(before, result):
                         changes.append(change)
                 self._insert(run_id, run, result, reused.get(index))
