@@ -214,7 +214,10 @@ def test_new_writes_a_folder_that_loads_and_validate_says_what_to_do_next(judge,
     where = ("--problems", tmp_path / "problems", "--solutions", tmp_path / "solutions")
     code, out, _ = judge("new", "binary-code", "--class", "BinaryCode", "--method", "decode",
                          "--signature", "String message, int[][] grid -> String[]", *where)
-    assert code == 0 and "next: write the statement" in out
+    assert code == 0 and "next, fill in what validate checks:" in out
+    for name in ("statement.md", "examples.yaml", "generator.py", "verify.py", "reference.py"):  # issue 33
+        assert re.search(rf"^  \S*{name} +\S", out, re.MULTILINE), (name, out)
+    assert out.endswith("then run: judge.py generate binary-code && judge.py validate binary-code\n"), out
     problem = load_problem(tmp_path / "problems" / "binary-code")
     assert problem.signature == "String[] decode(String message, int[][] grid)"
     for name in ("statement.md", "generator.py", "verify.py", "tests/examples.yaml"):

@@ -61,7 +61,9 @@ def test_a_wrong_answer_that_passes_our_tests_is_reported(judge, project):
     (project / "problems" / "largest" / "generator.py").unlink()
     code, out, _ = _validate(judge, project, "largest")
     assert code == 1
-    assert "caps_at_six.py: error: filed under WA but there are no tests of our own to fail" in out
+    assert "caps_at_six.py: error: filed under WA but there are no tests of our own to fail: those are the files " \
+           "in largest/tests/ other than examples.yaml and system.yaml" in out
+    assert "generator.py writes them: `judge.py generate largest`" in out  # the judge as the test calls it
     ours = project / "problems" / "largest" / "tests" / "small.yaml"
     ours.write_text("- {name: small, args: {values: [1, 6]}, expected: 6}\n")
     code, out, _ = _validate(judge, project, "largest")
@@ -76,7 +78,39 @@ def test_an_example_missing_from_the_statement_and_a_stale_generator_are_reporte
     code, out, _ = _validate(judge, project, "largest")
     assert code == 1
     assert "example example-0: values, expected ([3, 1, 2]) does not appear in statement.md" in out
-    assert "generator.py: error: generator.py does not reproduce tests/edge.yaml bit for bit" in out
+    assert "generator.py: error: generator.py does not reproduce tests/edge.yaml bit for bit: run " \
+           "`judge.py generate largest` (or validate --generate) and review the diff" in out
+
+
+def test_generate_writes_what_validate_asks_for_with_the_judges_own_python(judge, project):
+    """issue 33: validate said 'run it', and the system python3 has no judge to import."""
+    folder = project / "problems" / "largest"
+    edge = folder / "tests" / "edge.yaml"
+    made = edge.read_text()
+    edge.unlink()
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1 and "writes tests/edge.yaml, which is not there yet: run `judge.py generate largest`" in out
+    code, out, err = judge("generate", "--problems", project / "problems", "--solutions", project / "solutions",
+                           "largest")
+    assert (code, out) == (0, "largest: generator.py wrote tests/edge.yaml (new)\n"), out + err
+    assert edge.read_text() == made
+    code, out, _ = judge("generate", "--problems", project / "problems", "--solutions", project / "solutions")
+    assert code == 0 and "largest: generator.py wrote tests/edge.yaml (unchanged)" in out  # every one with a generator
+    edge.write_text(made.replace("edge-max", "edge-maximum"))
+    code, out, _ = _validate(judge, project, "largest", "--generate")
+    assert code == 0 and out.startswith("largest: generator.py wrote tests/edge.yaml (changed)\n"), out
+    assert edge.read_text() == made
+
+
+def test_a_failing_generator_writes_nothing_and_fails(judge, project):
+    folder = project / "problems" / "largest"
+    before = {p.name: p.read_bytes() for p in (folder / "tests").iterdir()}
+    generator = folder / "generator.py"
+    generator.write_text(generator.read_text() + "\nraise SystemExit('out of ideas')\n")
+    code, out, _ = judge("generate", "--problems", project / "problems", "--solutions", project / "solutions",
+                         "largest")
+    assert code == 1 and out == f"{generator}: error: generator.py failed (exit status 1): out of ideas\n", out
+    assert {p.name: p.read_bytes() for p in (folder / "tests").iterdir()} == before
 
 
 def test_verify_disagreeing_on_random_inputs_is_reported(judge, project):

@@ -23,9 +23,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(options) -> int:
     from ..setter.new import create_problem
 
-    for path in create_problem(options.problems, options.solutions, options.slug, options.class_name,
-                               options.method, options.signature):
+    written = create_problem(options.problems, options.solutions, options.slug, options.class_name,
+                             options.method, options.signature)
+    for path in written:
         print(f"wrote {display_path(path)}")
-    print(f"next: write the statement, the examples and the reference, then run: {options.prog} validate "
-          f"{options.slug}")
+    print("next, fill in what validate checks:")
+    width = max(len(display_path(path)) for path in written)
+    for path in written:
+        print(f"  {display_path(path):<{width}}  {TO_WRITE[path.name]}")
+    print(f"then run: {options.prog} generate {options.slug} && {options.prog} validate {options.slug}")
     return EXIT_OK
+
+
+# What the setter writes in each file `new` makes, as validate will ask for it.
+TO_WRITE = {
+    "problem.yaml": "the signature, limits and constraints (filled in from the options; check the constraints)",
+    "statement.md": "the statement, with each example's arguments and expected value as the examples give them",
+    "examples.yaml": "the statement's examples as tests, in the statement's order",
+    "generator.py": "your own tests (edge cases, random ones): `generate` runs it and writes tests/*.yaml",
+    "verify.py": "a second solution written apart from the reference; validate proves both agree on every test",
+    "reference.py": "the reference solution: its answers become the expected values",
+}

@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           help="random inputs on which the reference and verify.py must agree (default: 300)")
     parser.add_argument("--strict", action="store_true",
                           help="warnings fail too (exit 1), as problemtools' -werror")
+    parser.add_argument("--generate", action="store_true",
+                        help="first run each problem's generator.py (as `generate` does) and write its test files")
     add_jobs(parser)
 
 
@@ -36,8 +38,13 @@ def run(options) -> int:
         if slug not in known and not (catalog.problems_dir / slug).is_dir():
             raise JudgeInputError(f"unknown problem {slug!r} (known: {', '.join(sorted(known)) or 'none'})")
     failed = 0
+    if options.generate:
+        from .generate import generate_all
+
+        generate_all(catalog, [slug for slug in slugs if (catalog.problems_dir / slug / "generator.py").is_file()])
     for slug in slugs:
-        findings = validate_problem(catalog, slug, options.jobs, options.random_cases, options.source_limit * 1024)
+        findings = validate_problem(catalog, slug, options.jobs, options.random_cases, options.source_limit * 1024,
+                                    options.prog)
         for severity, found in (("error", findings.errors), ("warning", findings.warnings)):
             for item in found:
                 where = f"{item.path}:{item.line}" if item.line else str(item.path or catalog.problems_dir / slug)

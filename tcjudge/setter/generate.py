@@ -30,10 +30,11 @@ GENERATOR_TIMEOUT = 600
 @record(frozen=True)
 class Generated:
     """One run of a generator: `failure` says why it did not finish well (None when it did), `tests`
-    is the copy's tests/ folder, `stderr` what it printed there."""
+    is the copy's tests/ folder, `stderr` what it printed there, `touched` the files it wrote."""
     failure: str | None
     tests: Path
     stderr: str
+    touched: tuple[str, ...] = ()
 
     def written(self, problem: Problem) -> list[str]:
         """The names of the test files the run left in the copy."""
@@ -51,6 +52,7 @@ def generated(catalog: Catalog, problem: Problem) -> Iterator[Generated]:
         stored = catalog.solutions_dir / problem.slug
         if stored.is_dir():
             (Path(scratch) / "solutions" / problem.slug).symlink_to(stored.resolve(), target_is_directory=True)
+        before = _stamps(copy / "tests")
         try:
             done = subprocess.run([sys.executable, "-c", legacy_imports.BOOT, str(copy / GENERATOR)], cwd=scratch,
                                   capture_output=True, text=True, timeout=GENERATOR_TIMEOUT, env=generator_env())
@@ -61,7 +63,13 @@ def generated(catalog: Catalog, problem: Problem) -> Iterator[Generated]:
         if done.returncode:
             tail = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
             failure = f"{GENERATOR} failed (exit status {done.returncode}): {tail}"
-        yield Generated(failure, copy / "tests", done.stderr)
+        after = _stamps(copy / "tests")
+        touched = tuple(sorted(name for name, stamp in after.items() if before.get(name) != stamp))
+        yield Generated(failure, copy / "tests", done.stderr, touched)
+
+
+def _stamps(folder: Path) -> dict[str, int]:
+    return {entry.name: entry.stat().st_mtime_ns for entry in folder.iterdir() if entry.is_file()}
 
 
 def generator_env() -> dict[str, str]:
@@ -80,10 +88,22 @@ def generate(catalog: Catalog, problem: Problem) -> tuple[str | None, dict[str, 
         tests = problem.path / "tests"
         tests.mkdir(exist_ok=True)
         outcome = {}
-        for name in run.written(problem):
+        for name in (name for name in run.touched if name in run.written(problem)):
             target, made = tests / name, (run.tests / name).read_bytes()
             outcome[name] = "unchanged" if target.is_file() and target.read_bytes() == made else \
                 "changed" if target.is_file() else "new"
             if outcome[name] != "unchanged":
                 target.write_bytes(made)
         return None, outcome
+
+
+def generate_lines(catalog: Catalog, slug: str) -> tuple[bool, list[str]]:
+    """`judge generate` for one problem, as the lines it prints: (whether it succeeded, lines)."""
+    problem = catalog.problem(slug)
+    if not (problem.path / GENERATOR).is_file():
+        return True, [f"{slug}: no {GENERATOR}: nothing to generate"]
+    failure, outcome = generate(catalog, problem)
+    if failure:
+        return False, [f"{problem.path / GENERATOR}: error: {failure}"]
+    written = ", ".join(f"tests/{name} ({what})" for name, what in outcome.items()) or "no test files"
+    return True, [f"{slug}: {GENERATOR} wrote {written}"]

@@ -135,8 +135,8 @@ EXAMPLES = """\
 
 GENERATOR = '''\
 """Writes {slug}'s own test files (edge cases, maximum sizes, seeded random cases) with expected
-values from the reference solution. Run: python generator.py (with the judge installed: pip install
-the judge's folder), or let `judge validate` run it."""
+values from the reference solution. Run: judge generate {slug} (the judge's own Python runs it;
+`judge validate --generate {slug}` runs it, then validates)."""
 import random
 import sys
 from pathlib import Path
@@ -144,7 +144,8 @@ from pathlib import Path
 try:
     from tcjudge.testgen import reference, write_tests
 except ModuleNotFoundError:
-    sys.exit("generator.py needs the judge's package: pip install the judge's folder (see docs/writing-a-problem.md)")
+    sys.exit("generator.py needs the judge's package, which this Python does not have: run it with "
+             "`judge generate {slug}`, which uses the judge's own Python")
 
 HERE = Path(__file__).resolve().parent
 SEED = 1

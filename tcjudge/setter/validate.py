@@ -26,7 +26,7 @@ from ..problems.catalog import Catalog
 from ..protocol import SOURCE_LIMIT
 from ..problems.checkers import CUSTOM, testlib
 from ..problems.checkers.custom import CHECKER_FILE
-from ..problems.format import Findings, Problem
+from ..problems.format import ORIGINAL_FILES, Findings, Problem
 from ..problems.loader import inspect_problem, kind_of
 from ..problems.testgen import load_solution, run_program
 from .generate import GENERATOR, generated
@@ -49,15 +49,16 @@ def reference_path(catalog: Catalog, slug: str) -> Path:
 
 
 def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: int = RANDOM_CASES,
-                     source_limit: int = SOURCE_LIMIT) -> Findings:
-    """Every error and warning of one problem folder, the proofs included."""
+                     source_limit: int = SOURCE_LIMIT, prog: str = "judge") -> Findings:
+    """Every error and warning of one problem folder, the proofs included; `prog` is the judge as the
+    user calls it, for the commands its hints name."""
     folder = catalog.problems_dir / slug
     problem, findings = inspect_problem(folder)
     if not kind_of(folder).own_format:  # a package, read as it is: what the loader reads, its input
         if problem is not None and not findings.errors:  # validators on every input, and its submissions
             check_inputs(problem, findings)
             check_interactions(problem, findings)
-            check_failing_solutions(catalog, problem, findings, jobs, source_limit)
+            check_failing_solutions(catalog, problem, findings, jobs, source_limit, prog)
         return findings
     check_folder(folder, findings)
     if problem is None or findings.errors:
@@ -75,8 +76,8 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
         if reference and not findings.errors:  # agreement on new inputs means little until the tests agree
             check_random_agreement(problem, reference, verify, findings, random_cases)
     if (folder / "generator.py").is_file():
-        check_generator(catalog, problem, findings)
-    check_failing_solutions(catalog, problem, findings, jobs, source_limit)
+        check_generator(catalog, problem, findings, prog)
+    check_failing_solutions(catalog, problem, findings, jobs, source_limit, prog)
     return findings
 
 
@@ -256,9 +257,10 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
             return
 
 
-def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> None:
+def check_generator(catalog: Catalog, problem: Problem, findings: Findings, prog: str = "judge") -> None:
     """generator.py, run in a copy of the folder, writes the test files exactly as they are."""
     path = problem.path / GENERATOR
+    command = f"`{prog} generate {problem.slug}` (or validate --generate)"
     with generated(catalog, problem) as run:
         if run.failure:
             findings.error(run.failure, path)
@@ -271,16 +273,17 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings) -> N
                            | set(run.written(problem))):
             before, after = problem.path / "tests" / name, run.tests / name
             if not before.is_file():
-                findings.error(f"generator.py writes tests/{name}, which is not there yet: run it", path)
+                findings.error(f"generator.py writes tests/{name}, which is not there yet: run {command}", path)
             elif not after.is_file():
                 findings.error(f"generator.py does not write tests/{name} (delete the file if it is stale)", path)
             elif before.read_bytes() != after.read_bytes():
-                findings.error(f"generator.py does not reproduce tests/{name} bit for bit (run it and review the diff)",
+                findings.error(f"generator.py does not reproduce tests/{name} bit for bit: run {command} and review "
+                               "the diff",
                                path)
 
 
 def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findings, jobs: int = 1,
-                            source_limit: int = SOURCE_LIMIT) -> None:
+                            source_limit: int = SOURCE_LIMIT, prog: str = "judge") -> None:
     """Every stored solution filed under a failing verdict fails at least one test; a wrong answer
     fails one of our own tests (the originals may not be public)."""
     try:
@@ -292,8 +295,10 @@ def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findin
     runs = [SolutionRun(problem, s.path, ours if s.expected.verdict is Verdict.WA else problem.tests, True, s.expected)
             for s in stored]
     for run in [run for run in runs if not run.tests]:
-        findings.error("filed under WA but there are no tests of our own to fail (examples and system tests "
-                       "do not count)", run.solution)
+        findings.error("filed under WA but there are no tests of our own to fail: those are the files in "
+                       f"{problem.path.name}/tests/ other than {' and '.join(ORIGINAL_FILES)} (the statement's "
+                       f"examples and the original system tests); generator.py writes them: `{prog} generate "
+                       f"{problem.slug}`", run.solution)
     runs = [run for run in runs if run.tests]
     if not runs:
         return
