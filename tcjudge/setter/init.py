@@ -17,6 +17,7 @@ README = """\
 Next:
 
     judge new my-problem --class MyProblem --method solve --signature "int[] a -> int"
+    judge generate my-problem
     judge validate my-problem
     judge grade my_solution.py --problem my-problem
     judge check
