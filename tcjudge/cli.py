@@ -133,7 +133,8 @@ def _parser(argv: list[str] | None = None, prog: str = "judge.py") -> argparse.A
     adding a file there: HELP, add_arguments(parser), run(options) -> exit status). Only the module
     of the command named in `argv` is imported (each pulls in what it needs: the engine, the pages,
     the cluster); all of them without `argv`, or when it names none, or asks for the main help."""
-    parser = argparse.ArgumentParser(prog=prog, description="Grade TopCoder-style solutions (Python, C++, Java).")
+    parser = argparse.ArgumentParser(prog=prog, description="Grade TopCoder-style solutions (Python, C++, Java), "
+                                     "standard-input programs (also C, Kotlin) and Kattis/ICPC packages.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _global_options(parser, defaults=True)
     subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
