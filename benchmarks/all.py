@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Every speed benchmark the README quotes, in one run on one machine, one after the other (never two
+"""Every speed benchmark docs/performance.md quotes, in one run on one machine, one after the other (never two
 at once: each measures wall time). Each benchmark prints its own table, every line with its ratio
 against a baseline measured in the same run; this prints them under one heading with the machine and
 its load before and after, so a reader can tell an idle run from a busy one.
 
-  --readme   also write the output into README.md, between the lines
-             `<!-- benchmarks:begin -->` and `<!-- benchmarks:end -->` (the performance tables)
+  --write    also write the output into docs/performance.md, between the lines
+             `<!-- benchmarks:begin -->` and `<!-- benchmarks:end -->` (--readme: the old name, when the
+             tables were in the README)
   --quick    fewer rounds (for trying the script, not for figures)
   --venv DIR where peers.py installs problemtools and BAPCtools when they are not on PATH
 
-Run: python benchmarks/all.py [--readme] [--quick] [--venv DIR]
+Run: python benchmarks/all.py [--write] [--quick] [--venv DIR]
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-README = HERE.parent / "README.md"
+TABLES = HERE.parent / "docs" / "performance.md"
 BEGIN, END = "<!-- benchmarks:begin -->", "<!-- benchmarks:end -->"
 
 
 def benchmarks(quick: bool, venv: Path | None) -> list[tuple[str, list[str]]]:
-    """(heading, the script and its arguments), in the order the README shows them."""
+    """(heading, the script and its arguments), in the order docs/performance.md shows them."""
     peers = ["--install"] + (["--venv", str(venv)] if venv else [])
     return [
         ("Start-up: `grade --examples` against running the solution by hand",
@@ -72,25 +73,29 @@ def run_all(quick: bool, venv: Path | None) -> tuple[str, int]:
     return "\n\n".join([header, *parts]) + "\n", failed
 
 
-def write_readme(text: str) -> None:
-    readme = README.read_text()
-    if BEGIN not in readme or END not in readme:
-        raise SystemExit(f"judge: error: {README}: no {BEGIN} ... {END} block to write into")
-    head, rest = readme.split(BEGIN, 1)
+def write_tables(text: str) -> None:
+    page = TABLES.read_text()
+    if BEGIN not in page or END not in page:
+        raise SystemExit(f"judge: error: {TABLES}: no {BEGIN} ... {END} block to write into")
+    head, rest = page.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    README.write_text(f"{head}{BEGIN}\n{text}{END}{tail}")
+    TABLES.write_text(f"{head}{BEGIN}\n{text}{END}{tail}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--readme", action="store_true", help="write the tables into README.md")
+    parser.add_argument("--write", "--readme", action="store_true", dest="write",
+                        help="write the tables into docs/performance.md")
     parser.add_argument("--quick", action="store_true", help="fewer rounds: to try the script, not for figures")
     parser.add_argument("--venv", type=Path, help="where peers.py installs problemtools and BAPCtools")
     options = parser.parse_args()
+    if "--readme" in sys.argv[1:]:
+        print("all.py: warning: --readme is deprecated: the tables are in docs/performance.md; use --write",
+              file=sys.stderr)
     text, failed = run_all(options.quick, options.venv)
     print(text)
-    if options.readme:
-        write_readme(text)
+    if options.write:
+        write_tables(text)
     return 1 if failed else 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's screenshots of the report pages, taken in headless chromium (tests/browser.py).
+"""The screenshots of the report pages in docs/usage.md, taken in headless chromium (tests/browser.py).
 
     python docs/screenshot.py reports/roxor.html docs/report-grid.png --at grid --hash cell-6-0
     python docs/screenshot.py reports/index.html docs/report-index.png --height 520
