@@ -31,8 +31,26 @@ def starts_a_grading(argv: list[str]) -> bool:
     return False
 
 
+# The judge's own dependencies (pyproject's `dependencies`) by the name they are imported as.
+DEPENDENCIES = {"yaml": "pyyaml", "tabulate": "tabulate", "psutil": "psutil", "rich": "rich", "jinja2": "jinja2"}
+
+
 def run() -> None:
-    """`tcjudge.cli.run`, with grade's first zygote already starting."""
+    """`tcjudge.cli.run`, with grade's first zygote already starting. A Python without the judge's
+    dependencies (`python3 judge.py` in a checkout, outside its venv) gets one line, not a traceback."""
+    try:
+        _run()
+    except ModuleNotFoundError as err:
+        missing = DEPENDENCIES.get((err.name or "").partition(".")[0])
+        if missing is None:
+            raise
+        print(f"judge: error: this Python ({sys.executable}) has no {missing}, which the judge needs: run the judge "
+              "installed (pip install the judge's folder, or the README's first command: .venv/bin/judge), or "
+              "pip install -r requirements.txt for this Python", file=sys.stderr)
+        sys.exit(2)
+
+
+def _run() -> None:
     spares = None
     if starts_a_grading(sys.argv[1:]):
         from .engine.spares import Spares

@@ -451,3 +451,12 @@ def test_the_command_lines_exit_runs_atexit_and_keeps_every_line_and_the_status(
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Grading ") and any(line.startswith("judged in ") for line in lines), done.stdout
     assert lines[-1] == "atexit ran", done.stdout
+
+
+def test_a_python_without_the_judges_packages_gets_one_line(tmp_path):
+    """issue 33: `python3 judge.py` with a Python outside the venv ended in a ModuleNotFoundError traceback."""
+    done = subprocess.run([sys.executable, "-S", str(ROOT / "judge.py"), "check"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "which the judge needs" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
