@@ -1,0 +1,48 @@
+"""`judge accounts`: make a contest's accounts with random passwords: DIR/accounts.csv
+(`team,username,password`), DIR/coach.csv and printable slips (DIR/slips.html)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import JudgeInputError
+from .common import EXIT_OK, make_folder, positive
+
+HELP = "make a contest's accounts: random passwords, a CSV and printable slips"
+ORDER = 21  # its place in --help
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("contest", type=Path, metavar="CONTEST.yaml", help="the contest file")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--count", type=positive, metavar="N", help="N teams, named team001 to teamN")
+    which.add_argument("--teams", type=Path, metavar="CSV", help="a CSV with a `team` column (and optionally `username`)")
+    parser.add_argument("--out", type=Path, default=Path("accounts"), metavar="DIR",
+                        help="where to write accounts.csv, coach.csv and slips.html (default: ./accounts)")
+    parser.add_argument("--store", type=Path, metavar="FILE",
+                        help="the contest's store (default: reports/contest-<id>.sqlite beside the history)")
+    parser.add_argument("--url", default="http://127.0.0.1:8000/", help="the address printed on the slips")
+
+
+def run(options) -> int:
+    try:
+        import argon2  # noqa: F401 - the serve extra
+    except ImportError:
+        raise JudgeInputError("judge accounts needs the serve extra: pip install 'topcoder-judge[serve]'") from None
+    from ..serve.accounts import make_accounts, read_teams, write_accounts
+    from ..serve.contest import load_contest, store_path
+    from ..serve.store import Store
+
+    contest = load_contest(options.contest)
+    teams = read_teams(options.teams) if options.teams else [(f"team{n:03}", None) for n in range(1, options.count + 1)]
+    make_folder(options.out)
+    store = Store(store_path(options.store, options.history, contest))
+    try:
+        made = make_accounts(store, teams)
+    finally:
+        store.close()
+    for path in write_accounts(options.out, contest, made, options.url):
+        print(f"wrote {path}")
+    print(f"{len(made) - 1} team account(s) and the coach's in {store.path}")
+    return EXIT_OK

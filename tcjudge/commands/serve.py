@@ -1,0 +1,38 @@
+"""`judge serve`: a practice contest from a contest file: contestants' and coaches' pages in the
+browser, verdicts live, the CLICS API under /api (docs/serve.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import JudgeInputError
+from .common import add_cluster, add_jobs
+
+HELP = "run a practice contest: pages for contestants and coaches, the CLICS API"
+ORDER = 20  # its place in --help
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("contest", type=Path, metavar="CONTEST.yaml", help="the contest file")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1; "
+                        "elsewhere, put a reverse proxy with TLS in front)")
+    parser.add_argument("--port", type=int, default=8000, help="the port (default: 8000; 0: any free one)")
+    parser.add_argument("--store", type=Path, metavar="FILE",
+                        help="the contest's store (default: reports/contest-<id>.sqlite beside the history)")
+    add_jobs(parser)
+    add_cluster(parser)
+
+
+def run(options) -> int:
+    try:
+        import argon2  # noqa: F401
+        import sse_starlette  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as err:
+        raise JudgeInputError(f"judge serve needs the serve extra ({err.name} is missing): "
+                              "pip install 'topcoder-judge[serve]'") from None
+    from ..serve.server import serve
+
+    return serve(options)

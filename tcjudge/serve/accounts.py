@@ -1,0 +1,109 @@
+"""Contest accounts: random passwords, stored as argon2id hashes in the contest's store, handed out as
+a CSV (`team,username,password`: a contract) and printable HTML slips."""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from pathlib import Path
+
+from ..errors import JudgeInputError
+
+ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a slip
+PASSWORD_LENGTH = 12  # 31^12: about 59 bits
+
+
+def new_password() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(PASSWORD_LENGTH))
+
+
+def hasher():
+    """argon2id with the library's defaults (RFC 9106's second recommended set)."""
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
+def read_teams(path: Path) -> list[tuple[str, str | None]]:
+    """(team name, username or None) from a CSV with a `team` column (and optionally `username`);
+    a file without that header: one team name per line."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as err:
+        raise JudgeInputError(f"cannot read: {err.strerror}", path) from None
+    rows = list(csv.reader(io.StringIO(text)))
+    header = [cell.strip().lower() for cell in rows[0]] if rows else []
+    if "team" in header:
+        team_at, user_at = header.index("team"), header.index("username") if "username" in header else None
+        body, first = rows[1:], 2
+    else:
+        team_at, user_at, body, first = 0, None, rows, 1
+    teams, seen = [], set()
+    for number, row in enumerate(body, first):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        name = row[team_at].strip() if team_at < len(row) else ""
+        user = row[user_at].strip() if user_at is not None and user_at < len(row) and row[user_at].strip() else None
+        if not name:
+            raise JudgeInputError("a row without a team name", path, number)
+        if user is not None and not _valid_username(user):
+            raise JudgeInputError(f"username {user!r}: letters, digits, '_', '.', '-' only", path, number)
+        if (user or name) in seen:
+            raise JudgeInputError(f"team {name!r} is listed twice", path, number)
+        seen.add(user or name)
+        teams.append((name, user))
+    if not teams:
+        raise JudgeInputError("no teams in the file", path)
+    return teams
+
+
+def _valid_username(name: str) -> bool:
+    return 0 < len(name) <= 40 and all(c.isalnum() or c in "_.-" for c in name)
+
+
+def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True) -> list[tuple[str, str, str]]:
+    """An account per team with a new password (a team's account that exists gets a new one, which
+    ends its sessions); `coach`: the coach's account too (team ''). Returns (team, username, password)."""
+    ph = hasher()
+    made = []
+    for number, (team, username) in enumerate(teams, 1):
+        username = username or f"team{number:03}"
+        password = new_password()
+        store.put_account(username, team, "team", ph.hash(password))
+        made.append((team, username, password))
+    if coach:
+        password = new_password()
+        store.put_account("coach", None, "coach", ph.hash(password))
+        made.append(("", "coach", password))
+    return made
+
+
+def write_accounts(out: Path, contest, accounts: list[tuple[str, str, str]], url: str) -> list[Path]:
+    """DIR/accounts.csv (the teams: `team,username,password`), DIR/coach.csv (the coach's), DIR/slips.html."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    teams = [row for row in accounts if row[1] != "coach"]
+    coach = [row for row in accounts if row[1] == "coach"]
+    written = []
+    for name, rows in (("accounts.csv", teams), ("coach.csv", coach)):
+        if not rows and name == "coach.csv":
+            continue
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["team", "username", "password"])
+        writer.writerows(rows)
+        written.append(_write(out / name, buffer.getvalue()))
+    environment = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
+    page = environment.get_template("slips.html").render(contest=contest, accounts=teams, url=url)
+    written.append(_write(out / "slips.html", page))
+    return written
+
+
+def _write(path: Path, text: str) -> Path:
+    try:
+        path.write_text(text, encoding="utf-8")
+        path.chmod(0o600)  # passwords in clear: for the coach's eyes
+    except OSError as err:
+        raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
+    return path

@@ -1,0 +1,318 @@
+"""The ICPC Contest API (CLICS 2023-06) under /api: the contest, its state, judgement types,
+languages, problems, teams, accounts, submissions (a team POSTs with HTTP Basic, as the spec allows),
+judgements, runs, clarifications, the scoreboard and the event feed (application/x-ndjson).
+
+A caller is a coach (everything) or a team (its own submissions, judgements, account and questions,
+the broadcasts and answers to it, the public scoreboard, frozen as the pages show it; per-test runs
+only where the contest shows the failing test). The filter is in every query, on the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import time
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from .. import __version__
+from ..errors import JudgeInputError
+from .app import Serve
+from .auth import SESSION_COOKIE, Caller
+from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
+from .scoreboard import standings
+from .store import (JUDGEMENT_TYPES, add_event, clarification_json, iso, judgement_json, reltime, run_json,
+                    submission_json)
+
+KEEPALIVE = 120  # seconds of quiet after which the feed sends a bare newline
+POLL = 0.5  # seconds between the feed's looks at the store
+
+
+async def _caller(request: Request) -> Caller:
+    serve: Serve = request.app.state.serve
+    caller = serve.auth.from_session(request.cookies.get(SESSION_COOKIE))
+    if caller is None and "authorization" in request.headers:
+        address = request.client.host if request.client else "?"
+        found = await serve.auth.from_basic(request.headers["authorization"], address)
+        if found == "throttled":
+            raise HTTPException(429, "too many failed logins")
+        caller = found if isinstance(found, Caller) else None
+    if caller is None:
+        raise HTTPException(401, "log in (HTTP Basic)", headers={"WWW-Authenticate": 'Basic realm="judge"'})
+    return caller
+
+
+def _contest_check(request: Request, serve: Serve) -> None:
+    if request.path_params.get("cid") not in (None, serve.contest.id):
+        raise HTTPException(404, "no such contest")
+
+
+def contest_json(serve: Serve) -> dict:
+    contest = serve.contest
+    return {"id": contest.id, "name": contest.name, "formal_name": contest.name, "start_time": iso(serve.clock.start),
+            "duration": span_text(contest.duration), "scoreboard_freeze_duration": span_text(contest.freeze),
+            "scoreboard_type": "score" if contest.scoring == "ioi" else "pass-fail",
+            "penalty_time": contest.penalty}
+
+
+def problem_json(serve: Serve, index: int, slug: str) -> dict:
+    problem = serve.problems[slug]
+    return {"id": slug, "label": chr(ord("A") + index) if index < 26 else str(index + 1), "name": problem.name,
+            "ordinal": index, "time_limit": problem.time_limit, "test_data_count": len(problem.tests)}
+
+
+def languages_json(serve: Serve) -> list[dict]:
+    return [{"id": lid, "name": LANGUAGE_NAMES[lid], "entry_point_required": False,
+             "extensions": [suffix.lstrip(".") for suffix in LANGUAGE_IDS[lid]]} for lid in serve.contest.languages]
+
+
+def judgement_types_json() -> list[dict]:
+    return [{"id": tid, "name": name, "penalty": penalty, "solved": solved}
+            for tid, (name, penalty, solved) in JUDGEMENT_TYPES.items()]
+
+
+def static_events(serve: Serve) -> None:
+    """The feed's first events (the contest, its types, languages, problems, state), written once;
+    then a team's event for each team that has none (accounts are made before the server starts, or
+    while it runs: those are announced at its next start)."""
+    with serve.store.write() as db:
+        for row in db.execute("SELECT * FROM teams WHERE CAST(id AS TEXT) NOT IN (SELECT obj_id FROM events WHERE "
+                              "type = 'teams') ORDER BY id").fetchall():
+            if db.execute("SELECT 1 FROM events WHERE type = 'contest'").fetchone():
+                add_event(db, "teams", str(row["id"]), {"id": str(row["id"]), "name": row["name"],
+                                                        "display_name": row["name"]})
+        if db.execute("SELECT 1 FROM events WHERE type = 'contest'").fetchone():
+            return
+        add_event(db, "contest", serve.contest.id, contest_json(serve))
+        for item in judgement_types_json():
+            add_event(db, "judgement-types", item["id"], item)
+        for item in languages_json(serve):
+            add_event(db, "languages", item["id"], item)
+        for index, slug in enumerate(serve.problems):
+            add_event(db, "problems", slug, problem_json(serve, index, slug))
+        add_event(db, "state", None, serve.clock.state())
+        for row in db.execute("SELECT * FROM teams ORDER BY id").fetchall():
+            add_event(db, "teams", str(row["id"]), {"id": str(row["id"]), "name": row["name"],
+                                                    "display_name": row["name"]})
+
+
+def _one(items: list[dict], request: Request) -> JSONResponse:
+    wanted = request.path_params.get("id")
+    if wanted is None:
+        return JSONResponse(items)
+    found = next((item for item in items if item["id"] == wanted), None)
+    if found is None:
+        raise HTTPException(404, "not found")
+    return JSONResponse(found)
+
+
+def _submission_rows(serve: Serve, caller: Caller) -> list:
+    if caller.coach:
+        return serve.store.rows("SELECT * FROM submissions ORDER BY id")
+    return serve.store.rows("SELECT * FROM submissions WHERE team_id = ? ORDER BY id", caller.team_id)
+
+
+def _fill(data: dict, serve: Serve) -> dict:
+    for item in data.get("files", []):
+        item["href"] = item["href"].replace("{cid}", serve.contest.id)
+    return data
+
+
+async def root(request: Request):
+    return JSONResponse({"version": "2023-06", "version_url": "https://ccs-specs.icpc.io/2023-06/contest_api",
+                         "provider": {"name": "topcoder-judge", "version": __version__}})
+
+
+async def endpoint(request: Request):
+    """The GET endpoints of a contest (one function: each is a filtered list or one item of it)."""
+    serve: Serve = request.app.state.serve
+    caller = await _caller(request)
+    _contest_check(request, serve)
+    if "cid" not in request.path_params:
+        return JSONResponse([contest_json(serve)])
+    kind = request.url.path.split(f"/contests/{serve.contest.id}", 1)[1].strip("/").split("/")[0] or "contest"
+    store = serve.store
+    if kind == "contest":
+        return JSONResponse(contest_json(serve))
+    if kind == "state":
+        return JSONResponse(serve.clock.state())
+    if kind == "judgement-types":
+        return _one(judgement_types_json(), request)
+    if kind == "languages":
+        return _one(languages_json(serve), request)
+    if kind == "problems":
+        return _one([problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)], request)
+    if kind == "teams":
+        return _one([{"id": str(row["id"]), "name": row["name"], "display_name": row["name"]}
+                     for row in store.rows("SELECT * FROM teams ORDER BY id")], request)
+    if kind in ("accounts", "account"):
+        rows = store.rows("SELECT * FROM accounts ORDER BY username") if caller.coach and kind == "accounts" else \
+            [store.account(caller.username)]
+        items = [{"id": row["username"], "username": row["username"], "type": "admin" if row["role"] == "coach" else "team",
+                  "team_id": None if row["team_id"] is None else str(row["team_id"])} for row in rows]
+        return JSONResponse(items[0]) if kind == "account" else _one(items, request)
+    if kind == "submissions":
+        return _one([_fill(submission_json(row), serve) for row in _submission_rows(serve, caller)], request)
+    if kind in ("judgements", "runs"):
+        return _one(_judged(serve, caller, kind), request)
+    if kind == "clarifications":
+        return _one([clarification_json(row) for row in _clarification_rows(serve, caller)], request)
+    if kind == "scoreboard":
+        return JSONResponse(scoreboard_json(serve, caller))
+    raise HTTPException(404, "not found")
+
+
+def _judged(serve: Serve, caller: Caller, kind: str) -> list[dict]:
+    query = ("SELECT j.*, s.contest_ms FROM judgements j JOIN submissions s ON s.id = j.submission_id "
+             + ("" if caller.coach else "WHERE s.team_id = ? ") + "ORDER BY j.id")
+    rows = serve.store.rows(query, *(() if caller.coach else (caller.team_id,)))
+    if kind == "judgements":
+        return [judgement_json(row, row["contest_ms"]) for row in rows]
+    if not (caller.coach or serve.contest.show_failing_test):
+        return []  # a team sees its tests' verdicts only where the contest shows the failing test
+    return [run_json(row["id"], ordinal, test) for row in rows
+            for ordinal, test in enumerate(json.loads(row["tests"]), 1) if test.get("verdict")]
+
+
+def _clarification_rows(serve: Serve, caller: Caller) -> list:
+    if caller.coach:
+        return serve.store.rows("SELECT * FROM clarifications ORDER BY id")
+    return serve.store.rows("SELECT * FROM clarifications WHERE from_team = ? OR to_team = ? OR "
+                            "(from_team IS NULL AND to_team IS NULL) ORDER BY id", caller.team_id, caller.team_id)
+
+
+def scoreboard_json(serve: Serve, caller: Caller) -> dict:
+    board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), caller.coach)
+    rows = []
+    for row in board["rows"]:
+        score = {"score": row["score"]} if serve.contest.scoring == "ioi" else \
+            {"num_solved": row["solved"], "total_time": row["penalty"]}
+        problems = [{"problem_id": slug, "num_judged": cell["tries"], "num_pending": cell["pending"],
+                     "solved": cell["solved_ms"] is not None} | (
+            {"time": cell["solved_ms"] // 60000, "first_to_solve": cell["first"]} if cell["solved_ms"] is not None else {})
+            | ({"score": cell["score"]} if cell["score"] is not None else {})
+            for slug, cell in zip(serve.problems, row["cells"])]
+        rows.append({"rank": row["rank"], "team_id": str(row["team_id"]), "score": score, "problems": problems})
+    return {"time": iso(time.time()), "contest_time": reltime(serve.clock.now_ms()), "state": serve.clock.state(),
+            "rows": rows}
+
+
+async def post_submission(request: Request):
+    serve: Serve = request.app.state.serve
+    caller = await _caller(request)
+    _contest_check(request, serve)
+    if caller.team_id is None:
+        raise HTTPException(403, "only a team submits here")
+    body = await request.body()
+    if len(body) > 2 * serve.source_limit + 4096:  # base64 is 4/3 of the zip
+        raise HTTPException(413, "the submission is over the source limit")
+    try:
+        data = json.loads(body)
+        problem, language = data["problem_id"], data["language_id"]
+        files = data["files"]
+        if "id" in data or not isinstance(files, list) or len(files) != 1:
+            raise ValueError("a team gives no id, and one files item")
+        archive = base64.b64decode(files[0]["data"], validate=True)
+    except (ValueError, KeyError, TypeError, binascii.Error) as err:
+        raise HTTPException(400, f"expected {{problem_id, language_id, files: [{{data: base64 zip}}]}}: {err}") from None
+    if language not in serve.contest.languages:
+        raise HTTPException(400, f"unknown language_id {language!r}")
+    try:
+        from .grading import unzip
+
+        names = list(unzip(archive, serve.source_limit))
+        if {language_of_name(name, serve.contest.languages) for name in names} - {None} != {language}:
+            raise JudgeInputError(f"the files are not {language} files")
+        number = serve.submit(caller, str(problem), "files.zip", archive, True)
+    except JudgeInputError as err:
+        raise HTTPException(400, err.message) from None
+    row = serve.store.submission(number)
+    return JSONResponse(_fill(submission_json(row), serve),
+                        headers={"Location": f"/api/contests/{serve.contest.id}/submissions/{number}"})
+
+
+async def submission_files(request: Request):
+    serve: Serve = request.app.state.serve
+    caller = await _caller(request)
+    _contest_check(request, serve)
+    row = serve.store.submission(int(request.path_params["id"])) if request.path_params["id"].isdigit() else None
+    if row is None or not (caller.coach or row["team_id"] == caller.team_id):
+        raise HTTPException(404, "not found")
+    if row["zipped"]:
+        data = row["source"]
+    else:
+        import io
+        import zipfile
+
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr(row["filename"], row["source"])
+        data = buffer.getvalue()
+    return Response(data, media_type="application/zip")
+
+
+def _visible_event(row, caller: Caller, show_runs: bool) -> bool:
+    if caller.coach:
+        return True
+    if row["coach_only"] or (row["team_id"] is not None and row["team_id"] != caller.team_id):
+        return False
+    return show_runs or row["type"] != "runs"
+
+
+async def event_feed(request: Request):
+    serve: Serve = request.app.state.serve
+    caller = await _caller(request)
+    _contest_check(request, serve)
+    try:
+        since = int(request.query_params.get("since_token", "0"))
+    except ValueError:
+        raise HTTPException(400, "since_token: an event's token") from None
+    stream = request.query_params.get("stream", "true") != "false"
+
+    async def lines():
+        last, quiet_since = since, time.monotonic()
+        while True:
+            rows = serve.store.rows("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT 500", last)
+            ended = False
+            for row in rows:
+                last = row["id"]
+                if not _visible_event(row, caller, serve.contest.show_failing_test):
+                    continue
+                data = None if row["data"] is None else json.loads(row["data"])
+                if isinstance(data, dict):
+                    _fill(data, serve)
+                yield json.dumps({"type": row["type"], "id": row["obj_id"], "data": data,
+                                  "token": str(row["id"])}, separators=(",", ":")) + "\n"
+                quiet_since = time.monotonic()
+                ended = ended or (row["type"] == "state" and bool(data and data.get("end_of_updates")))
+            if ended or (not stream and len(rows) < 500):
+                return
+            if rows:
+                continue
+            if time.monotonic() - quiet_since >= KEEPALIVE:
+                yield "\n"
+                quiet_since = time.monotonic()
+            if await request.is_disconnected():
+                return
+            await asyncio.sleep(POLL)
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+def routes() -> list[Route]:
+    base = "/api/contests/{cid}"
+    listed = ["judgement-types", "languages", "problems", "teams", "accounts", "submissions", "judgements", "runs",
+              "clarifications"]
+    found = [Route("/api", root), Route("/api/", root), Route("/api/contests", endpoint),
+             Route(base, endpoint), Route(f"{base}/state", endpoint), Route(f"{base}/account", endpoint),
+             Route(f"{base}/scoreboard", endpoint), Route(f"{base}/event-feed", event_feed),
+             Route(f"{base}/submissions", post_submission, methods=["POST"]),
+             Route(f"{base}/submissions/{{id}}/files", submission_files)]
+    for kind in listed:
+        found += [Route(f"{base}/{kind}", endpoint), Route(f"{base}/{kind}/{{id}}", endpoint)]
+    return found

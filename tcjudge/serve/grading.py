@@ -1,0 +1,195 @@
+"""The grading queue: one thread that takes the store's queued submissions one at a time, fairly
+between teams, and grades each through the run owner (runs.grade_and_record: recorded in the run
+history like any run) on one pool kept for the server's life (local, or the --cluster's).
+
+Fair sharing: the next submission is the oldest of the team served longest ago (a team that sends
+twenty submissions in a burst does not hold back another team's one); within a team, in submission
+order. Contest mode: every run is verdicts-only (--hide-expected). A judge failure is an IE
+judgement with its reason, which a coach can rejudge; the submission is never lost.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from ..engine.pool import SolutionRun
+from ..errors import JudgeInputError
+from ..runs import OpenedOnUse, grade_and_record, pool_for
+from ..verdicts import Verdict
+
+MAX_FILES = 100  # files in a submitted zip
+
+
+class Grader:
+    def __init__(self, store, problems: dict, contest, options):
+        self.store, self.problems, self.contest, self.options = store, problems, contest, options
+        self.live: dict[int, dict] = {}  # submission id -> tests done so far, while it is graded
+        self.version = 0  # bumped on every change a page may show (the event streams poll it)
+        self._wake = threading.Condition()
+        self._served: dict[int, int] = {}  # team -> when it was last served (a counter)
+        self._turn = 0
+        self._stop = False
+        self._thread = threading.Thread(target=self._loop, name="grader", daemon=True)
+        self._work = Path(tempfile.mkdtemp(prefix="judge-serve-"))
+        self._pool = None
+        self._history = OpenedOnUse(options.history, options.source_limit * 1024)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._wake:
+            self._stop = True
+            self._wake.notify_all()
+        self._thread.join(timeout=30)
+        if self._pool is not None and not self.options.cluster:
+            self._pool.close()
+        self._history.close()
+        shutil.rmtree(self._work, ignore_errors=True)
+
+    def wake(self) -> None:
+        """A submission was stored, or sent back to the queue."""
+        with self._wake:
+            self.version += 1
+            self._wake.notify_all()
+
+    def next_submission(self) -> int | None:
+        queued = self.store.queued()
+        if not queued:
+            return None
+        chosen = min(queued, key=lambda row: (self._served.get(row["team_id"], -1), row["id"]))
+        self._turn += 1
+        self._served[chosen["team_id"]] = self._turn
+        return chosen["id"]
+
+    def _loop(self) -> None:
+        while True:
+            with self._wake:
+                if self._stop:
+                    return
+            number = self.next_submission()
+            if number is None:
+                with self._wake:
+                    if not self._stop:
+                        self._wake.wait(timeout=5)
+                continue
+            self.grade(number)
+
+    def grade(self, number: int) -> None:
+        """Grade one submission and write its judgement (an IE with the reason when the judge fails)."""
+        row = self.store.submission(number)
+        started = time.time()
+        problem = self.problems.get(row["problem"])
+        folder = self._work / str(number)
+        try:
+            if problem is None:
+                raise JudgeInputError(f"the contest has no problem {row['problem']!r} any more")
+            path = materialize(row, folder)
+            result = self._run(number, problem, path)
+            tests = [{"name": t.name, "verdict": str(t.verdict) if t.verdict else None, "cpu_ms": round(t.cpu_ms, 1),
+                      "memory_mib": round(t.memory_mib, 1), "message": t.message} for t in result.tests]
+            verdict = str(result.verdict)
+            score = self._score(result)
+            message = result.compile_message or (result.first_failure.message if result.first_failure else "")
+            max_cpu = max((t.cpu_ms for t in result.tests if t.verdict), default=0.0)
+        except Exception as err:  # noqa: BLE001 - the judge's fault: an IE to rejudge, never a lost submission
+            print(f"judge: serve: submission {number}: judge error: {err}", file=sys.stderr)
+            traceback.print_exc(file=sys.stderr)
+            verdict, score, max_cpu, tests = str(Verdict.IE), None, 0.0, []
+            message = f"judge error: {err}"
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        self.store.record_judgement(number, started, verdict, score, max_cpu, message, tests)
+        with self._wake:
+            self.live.pop(number, None)
+            self.version += 1
+
+    def _run(self, number: int, problem, path: Path):
+        every_test = self.contest.scoring == "ioi" or problem.grading is not None
+        run = SolutionRun(problem, path, problem.tests, not every_test, verdicts_only=True)
+        self.live[number] = {"done": 0, "total": len(problem.tests), "cpu_ms": 0.0, "memory_mib": 0.0}
+
+        def on_test(_run, _index, test) -> None:
+            live = self.live[number]
+            live["done"] += 1
+            if test.verdict is not None:
+                live["cpu_ms"] = max(live["cpu_ms"], test.cpu_ms)
+                live["memory_mib"] = max(live["memory_mib"], test.memory_mib)
+            with self._wake:
+                self.version += 1
+
+        def grade(runs: list[SolutionRun]):
+            if self._pool is None:
+                self._pool = pool_for(self.options)
+            return self._pool.grade(runs, on_test=on_test)
+
+        judged = grade_and_record(self._history, "serve", self.options.argv, [run], True, grade)
+        return judged.results[0]
+
+    def _score(self, result) -> float | None:
+        """A scoring problem's total; an ioi contest's pass-fail problem: the share of tests passed, out of 100."""
+        if result.scored is not None:
+            return round(result.scored.total, 3)
+        if self.contest.scoring == "ioi":
+            return 0.0 if not result.tests or result.compile_message else round(100 * result.passed / len(result.tests), 2)
+        return None
+
+
+def materialize(row, folder: Path) -> Path:
+    """The submission's files under `folder`: its one file, or a zip's files (one file: that file; more:
+    the folder, a multi-file program). Names are checked: no path out of the folder, no link."""
+    folder.mkdir(parents=True)
+    if not row["zipped"]:
+        path = folder / safe_name(row["filename"])
+        path.write_bytes(row["source"])
+        return path
+    files = unzip(row["source"])
+    for name, data in files.items():
+        target = folder.joinpath(*PurePosixPath(name).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    if len(files) == 1:
+        return folder / next(iter(files))
+    return folder
+
+
+def safe_name(name: str) -> str:
+    """A file name as the submitter gave it, if plain (letters, digits, '_', '-', '.'), else refused."""
+    base = PurePosixPath(name.replace("\\", "/")).name
+    if not base or base.startswith(".") or not all(c.isalnum() or c in "_-." for c in base) or len(base) > 100:
+        raise JudgeInputError(f"file name {name!r}: letters, digits, '_', '-' and '.' only")
+    return base
+
+
+def unzip(data: bytes, limit: int | None = None) -> dict[str, bytes]:
+    """A zip's regular files by their relative path, every name checked; `limit`: most bytes in all."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise JudgeInputError("not a zip file") from None
+    files, total = {}, 0
+    for info in archive.infolist():
+        if info.is_dir():
+            continue
+        parts = PurePosixPath(info.filename).parts
+        if not parts or any(part in ("", ".", "..") for part in parts) or info.filename.startswith("/"):
+            raise JudgeInputError(f"zip member {info.filename!r}: not a plain relative path")
+        for part in parts:
+            safe_name(part)
+        if (info.external_attr >> 16) & 0o170000 == 0o120000:
+            raise JudgeInputError(f"zip member {info.filename!r} is a link")
+        total += info.file_size
+        if len(files) >= MAX_FILES or (limit is not None and total > limit):
+            raise JudgeInputError("the zip holds too much")
+        files["/".join(parts)] = archive.read(info)
+    if not files:
+        raise JudgeInputError("the zip holds no file")
+    return files

@@ -1,0 +1,349 @@
+"""The pages: log in, problems and statements, samples, submit, own submissions (verdicts arrive by
+server-sent events), the scoreboard, clarifications; a coach's: every submission with its source and
+tests, rejudge, freeze, answers, export. Every query is filtered by the caller's team here, on the
+server (docs/serve.md lists what each role sees).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from ..errors import JudgeInputError
+from .app import Serve, caller_of, need_caller, static_file
+from .auth import LOGIN_COOKIE, SESSION_COOKIE, Caller, same
+from .scoreboard import standings
+from .statements import samples_zip, statement_html
+
+FORM_LIMITS = {"max_files": 1, "max_fields": 20}
+
+
+def _serve(request: Request) -> Serve:
+    return request.app.state.serve
+
+
+def _cookie(request: Request, response: Response, name: str, value: str, max_age: int | None = None) -> None:
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="lax", path="/",
+                        secure=request.url.scheme == "https")
+
+
+async def _form(request: Request, caller: Caller):
+    """The posted form, once its CSRF token is the session's (else 403)."""
+    serve = _serve(request)
+    form = await request.form(max_part_size=serve.source_limit + 1024, **FORM_LIMITS)
+    if not same(form.get("csrf"), caller.csrf):
+        raise HTTPException(403, "the form's CSRF token is missing or wrong: reload the page")
+    return form
+
+
+def _coach(request: Request) -> Caller:
+    caller = need_caller(request)
+    if not caller.coach:
+        raise HTTPException(404, "no such page")
+    return caller
+
+
+async def home(request: Request):
+    return RedirectResponse("/problems" if caller_of(request) else "/login", 303)
+
+
+async def login(request: Request):
+    serve = _serve(request)
+    import secrets
+
+    if request.method == "GET":
+        token = secrets.token_urlsafe(24)
+        response = serve.page(request, "login.html", login_csrf=token)
+        _cookie(request, response, LOGIN_COOKIE, token)
+        return response
+    form = await request.form(**FORM_LIMITS)
+    if not same(form.get("csrf"), request.cookies.get(LOGIN_COOKIE, "")):
+        raise HTTPException(403, "the form's CSRF token is missing or wrong: reload the page")
+    address = request.client.host if request.client else "?"
+    username = str(form.get("username", ""))[:64]
+    caller = await serve.auth.check_password(username, str(form.get("password", ""))[:256], address)
+    if not isinstance(caller, Caller):
+        token = secrets.token_urlsafe(24)
+        why = "too many failed logins: wait a few minutes" if caller == "throttled" else "wrong username or password"
+        response = serve.page(request, "login.html", status=429 if caller == "throttled" else 401, error=why,
+                              login_csrf=token)
+        _cookie(request, response, LOGIN_COOKIE, token)
+        return response
+    response = RedirectResponse("/problems", 303)
+    _cookie(request, response, SESSION_COOKIE, serve.auth.new_session(caller), max_age=7 * 24 * 3600)
+    response.delete_cookie(LOGIN_COOKIE, path="/")
+    return response
+
+
+async def logout(request: Request):
+    caller = need_caller(request)
+    await _form(request, caller)
+    _serve(request).auth.end_session(request.cookies.get(SESSION_COOKIE, ""))
+    response = RedirectResponse("/login", 303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+async def problems(request: Request):
+    need_caller(request)
+    return _serve(request).page(request, "problems.html")
+
+
+def _problem(request: Request):
+    serve = _serve(request)
+    slug = request.path_params["slug"]
+    if slug not in serve.problems or not (serve.clock.started or request.state.caller.coach):
+        raise HTTPException(404, "no such problem")
+    return serve.problems[slug]
+
+
+async def problem(request: Request):
+    need_caller(request)
+    found = _problem(request)
+    return _serve(request).page(request, "problem.html", problem=found, statement=statement_html(found))
+
+
+async def samples(request: Request):
+    need_caller(request)
+    found = _problem(request)
+    return Response(samples_zip(found), media_type="application/zip",
+                    headers={"Content-Disposition": f'attachment; filename="{found.slug}-samples.zip"'})
+
+
+async def submit(request: Request):
+    serve = _serve(request)
+    caller = need_caller(request)
+    if request.method == "GET":
+        return serve.page(request, "submit.html", chosen=request.query_params.get("problem"))
+    form = await _form(request, caller)
+    upload = form.get("file")
+    try:
+        if upload is not None and getattr(upload, "filename", ""):
+            data = await upload.read(serve.source_limit + 1)
+            name = upload.filename
+        else:
+            data = str(form.get("source", "")).encode()
+            name = str(form.get("filename", "")).strip()
+            if not name:
+                raise JudgeInputError("name the file (its extension picks the language)")
+        zipped = name.lower().endswith(".zip")
+        number = serve.submit(caller, str(form.get("problem", "")), name, data, zipped)
+    except JudgeInputError as err:
+        return serve.page(request, "submit.html", status=400, error=err.message, chosen=form.get("problem"))
+    return RedirectResponse(f"/submissions/{number}", 303)
+
+
+def submission_view(serve: Serve, row, caller: Caller) -> dict:
+    """What the caller may see of a submission (the caller may see it: checked before)."""
+    judgement = serve.store.judgement(row["id"])
+    live = serve.grader.live.get(row["id"])
+    view = {"id": row["id"], "problem": row["problem"], "language": row["language"], "filename": row["filename"],
+            "minute": row["contest_ms"] // 60000, "team_id": row["team_id"], "queued": row["state"] == "queued",
+            "verdict": judgement["verdict"] if judgement else None,
+            "score": judgement["score"] if judgement else None,
+            "done": live["done"] if live else None, "total": live["total"] if live else None,
+            "cpu_ms": round(live["cpu_ms"] if live else judgement["max_cpu_ms"] if judgement else 0),
+            "memory_mib": round(live["memory_mib"], 1) if live else None}
+    if judgement:
+        tests = json.loads(judgement["tests"])
+        view["memory_mib"] = round(max((t["memory_mib"] for t in tests if t["verdict"]), default=0), 1)
+        view["done"] = sum(t["verdict"] is not None for t in tests)
+        view["total"] = len(tests)
+        failing = next(((n, t) for n, t in enumerate(tests, 1) if t["verdict"] not in ("AC", None)), None)
+        if caller.coach:
+            view["tests"], view["message"] = tests, judgement["message"]
+        elif serve.contest.show_failing_test and failing:
+            view["failing"] = f"test {failing[0]}: {failing[1]['verdict']}"
+        if judgement["verdict"] == "CE" and not caller.coach:
+            view["message"] = judgement["message"]  # the compiler's words on the team's own source
+    return view
+
+
+def _visible(serve: Serve, caller: Caller, number: int):
+    row = serve.store.submission(number)
+    if row is None or not (caller.coach or row["team_id"] == caller.team_id):
+        raise HTTPException(404, "no such submission")  # another team's: as if it did not exist
+    return row
+
+
+def _own_rows(serve: Serve, caller: Caller) -> list:
+    if caller.coach:
+        return serve.store.rows("SELECT s.*, t.name AS team FROM submissions s JOIN teams t ON t.id = s.team_id "
+                                "ORDER BY s.id DESC")
+    return serve.store.rows("SELECT s.*, t.name AS team FROM submissions s JOIN teams t ON t.id = s.team_id "
+                            "WHERE s.team_id = ? ORDER BY s.id DESC", caller.team_id)
+
+
+async def submissions(request: Request):
+    serve = _serve(request)
+    caller = need_caller(request)
+    rows = _own_rows(serve, caller)
+    views = [submission_view(serve, row, caller) | {"team": row["team"]} for row in rows]
+    return serve.page(request, "submissions.html", submissions=views)
+
+
+async def submission(request: Request):
+    serve = _serve(request)
+    caller = need_caller(request)
+    row = _visible(serve, caller, request.path_params["number"])
+    source = None
+    if caller.coach:
+        source = _source_text(row)
+    return serve.page(request, "submission.html", s=submission_view(serve, row, caller), source=source,
+                      team=serve.store.row("SELECT name FROM teams WHERE id = ?", row["team_id"])["name"])
+
+
+def _source_text(row) -> str:
+    if not row["zipped"]:
+        return row["source"].decode("utf-8", "replace")
+    from .grading import unzip
+
+    return "\n\n".join(f"--- {name} ---\n{data.decode('utf-8', 'replace')}" for name, data in unzip(row["source"]).items())
+
+
+async def events(request: Request):
+    """The caller's submissions' states as server-sent events, sent when anything changed (a team's
+    stream holds its own submissions only)."""
+    from sse_starlette.sse import EventSourceResponse
+
+    serve = _serve(request)
+    caller = need_caller(request)
+
+    async def stream():
+        seen, last = None, None
+        while True:
+            if await request.is_disconnected():
+                return
+            if serve.grader.version != seen:
+                seen = serve.grader.version
+                rows = _own_rows(serve, caller)[:200]
+                data = json.dumps([submission_view(serve, row, caller) for row in rows])
+                if data != last:
+                    last = data
+                    yield {"event": "submissions", "data": data}
+            await asyncio.sleep(0.5)
+
+    return EventSourceResponse(stream(), ping=15)
+
+
+async def scoreboard(request: Request):
+    serve = _serve(request)
+    caller = need_caller(request)
+    board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), caller.coach)
+    return serve.page(request, "scoreboard.html", board=board)
+
+
+async def clarifications(request: Request):
+    serve = _serve(request)
+    caller = need_caller(request)
+    if request.method == "POST":
+        form = await _form(request, caller)
+        text = str(form.get("text", "")).strip()[:4000]
+        problem = str(form.get("problem", "")) or None
+        if not text or (problem is not None and problem not in serve.problems):
+            raise HTTPException(400, "a clarification needs a text (and a problem of the contest, or none)")
+        if caller.coach:  # an answer (to its team, or to all) or a broadcast
+            reply_to = int(form["reply_to"]) if form.get("reply_to") else None
+            question = serve.store.row("SELECT * FROM clarifications WHERE id = ?", reply_to) if reply_to else None
+            to_team = question["from_team"] if question and form.get("to") != "all" else None
+            serve.store.add_clarification(None, to_team, reply_to, problem or (question["problem"] if question else None),
+                                          text, serve.clock.now_ms())
+        else:
+            serve.store.add_clarification(caller.team_id, None, None, problem, text, serve.clock.now_ms())
+        return RedirectResponse("/clarifications", 303)
+    if caller.coach:
+        rows = serve.store.rows("SELECT c.*, t.name AS team FROM clarifications c LEFT JOIN teams t ON t.id = c.from_team "
+                                "ORDER BY c.id DESC")
+    else:
+        rows = serve.store.rows("SELECT c.*, NULL AS team FROM clarifications c WHERE c.from_team = ? OR c.to_team = ? "
+                                "OR (c.from_team IS NULL AND c.to_team IS NULL) ORDER BY c.id DESC",
+                                caller.team_id, caller.team_id)
+    return serve.page(request, "clarifications.html", clarifications=rows)
+
+
+async def rejudge(request: Request):
+    serve = _serve(request)
+    form = await _form(request, _coach(request))
+    if form.get("submission"):
+        count = serve.store.requeue("id = ?", int(form["submission"]))
+    elif form.get("problem"):
+        count = serve.store.requeue("problem = ?", str(form["problem"]))
+    elif form.get("team"):
+        count = serve.store.requeue("team_id = ?", int(form["team"]))
+    else:
+        raise HTTPException(400, "rejudge what: a submission, a problem or a team")
+    serve.grader.wake()
+    back = f"/submissions/{form['submission']}" if form.get("submission") else "/submissions"
+    return RedirectResponse(f"{back}?rejudged={count}", 303)
+
+
+async def freeze(request: Request):
+    import time
+
+    serve = _serve(request)
+    form = await _form(request, _coach(request))
+    action = form.get("action")
+    if action == "freeze":
+        serve.store.set_meta("frozen_at", repr(time.time()))
+        serve.store.set_meta("freeze", "frozen")
+    elif action == "unfreeze":
+        serve.store.set_meta("thawed_at", repr(time.time()))
+        serve.store.set_meta("freeze", "thawed")
+    elif action == "finalize":
+        serve.store.set_meta("finalized", repr(time.time()))
+    else:
+        raise HTTPException(400, "freeze, unfreeze or finalize")
+    from .store import add_event
+
+    with serve.store.write() as db:
+        add_event(db, "state", None, serve.clock.state())
+    serve.grader.wake()
+    return RedirectResponse("/scoreboard", 303)
+
+
+async def export(request: Request):
+    serve = _serve(request)
+    _coach(request)
+    rows = serve.store.rows("SELECT s.id, t.name AS team, s.problem, s.language, s.contest_ms, j.verdict, j.score, "
+                            "j.max_cpu_ms FROM submissions s JOIN teams t ON t.id = s.team_id LEFT JOIN judgements j "
+                            "ON j.submission_id = s.id AND j.valid = 1 ORDER BY s.id")
+    records = [dict(row) for row in rows]
+    if request.path_params["format"] not in ("csv", "json"):
+        raise HTTPException(404, "export.csv or export.json")
+    if request.path_params["format"] == "json":
+        board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), True)
+        board.pop("time")
+        return JSONResponse({"contest": serve.contest.name, "submissions": records, "scoreboard": board})
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=["id", "team", "problem", "language", "contest_ms", "verdict", "score",
+                                                "max_cpu_ms"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return Response(buffer.getvalue(), media_type="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="results.csv"'})
+
+
+async def static(request: Request):
+    name = request.path_params["name"]
+    if name not in ("judge.js", "judge.css"):
+        raise HTTPException(404, "no such file")
+    return FileResponse(static_file(name))
+
+
+def routes() -> list[Route]:
+    return [Route("/", home), Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"]),
+            Route("/problems", problems), Route("/problems/{slug}", problem),
+            Route("/problems/{slug}/samples.zip", samples), Route("/submit", submit, methods=["GET", "POST"]),
+            Route("/submissions", submissions), Route("/submissions/{number:int}", submission),
+            Route("/events", events), Route("/scoreboard", scoreboard),
+            Route("/clarifications", clarifications, methods=["GET", "POST"]),
+            Route("/coach/rejudge", rejudge, methods=["POST"]), Route("/coach/freeze", freeze, methods=["POST"]),
+            Route("/coach/export.{format:str}", export), Route("/static/{name}", static)]
+

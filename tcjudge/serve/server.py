@@ -1,0 +1,65 @@
+"""Starting the contest: its problems loaded (a package's computed time limit settled first, as grade
+does), its store opened, the grading thread started (it first takes what a previous run left queued),
+and uvicorn serving the app until Ctrl-C."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import JudgeInputError
+from .contest import load_contest, store_path
+
+
+def load_problems(options, contest) -> dict:
+    """slug -> Problem, in the contest's order; a problem that cannot be read is the contest file's
+    error at its line."""
+    from .. import languages
+    from ..problems.catalog import Catalog
+    from ..runs import settle_time_limit
+
+    problems = {}
+    for index, written in enumerate(contest.problems):
+        folder = contest.problem_path(index, options.problems)
+        try:
+            catalog = Catalog(folder.parent, options.solutions, languages.EXTENSIONS)
+            problem = catalog.problem(folder.name)
+            settle_time_limit(options, catalog, problem)
+        except JudgeInputError as err:
+            raise JudgeInputError(f"problem {written!r}: {err}", contest.path, contest.problem_lines[index]) from None
+        if problem.slug in problems:
+            raise JudgeInputError(f"two problems are named {problem.slug!r}", contest.path, contest.problem_lines[index])
+        problems[problem.slug] = problem
+    return problems
+
+
+def serve(options) -> int:
+    import uvicorn
+
+    from .api import static_events
+    from .app import Serve, build_app, warn_exposed
+    from .grading import Grader
+    from .store import Store
+
+    contest = load_contest(options.contest)
+    problems = load_problems(options, contest)
+    store = Store(store_path(options.store, options.history, contest))
+    if not store.row("SELECT 1 FROM accounts LIMIT 1"):
+        print(f"judge: note: no accounts yet: judge accounts {options.contest} --count N", file=sys.stderr)
+    grader = Grader(store, problems, contest, options)
+    state = Serve(contest, problems, store, grader, options.source_limit * 1024)
+    static_events(state)
+    app = build_app(state)
+    warn_exposed(options.host)
+    queued = len(store.queued())
+    print(f"{contest.name}: {len(problems)} problem(s), store {store.path}"
+          + (f", {queued} submission(s) left to judge" if queued else ""), flush=True)
+    grader.start()
+    config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    finally:
+        grader.stop()
+        store.close()
+    return 0

@@ -1,0 +1,233 @@
+"""The contest's store: one SQLite file in WAL mode (beside the run history: reports/contest-<id>.sqlite),
+holding accounts, sessions, submissions with their sources as blobs, judgements, clarifications and
+the event feed. A submission is committed before its HTTP answer; a judgement is written with its
+submission's new state in one transaction, so a `kill -9` at any moment leaves every submission either
+judged once or still queued (docs/serve.md).
+
+One connection, guarded by a lock: the queries are small, and the grading thread and the web
+handlers take turns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS teams (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS accounts (username TEXT PRIMARY KEY, team_id INTEGER REFERENCES teams(id),
+    role TEXT NOT NULL CHECK (role IN ('team', 'coach')), hash TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (token TEXT PRIMARY KEY, username TEXT NOT NULL REFERENCES accounts(username),
+    csrf TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS submissions (id INTEGER PRIMARY KEY AUTOINCREMENT, team_id INTEGER NOT NULL,
+    problem TEXT NOT NULL, language TEXT NOT NULL, filename TEXT NOT NULL, source BLOB NOT NULL,
+    zipped INTEGER NOT NULL, time REAL NOT NULL, contest_ms INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'judged')));
+CREATE INDEX IF NOT EXISTS submissions_state ON submissions(state, id);
+CREATE TABLE IF NOT EXISTS judgements (id INTEGER PRIMARY KEY AUTOINCREMENT, submission_id INTEGER NOT NULL,
+    started REAL NOT NULL, ended REAL NOT NULL, verdict TEXT NOT NULL, score REAL, max_cpu_ms REAL NOT NULL,
+    message TEXT NOT NULL, tests TEXT NOT NULL, valid INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS judgements_submission ON judgements(submission_id);
+CREATE TABLE IF NOT EXISTS clarifications (id INTEGER PRIMARY KEY AUTOINCREMENT, from_team INTEGER,
+    to_team INTEGER, reply_to INTEGER, problem TEXT, text TEXT NOT NULL, time REAL NOT NULL,
+    contest_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, obj_id TEXT,
+    data TEXT, team_id INTEGER, coach_only INTEGER NOT NULL DEFAULT 0, time REAL NOT NULL);
+"""
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def write(self):
+        """One transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any failure."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def rows(self, sql: str, *args) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def row(self, sql: str, *args) -> sqlite3.Row | None:
+        with self._lock:
+            return self._db.execute(sql, args).fetchone()
+
+    # the contest's settings kept across restarts
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        found = self.row("SELECT value FROM meta WHERE key = ?", key)
+        return found["value"] if found else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.write() as db:
+            db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       (key, value))
+
+    # accounts
+    def team_id(self, db, name: str) -> int:
+        found = db.execute("SELECT id FROM teams WHERE name = ?", (name,)).fetchone()
+        if found:
+            return found["id"]
+        return db.execute("INSERT INTO teams (name) VALUES (?)", (name,)).lastrowid
+
+    def put_account(self, username: str, team: str | None, role: str, password_hash: str) -> None:
+        """Make or replace an account (a new password revokes its sessions)."""
+        with self.write() as db:
+            team_id = self.team_id(db, team) if team is not None else None
+            db.execute("DELETE FROM sessions WHERE username = ?", (username,))
+            db.execute("INSERT INTO accounts (username, team_id, role, hash) VALUES (?, ?, ?, ?) ON CONFLICT(username) "
+                       "DO UPDATE SET team_id = excluded.team_id, role = excluded.role, hash = excluded.hash",
+                       (username, team_id, role, password_hash))
+
+    def account(self, username: str) -> sqlite3.Row | None:
+        return self.row("SELECT * FROM accounts WHERE username = ?", username)
+
+    # submissions
+    def add_submission(self, team_id: int, problem: str, language: str, filename: str, source: bytes, zipped: bool,
+                       contest_ms: int) -> int:
+        with self.write() as db:
+            number = db.execute("INSERT INTO submissions (team_id, problem, language, filename, source, zipped, time, "
+                                "contest_ms, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
+                                (team_id, problem, language, filename, source, int(zipped), time.time(),
+                                 contest_ms)).lastrowid
+            add_event(db, "submissions", str(number), submission_json(db.execute(
+                "SELECT * FROM submissions WHERE id = ?", (number,)).fetchone()), team_id=team_id)
+        return number
+
+    def queued(self) -> list[sqlite3.Row]:
+        return self.rows("SELECT id, team_id FROM submissions WHERE state = 'queued' ORDER BY id")
+
+    def submission(self, number: int) -> sqlite3.Row | None:
+        return self.row("SELECT * FROM submissions WHERE id = ?", number)
+
+    def record_judgement(self, number: int, started: float, verdict: str, score: float | None, max_cpu_ms: float,
+                         message: str, tests: list[dict]) -> int | None:
+        """The judgement of a queued submission, and the submission judged, in one transaction; None
+        (nothing written) when it is no longer queued."""
+        with self.write() as db:
+            found = db.execute("SELECT * FROM submissions WHERE id = ? AND state = 'queued'", (number,)).fetchone()
+            if found is None:
+                return None
+            db.execute("UPDATE judgements SET valid = 0 WHERE submission_id = ?", (number,))
+            judgement = db.execute(
+                "INSERT INTO judgements (submission_id, started, ended, verdict, score, max_cpu_ms, message, tests, valid) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (number, started, time.time(), verdict, score, max_cpu_ms, message, json.dumps(tests))).lastrowid
+            db.execute("UPDATE submissions SET state = 'judged' WHERE id = ?", (number,))
+            row = db.execute("SELECT * FROM judgements WHERE id = ?", (judgement,)).fetchone()
+            add_event(db, "judgements", str(judgement), judgement_json(row, found["contest_ms"]), team_id=found["team_id"])
+            for ordinal, test in enumerate(tests, 1):
+                if test.get("verdict"):
+                    add_event(db, "runs", f"{judgement}-{ordinal}", run_json(judgement, ordinal, test),
+                              team_id=found["team_id"])
+        return judgement
+
+    def requeue(self, where: str, *args) -> int:
+        """Rejudge: the chosen judged submissions go back to the queue (their judgement stays valid
+        until the new one is written)."""
+        with self.write() as db:
+            return db.execute(f"UPDATE submissions SET state = 'queued' WHERE state = 'judged' AND {where}",
+                              args).rowcount
+
+    def judgement(self, number: int) -> sqlite3.Row | None:
+        return self.row("SELECT * FROM judgements WHERE submission_id = ? AND valid = 1 ORDER BY id DESC LIMIT 1",
+                        number)
+
+    # clarifications
+    def add_clarification(self, from_team: int | None, to_team: int | None, reply_to: int | None, problem: str | None,
+                          text: str, contest_ms: int) -> int:
+        with self.write() as db:
+            number = db.execute("INSERT INTO clarifications (from_team, to_team, reply_to, problem, text, time, contest_ms) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                (from_team, to_team, reply_to, problem, text, time.time(), contest_ms)).lastrowid
+            row = db.execute("SELECT * FROM clarifications WHERE id = ?", (number,)).fetchone()
+            data = clarification_json(row)
+            if from_team is not None:  # a question: its team and the coaches
+                add_event(db, "clarifications", str(number), data, team_id=from_team)
+            elif to_team is not None:  # an answer to one team
+                add_event(db, "clarifications", str(number), data, team_id=to_team)
+            else:  # a broadcast
+                add_event(db, "clarifications", str(number), data)
+        return number
+
+
+def add_event(db, kind: str, obj_id: str | None, data, team_id: int | None = None, coach_only: bool = False) -> None:
+    """An event of the feed, visible to everyone logged in, to one team (and the coaches), or to the coaches."""
+    db.execute("INSERT INTO events (type, obj_id, data, team_id, coach_only, time) VALUES (?, ?, ?, ?, ?, ?)",
+               (kind, obj_id, None if data is None else json.dumps(data), team_id, int(coach_only), time.time()))
+
+
+def iso(when: float) -> str:
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(when, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def reltime(ms: int) -> str:
+    sign = "-" if ms < 0 else ""
+    ms = abs(ms)
+    return f"{sign}{ms // 3600000}:{ms % 3600000 // 60000:02}:{ms % 60000 // 1000:02}.{ms % 1000:03}"
+
+
+def submission_json(row) -> dict:
+    return {"id": str(row["id"]), "language_id": row["language"], "problem_id": row["problem"],
+            "team_id": str(row["team_id"]), "time": iso(row["time"]), "contest_time": reltime(row["contest_ms"]),
+            "files": [{"href": f"contests/{{cid}}/submissions/{row['id']}/files", "mime": "application/zip"}]}
+
+
+# CLICS judgement type id -> (name, penalty, solved); our verdicts map to them by CLICS_ID
+JUDGEMENT_TYPES = {"AC": ("correct", False, True), "WA": ("wrong answer", True, False),
+                   "TLE": ("time limit exceeded", True, False), "RTE": ("run-time error", True, False),
+                   "MLE": ("memory limit exceeded", True, False), "CE": ("compiler error", False, False),
+                   "JE": ("judging error", False, False)}
+CLICS_ID = {"RE": "RTE", "IE": "JE"}  # CE and IE cost no penalty (docs/serve.md)
+
+
+def clics_id(verdict: str) -> str:
+    return CLICS_ID.get(verdict, verdict)
+
+
+def judgement_json(row, contest_ms: int) -> dict:
+    elapsed = int((row["ended"] - row["started"]) * 1000)
+    return {"id": str(row["id"]), "submission_id": str(row["submission_id"]),
+            "judgement_type_id": clics_id(row["verdict"]), "start_time": iso(row["started"]),
+            "start_contest_time": reltime(contest_ms), "end_time": iso(row["ended"]),
+            "end_contest_time": reltime(contest_ms + elapsed), "max_run_time": round(row["max_cpu_ms"] / 1000, 3),
+            "valid": bool(row["valid"])} | ({"score": row["score"]} if row["score"] is not None else {})
+
+
+def run_json(judgement: int, ordinal: int, test: dict) -> dict:
+    return {"id": f"{judgement}-{ordinal}", "judgement_id": str(judgement), "ordinal": ordinal,
+            "judgement_type_id": clics_id(test["verdict"]), "run_time": round(test.get("cpu_ms", 0) / 1000, 3)}
+
+
+def clarification_json(row) -> dict:
+    return {"id": str(row["id"]), "from_team_id": None if row["from_team"] is None else str(row["from_team"]),
+            "to_team_id": None if row["to_team"] is None else str(row["to_team"]),
+            "reply_to_id": None if row["reply_to"] is None else str(row["reply_to"]),
+            "problem_id": row["problem"], "text": row["text"], "time": iso(row["time"]),
+            "contest_time": reltime(row["contest_ms"])}

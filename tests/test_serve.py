@@ -1,0 +1,363 @@
+"""`judge serve` in-process: the contest file, accounts, and who may see what (the security tests of
+docs/serve.md), on the real app with a real store; grading is done by calling the grader directly."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import re
+import sqlite3
+import time
+import zipfile
+from argparse import Namespace
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from tcjudge.cli import main  # noqa: E402
+from tcjudge.errors import JudgeInputError  # noqa: E402
+from tcjudge.problems.loader import load_problem  # noqa: E402
+from tcjudge.serve.accounts import make_accounts  # noqa: E402
+from tcjudge.serve.api import static_events  # noqa: E402
+from tcjudge.serve.app import Serve, build_app  # noqa: E402
+from tcjudge.serve.contest import load_contest  # noqa: E402
+from tcjudge.serve.grading import Grader  # noqa: E402
+from tcjudge.serve.store import Store  # noqa: E402
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA  # noqa: E402
+
+MINIMAL = """name: Practice 1
+problems: [ellyscheckers, roxor]    # slugs under --problems, or paths to Kattis packages
+start: now                          # or an ISO 8601 time
+duration: 2h
+freeze: 30m
+scoring: icpc
+"""
+ACCEPTED = (TESTDATA / "solutions" / "accepted.py").read_bytes()
+WRONG = (TESTDATA / "solutions" / "wrong_answer.py").read_bytes()
+
+
+def test_the_minimal_contest_file_reads(tmp_path):
+    path = tmp_path / "practice.yaml"
+    path.write_text(MINIMAL)
+    contest = load_contest(path)
+    assert (contest.name, contest.problems, contest.start, contest.scoring) == ("Practice 1", ["ellyscheckers", "roxor"],
+                                                                              None, "icpc")
+    assert (contest.duration, contest.freeze, contest.id) == (timedelta(hours=2), timedelta(minutes=30), "practice")
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("name: x\nproblems: [a]\nduration: 2x\n", 3, "duration: expected a time span"),
+    ("name: x\nproblems: [a]\nduration: 2h\nscoring: acm\n", 4, "scoring: expected one of icpc, ioi"),
+    ("name: x\nproblems: [a]\nduration: 2h\nlanguages: [python3, rust]\n", 4, "unknown language id 'rust'"),
+    ("name: x\nproblems: [a]\nduration: 2h\nstart: tomorrow\n", 4, "start: expected now or an ISO 8601 time"),
+    ("name: x\nproblems: [a]\nduration: 1h\nfreeze: 2h\n", 4, "freeze: longer than the contest"),
+    ("name: x\nproblem: [a]\nduration: 1h\n", 2, "unknown key 'problem'"),
+    ("name: x\nproblems: [a]\nduration: 1h\nfoo: [\n", 5, "malformed YAML"),
+])
+def test_a_bad_contest_file_is_named_with_its_line(tmp_path, text, line, words):
+    path = tmp_path / "contest.yaml"
+    path.write_text(text)
+    with pytest.raises(JudgeInputError) as caught:
+        load_contest(path)
+    assert str(caught.value).startswith(f"{path}:{line}: ") and words in str(caught.value)
+
+
+def test_judge_accounts_writes_the_csv_and_slips_and_stores_only_argon2id_hashes(tmp_path, capsys):
+    contest = tmp_path / "practice.yaml"
+    contest.write_text(MINIMAL)
+    out, store = tmp_path / "slips", tmp_path / "store.sqlite"
+    assert main(["accounts", str(contest), "--count", "3", "--out", str(out), "--store", str(store)]) == 0
+    rows = list(csv.reader((out / "accounts.csv").open()))
+    assert rows[0] == ["team", "username", "password"] and len(rows) == 4
+    assert all(len(password) == 12 for _, _, password in rows[1:])
+    slips = (out / "slips.html").read_text()
+    assert all(password in slips for _, _, password in rows[1:])
+    with sqlite3.connect(store) as db:
+        hashes = [h for (h,) in db.execute("SELECT hash FROM accounts")]
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert len(hashes) == 4 and all(h.startswith("$argon2id$") for h in hashes)
+    raw = store.read_bytes() + (store.with_name(store.name + "-wal").read_bytes()
+                                if store.with_name(store.name + "-wal").exists() else b"")
+    assert not any(password.encode() in raw for _, _, password in rows[1:])
+
+
+def test_judge_accounts_reads_a_teams_csv(tmp_path):
+    contest = tmp_path / "practice.yaml"
+    contest.write_text(MINIMAL)
+    teams = tmp_path / "teams.csv"
+    teams.write_text("team,username\nThe Reds,reds\nThe Blues,\n")
+    out = tmp_path / "out"
+    assert main(["accounts", str(contest), "--teams", str(teams), "--out", str(out),
+                 "--store", str(tmp_path / "s.sqlite")]) == 0
+    rows = list(csv.DictReader((out / "accounts.csv").open()))
+    assert [(r["team"], r["username"]) for r in rows] == [("The Reds", "reds"), ("The Blues", "team002")]
+
+
+class Site:
+    """The app of a contest of the fixture problem `adder`, two teams (Red, Blue) and a coach."""
+
+    def __init__(self, tmp_path, start: datetime | None = None, freeze: str = "30m", extra: str = ""):
+        path = tmp_path / "contest.yaml"
+        when = start.isoformat() if start else "now"
+        path.write_text(f"name: Test\nproblems: [adder]\nstart: '{when}'\nduration: 2h\nfreeze: {freeze}\n{extra}")
+        self.contest = load_contest(path)
+        self.store = Store(tmp_path / "contest.sqlite")
+        made = make_accounts(self.store, [("Red", "red"), ("Blue", "blue")])
+        self.passwords = {username: password for _, username, password in made}
+        self.problems = {"adder": load_problem(FIXTURE_PROBLEMS / "adder")}
+        options = Namespace(history=tmp_path / "history.sqlite", source_limit=64, cluster=None, jobs=1,
+                            argv=["serve"], cluster_require_isolation=False)
+        self.grader = Grader(self.store, self.problems, self.contest, options)
+        self.serve = Serve(self.contest, self.problems, self.store, self.grader, 64 * 1024)
+        static_events(self.serve)
+        self.app = build_app(self.serve)
+
+    def client(self, username: str | None = None) -> TestClient:
+        client = TestClient(self.app, base_url="http://127.0.0.1", follow_redirects=False)
+        if username:
+            response = login(client, username, self.passwords[username])
+            assert response.status_code == 303, response.text
+        return client
+
+    def team(self, username: str) -> int:
+        return self.store.account(username)["team_id"]
+
+
+def csrf_of(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+def login(client: TestClient, username: str, password: str):
+    token = csrf_of(client.get("/login").text)
+    return client.post("/login", data={"csrf": token, "username": username, "password": password})
+
+
+def submit(client: TestClient, source: bytes = ACCEPTED, name: str = "adder.py", **extra):
+    token = csrf_of(client.get("/submit").text)
+    return client.post("/submit", data={"csrf": token, "problem": "adder"} | extra, files={"file": (name, source)})
+
+
+def number_of(response) -> int:
+    assert response.status_code == 303, response.text
+    return int(response.headers["location"].rsplit("/", 1)[1])
+
+
+def test_a_submission_is_stored_before_its_answer_and_graded_through_the_run_owner(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    number = number_of(submit(red))
+    assert site.store.submission(number)["state"] == "queued"  # committed before the 303
+    assert site.store.submission(number)["source"] == ACCEPTED
+    wrong = number_of(submit(red, WRONG))
+    site.grader.grade(number)
+    site.grader.grade(wrong)
+    assert site.store.judgement(number)["verdict"] == "AC" and site.store.judgement(wrong)["verdict"] == "WA"
+    assert "AC" in red.get(f"/submissions/{number}").text
+    history = sqlite3.connect(tmp_path / "history.sqlite")
+    assert history.execute("SELECT count(*) FROM runs WHERE command = 'serve'").fetchone()[0] == 2
+    # contestants see no expected value or input: the WA's message is the bare verdict
+    page = red.get(f"/submissions/{wrong}").text
+    assert "expected" not in page.lower()
+
+
+def test_the_queue_shares_fairly_between_teams(tmp_path):
+    site = Site(tmp_path)
+    red, blue = site.team("red"), site.team("blue")
+    reds = [site.store.add_submission(red, "adder", "python3", "a.py", ACCEPTED, False, 0) for _ in range(3)]
+    blues = [site.store.add_submission(blue, "adder", "python3", "a.py", ACCEPTED, False, 0) for _ in range(2)]
+    order = []
+    for _ in range(5):
+        number = site.grader.next_submission()
+        order.append(number)
+        site.store.record_judgement(number, time.time(), "AC", None, 1.0, "", [])
+    assert order == [reds[0], blues[0], reds[1], blues[1], reds[2]]
+
+
+def test_a_judge_error_is_an_ie_judgement_that_a_coach_rejudges(tmp_path):
+    site = Site(tmp_path)
+    number = site.store.add_submission(site.team("red"), "gone", "python3", "a.py", ACCEPTED, False, 0)
+    site.grader.grade(number)
+    judgement = site.store.judgement(number)
+    assert judgement["verdict"] == "IE" and "no problem 'gone'" in judgement["message"]
+    coach = site.client("coach")
+    page = coach.get(f"/submissions/{number}").text
+    assert "Rejudge submission" in page
+    response = coach.post("/coach/rejudge", data={"csrf": csrf_of(page), "submission": str(number)})
+    assert response.status_code == 303 and site.store.submission(number)["state"] == "queued"
+
+
+def test_another_teams_submission_is_404_everywhere(tmp_path):
+    site = Site(tmp_path)
+    red, blue = site.client("red"), site.client("blue")
+    number = number_of(submit(red))
+    site.grader.grade(number)
+    assert blue.get(f"/submissions/{number}").status_code == 404
+    assert f'href="/submissions/{number}"' not in blue.get("/submissions").text
+    cid = site.contest.id
+    auth = ("blue", site.passwords["blue"])
+    api = TestClient(site.app, base_url="http://127.0.0.1")
+    assert api.get(f"/api/contests/{cid}/submissions/{number}", auth=auth).status_code == 404
+    assert api.get(f"/api/contests/{cid}/submissions/{number}/files", auth=auth).status_code == 404
+    assert api.get(f"/api/contests/{cid}/submissions", auth=auth).json() == []
+    assert api.get(f"/api/contests/{cid}/judgements", auth=auth).json() == []
+    assert api.get(f"/api/contests/{cid}/runs", auth=auth).json() == []
+    feed = api.get(f"/api/contests/{cid}/event-feed?stream=false", auth=auth).text
+    assert {json.loads(line)["type"] for line in feed.splitlines()} >= {"contest", "problems", "teams", "state"}
+    assert not any(json.loads(line)["type"] in ("submissions", "judgements", "runs") for line in feed.splitlines())
+    # the owner and the coach see it
+    assert red.get(f"/submissions/{number}").status_code == 200
+    own = api.get(f"/api/contests/{cid}/submissions", auth=("red", site.passwords["red"])).json()
+    assert [s["id"] for s in own] == [str(number)]
+    coach_page = site.client("coach").get(f"/submissions/{number}").text
+    assert "class Adder" in coach_page  # the coach sees the source
+    assert "class Adder" not in blue.get("/submissions").text
+    assert api.get(f"/api/contests/{cid}/accounts", auth=auth).json() == [
+        {"id": "blue", "username": "blue", "type": "team", "team_id": str(site.team("blue"))}]
+
+
+def test_the_event_stream_of_a_team_holds_its_own_submissions_only(tmp_path):
+    site = Site(tmp_path)
+    red, blue = site.client("red"), site.client("blue")
+    mine = number_of(submit(blue))
+    number_of(submit(red))
+    with blue.stream("GET", "/events") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data:"):
+                data = json.loads(line[5:])
+                break
+    assert [s["id"] for s in data] == [mine]
+
+
+def test_a_form_without_its_csrf_token_is_403(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    for token in (None, "guessed"):
+        data = {"problem": "adder"} | ({"csrf": token} if token else {})
+        response = red.post("/submit", data=data, files={"file": ("adder.py", ACCEPTED)})
+        assert response.status_code == 403
+        assert red.post("/clarifications", data={"text": "hi"} | ({"csrf": token} if token else {})).status_code == 403
+        assert red.post("/logout", data={"csrf": token} if token else {}).status_code == 403
+    assert site.store.rows("SELECT * FROM submissions") == [] and site.store.rows("SELECT * FROM clarifications") == []
+    fresh = site.client()
+    fresh.get("/login")
+    assert fresh.post("/login", data={"username": "red", "password": site.passwords["red"]}).status_code == 403
+    coach = site.client("coach")
+    assert coach.post("/coach/freeze", data={"action": "freeze"}).status_code == 403
+
+
+def test_the_session_cookie_is_httponly_and_samesite_lax(tmp_path):
+    site = Site(tmp_path)
+    client = site.client()
+    response = login(client, "red", site.passwords["red"])
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie  # plain http on loopback
+    secure = TestClient(site.app, base_url="https://127.0.0.1", follow_redirects=False)
+    assert "secure" in login(secure, "red", site.passwords["red"]).headers["set-cookie"].lower()
+    # a session ends at log out: its token is worth nothing after
+    token = client.cookies.get("judge_session")
+    client.post("/logout", data={"csrf": csrf_of(client.get("/problems").text)})
+    other = site.client()
+    other.cookies.set("judge_session", token)
+    assert other.get("/problems").status_code == 303
+
+
+def test_a_guessed_password_is_throttled(tmp_path):
+    site = Site(tmp_path)
+    client = site.client()
+    for _ in range(5):
+        assert login(client, "red", "guess").status_code == 401
+    assert login(client, "red", site.passwords["red"]).status_code == 429  # even the right one, for a while
+    assert login(client, "blue", site.passwords["blue"]).status_code == 303  # another account is not locked
+    api = TestClient(site.app, base_url="http://127.0.0.1")
+    assert api.get(f"/api/contests/{site.contest.id}/account", auth=("red", site.passwords["red"])).status_code == 429
+    for number in range(20):  # one address guessing many accounts
+        login(client, f"nobody{number}", "guess")
+    assert login(client, "blue", site.passwords["blue"]).status_code == 429
+
+
+def test_a_frozen_scoreboard_shows_contestants_nothing_new(tmp_path):
+    site = Site(tmp_path, start=datetime.now(timezone.utc) - timedelta(minutes=100))  # frozen since minute 90
+    red, blue = site.team("red"), site.team("blue")
+    before = site.store.add_submission(red, "adder", "python3", "a.py", ACCEPTED, False, 10 * 60000)
+    during = site.store.add_submission(blue, "adder", "python3", "a.py", ACCEPTED, False, 95 * 60000)
+    wrong = site.store.add_submission(red, "adder", "python3", "a.py", WRONG, False, 96 * 60000)
+    for number, verdict in ((before, "AC"), (during, "AC"), (wrong, "WA")):
+        site.store.record_judgement(number, time.time(), verdict, None, 1.0, "", [])
+    cid = site.contest.id
+    api = TestClient(site.app, base_url="http://127.0.0.1")
+    for username in ("red", "blue"):
+        page = site.client(username).get("/scoreboard").text
+        assert "frozen" in page and page.count('class="solved"') + page.count('class="first"') == 1
+        assert "+1 pending" in page
+        board = api.get(f"/api/contests/{cid}/scoreboard", auth=(username, site.passwords[username])).json()
+        solved = {row["team_id"]: row["score"]["num_solved"] for row in board["rows"]}
+        assert solved == {str(red): 1, str(blue): 0}
+    coach = site.client("coach")
+    page = coach.get("/scoreboard").text
+    assert page.count('class="solved"') + page.count('class="first"') == 2  # the coach sees it live
+    coach.post("/coach/freeze", data={"csrf": csrf_of(page), "action": "unfreeze"})
+    board = api.get(f"/api/contests/{cid}/scoreboard", auth=("red", site.passwords["red"])).json()
+    assert {row["team_id"]: row["score"]["num_solved"] for row in board["rows"]} == {str(red): 1, str(blue): 1}
+
+
+def test_icpc_penalty_and_first_to_solve(tmp_path):
+    site = Site(tmp_path, freeze="0m")
+    red, blue = site.team("red"), site.team("blue")
+    for team, minute, verdict in ((red, 5, "WA"), (red, 7, "CE"), (red, 12, "AC"), (red, 20, "WA"),
+                                  (blue, 8, "AC")):
+        number = site.store.add_submission(team, "adder", "python3", "a.py", ACCEPTED, False, minute * 60000)
+        site.store.record_judgement(number, time.time(), verdict, None, 1.0, "", [])
+    board = TestClient(site.app).get(f"/api/contests/{site.contest.id}/scoreboard",
+                                     auth=("coach", site.passwords["coach"])).json()
+    rows = {row["team_id"]: row for row in board["rows"]}
+    assert rows[str(blue)]["rank"] == 1 and rows[str(blue)]["score"] == {"num_solved": 1, "total_time": 8}
+    assert rows[str(red)]["score"] == {"num_solved": 1, "total_time": 12 + 20}  # one WA before; CE costs nothing
+    assert rows[str(blue)]["problems"][0]["first_to_solve"] and not rows[str(red)]["problems"][0]["first_to_solve"]
+
+
+def test_statement_samples_and_submission_rules(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    assert "<h1>Adder</h1>" in red.get("/problems/adder").text
+    with zipfile.ZipFile(io.BytesIO(red.get("/problems/adder/samples.zip").content)) as archive:
+        assert archive.namelist() and "returns:" in archive.read(archive.namelist()[0]).decode()
+    assert red.get("/problems/nope").status_code == 404
+    assert submit(red, name="adder.rs").status_code == 400  # not a contest language
+    assert submit(red, source=b"#" * (64 * 1024 + 1)).status_code == 400  # over --source-limit
+    token = csrf_of(red.get("/submit").text)
+    pasted = red.post("/submit", data={"csrf": token, "problem": "adder", "filename": "adder.py",
+                                       "source": ACCEPTED.decode()})
+    assert site.store.submission(number_of(pasted))["language"] == "python3"
+    assert site.client().get("/problems").status_code == 303  # logged out: to the login page
+
+
+def test_clics_post_submission_with_basic_auth(tmp_path):
+    site = Site(tmp_path)
+    api = TestClient(site.app, base_url="http://127.0.0.1")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("adder.py", ACCEPTED)
+    body = {"problem_id": "adder", "language_id": "python3",
+            "files": [{"data": base64.b64encode(buffer.getvalue()).decode()}]}
+    url = f"/api/contests/{site.contest.id}/submissions"
+    assert api.post(url, json=body).status_code == 401
+    response = api.post(url, json=body, auth=("red", site.passwords["red"]))
+    assert response.status_code == 200, response.text
+    number = int(response.json()["id"])
+    assert response.json()["team_id"] == str(site.team("red"))
+    assert api.post(url, json=body | {"language_id": "cpp"}, auth=("red", site.passwords["red"])).status_code == 400
+    assert api.post(url, json=body, auth=("coach", site.passwords["coach"])).status_code == 403
+    site.grader.grade(number)
+    judgements = api.get(f"/api/contests/{site.contest.id}/judgements", auth=("red", site.passwords["red"])).json()
+    assert [(j["submission_id"], j["judgement_type_id"]) for j in judgements] == [(str(number), "AC")]
+    assert api.get("/api", auth=("red", site.passwords["red"])).json()["version"] == "2023-06"
+    languages = api.get(f"/api/contests/{site.contest.id}/languages", auth=("red", site.passwords["red"])).json()
+    assert {item["id"] for item in languages} == {"python3", "cpp", "c", "java", "kotlin"}
