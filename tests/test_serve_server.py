@@ -1,0 +1,186 @@
+"""`judge serve` as people run it: a server process on 127.0.0.1 and a random port, spoken to over HTTP
+with httpx; and `kill -9` in the middle of a burst of submissions, then a restart: every submission
+that was answered is judged exactly once."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import zipfile
+
+import psutil
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+httpx = pytest.importorskip("httpx")
+
+from tcjudge.serve.accounts import make_accounts  # noqa: E402
+from tcjudge.serve.store import Store  # noqa: E402
+
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA  # noqa: E402
+
+ACCEPTED = (TESTDATA / "solutions" / "accepted.py").read_bytes()
+WRONG = (TESTDATA / "solutions" / "wrong_answer.py").read_bytes()
+
+
+class Server:
+    """`judge.py serve` in a process of its own, on a free loopback port."""
+
+    def __init__(self, tmp_path):
+        self.tmp = tmp_path
+        self.contest = tmp_path / "burst.yaml"
+        self.contest.write_text("name: Burst\nproblems: [adder]\nstart: now\nduration: 2h\nfreeze: 0m\n")
+        self.store_path = tmp_path / "contest.sqlite"
+        store = Store(self.store_path)
+        made = make_accounts(store, [("Red", "red"), ("Blue", "blue"), ("Green", "green")])
+        store.close()
+        self.passwords = {username: password for _, username, password in made}
+        self.process = None
+        self.log = tmp_path / "server.log"
+
+    def start(self) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS), "--history",
+             str(self.tmp / "history.sqlite"), "serve", str(self.contest), "--store", str(self.store_path),
+             "--port", str(self.port), "-j", "1"], stdout=self.log.open("a"), stderr=subprocess.STDOUT, cwd=self.tmp)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/login", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.2)
+            assert self.process.poll() is None, self.log.read_text()
+        raise AssertionError(f"the server did not start: {self.log.read_text()}")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Kill the server (and, after a kill -9, the zygotes it had started, by their ids)."""
+        children = psutil.Process(self.process.pid).children(recursive=True)
+        self.process.send_signal(sig)
+        self.process.wait(timeout=30)
+        for child in children:
+            try:
+                child.kill()
+            except psutil.NoSuchProcess:
+                pass
+
+    def judged(self) -> dict[int, list[str]]:
+        with sqlite3.connect(self.store_path) as db:
+            found: dict[int, list[str]] = {number: [] for (number,) in db.execute("SELECT id FROM submissions")}
+            for number, verdict in db.execute("SELECT submission_id, verdict FROM judgements ORDER BY id"):
+                found[number].append(verdict)
+        return found
+
+
+@pytest.fixture
+def server(tmp_path):
+    started = Server(tmp_path)
+    yield started
+    if started.process is not None and started.process.poll() is None:
+        started.kill(signal.SIGTERM)
+
+
+def zipped(name: str, data: bytes) -> str:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, data)
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def test_a_contestant_logs_in_submits_and_the_verdict_arrives_live(server):
+    server.start()
+    client = httpx.Client(base_url=server.url)
+    token = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text).group(1)
+    assert client.post("/login", data={"csrf": token, "username": "red",
+                                       "password": server.passwords["red"]}).status_code == 303
+    token = re.search(r'name="csrf" value="([^"]+)"', client.get("/submit").text).group(1)
+    answer = client.post("/submit", data={"csrf": token, "problem": "adder"}, files={"file": ("adder.py", ACCEPTED)})
+    number = int(answer.headers["location"].rsplit("/", 1)[1])
+    states = []
+    with client.stream("GET", "/events", timeout=60) as events:  # the verdict is pushed, not polled
+        for line in events.iter_lines():
+            if line.startswith("data:"):
+                mine = next(s for s in json.loads(line[5:]) if s["id"] == number)
+                states.append(mine["verdict"] if not mine["queued"] else "waiting")
+                if not mine["queued"]:
+                    break
+    assert states[-1] == "AC"
+    assert 'class="first"' in client.get("/scoreboard").text
+    # the CLICS event feed streams the judgement to the team, and its since_token resumes after it
+    feed = []
+    with httpx.stream("GET", f"{server.url}/api/contests/burst/event-feed", auth=("red", server.passwords["red"]),
+                      timeout=30) as stream:
+        for line in stream.iter_lines():
+            if line:
+                feed.append(json.loads(line))
+                if feed[-1]["type"] == "judgements":
+                    break
+    assert feed[0]["type"] == "contest" and feed[-1]["data"]["judgement_type_id"] == "AC"
+    rest = httpx.get(f"{server.url}/api/contests/burst/event-feed?stream=false&since_token={feed[-1]['token']}",
+                     auth=("red", server.passwords["red"])).text
+    assert all(int(json.loads(line)["token"]) > int(feed[-1]["token"]) for line in rest.splitlines() if line)
+
+
+def test_kill_9_mid_burst_then_restart_judges_every_answered_submission_exactly_once(server):
+    server.start()
+    answered: dict[int, bytes] = {}
+    stop = threading.Event()
+
+    def burst() -> None:
+        clients = {name: httpx.Client(base_url=server.url, auth=(name, server.passwords[name]), timeout=10)
+                   for name in ("red", "blue", "green")}
+        for number in range(40):
+            name = ("red", "blue", "green")[number % 3]
+            source = ACCEPTED if number % 2 else WRONG
+            try:
+                response = clients[name].post("/api/contests/burst/submissions", json={
+                    "problem_id": "adder", "language_id": "python3", "files": [{"data": zipped("adder.py", source)}]})
+            except httpx.TransportError:  # the server is gone: what was answered is what counts
+                return
+            if response.status_code == 200:
+                answered[int(response.json()["id"])] = source
+            if stop.is_set():
+                return
+            time.sleep(0.05)  # a burst that lasts past the kill
+
+    poster = threading.Thread(target=burst)
+    poster.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # kill once some are judged and more are queued
+        judged = server.judged()
+        if sum(bool(v) for v in judged.values()) >= 2 and len(answered) >= 8:
+            break
+        time.sleep(0.05)
+    server.kill()  # kill -9: no shutdown code runs
+    stop.set()
+    poster.join()
+    before = server.judged()
+    assert any(not verdicts for verdicts in before.values()), "nothing was left queued: the test proves nothing"
+    assert len(answered) < 40, "the burst ended before the kill: the test proves less"
+    print(f"killed with {len(answered)} answered, {sum(bool(v) for v in before.values())} judged")
+    server.start()
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and not all(server.judged().values()):
+        time.sleep(0.5)
+    after = server.judged()
+    assert set(answered) <= set(after)  # none lost
+    assert all(len(verdicts) == 1 for verdicts in after.values()), after  # each judged exactly once
+    assert all(after[number] == (["AC"] if source == ACCEPTED else ["WA"]) for number, source in answered.items())
+    assert "left to judge" in server.log.read_text()
