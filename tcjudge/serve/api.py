@@ -146,6 +146,8 @@ async def endpoint(request: Request):
     if kind == "languages":
         return _one(languages_json(serve), request)
     if kind == "problems":
+        if not (caller.coach or serve.clock.started):
+            return _one([], request)  # (as the pages: none before the start)
         return _one([problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)], request)
     if kind == "teams":
         return _one([{"id": str(row["id"]), "name": row["name"], "display_name": row["name"]}
