@@ -361,3 +361,10 @@ def test_clics_post_submission_with_basic_auth(tmp_path):
     assert api.get("/api", auth=("red", site.passwords["red"])).json()["version"] == "2023-06"
     languages = api.get(f"/api/contests/{site.contest.id}/languages", auth=("red", site.passwords["red"])).json()
     assert {item["id"] for item in languages} == {"python3", "cpp", "c", "java", "kotlin"}
+
+
+def test_judge_init_contest_writes_a_contest_file_that_loads(tmp_path, capsys):
+    assert main(["--problems", str(FIXTURE_PROBLEMS), "init", str(tmp_path), "--contest"]) == 0
+    contest = load_contest(tmp_path / "contest.yaml")
+    assert "adder" in contest.problems and contest.scoring == "icpc"
+    assert main(["--problems", str(FIXTURE_PROBLEMS), "init", str(tmp_path), "--contest"]) == 2  # never overwritten

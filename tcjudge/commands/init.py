@@ -14,10 +14,17 @@ ORDER = 11  # its place in --help
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR",
                       help="the project folder (default: the current folder)")
+    parser.add_argument("--contest", action="store_true",
+                        help="instead, write DIR/contest.yaml for `judge serve`, naming every problem of --problems")
 
 
 def run(options) -> int:
-    from ..setter.init import init_project
+    from ..setter.init import init_contest, init_project
+
+    if options.contest:
+        print(f"wrote {init_contest(options.folder, options.problems)}")
+        print(f"next: {options.prog} accounts {options.folder / 'contest.yaml'} --count N")
+        return EXIT_OK
 
     for path in init_project(options.folder):
         print(f"wrote {path}")

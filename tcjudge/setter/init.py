@@ -42,3 +42,31 @@ def init_project(folder: Path) -> list[Path]:
     except OSError as err:
         raise JudgeInputError(f"cannot write the project: {err.strerror}", folder) from None
     return [folder / name for name in (*FOLDERS, *FILES)]
+
+
+CONTEST = """\
+# A practice contest for `judge serve` (docs/serve.md lists every key).
+name: {name}
+problems: [{problems}]    # slugs under problems/, or paths to Kattis packages
+start: now                # or an ISO 8601 time, e.g. 2026-03-01T10:00:00+01:00
+duration: 2h
+freeze: 30m
+scoring: icpc             # or ioi
+"""
+
+
+def init_contest(folder: Path, problems_dir: Path) -> Path:
+    """Write `folder`/contest.yaml naming every problem of `problems_dir`; refuses to overwrite it."""
+    path = folder / "contest.yaml"
+    if path.exists():
+        raise JudgeInputError("already there, not overwritten", path)
+    slugs = sorted(p.name for p in problems_dir.iterdir() if (p / "problem.yaml").is_file()) \
+        if problems_dir.is_dir() else []
+    if not slugs:
+        raise JudgeInputError("no problems to hold a contest on (judge new SLUG makes one)", problems_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(CONTEST.format(name="Practice 1", problems=", ".join(slugs)), encoding="utf-8")
+    except OSError as err:
+        raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
+    return path
