@@ -1,0 +1,111 @@
+"""`judge serve` in a real browser: Playwright for Python driving Debian's chromium (`executable_path`)
+against a server process on 127.0.0.1. A contestant logs in, pastes a solution, watches its verdict
+arrive without reloading, and sees the scoreboard change; the coach sees the source and rejudges;
+axe-core finds no violation on any page. Each test skips, saying why, where chromium, Playwright or
+axe-core is missing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .browser import AXE, axe_missing, chromium, missing
+from .conftest import TESTDATA
+
+pytest.importorskip("starlette")
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+pytestmark = [pytest.mark.skipif(missing() is not None, reason=str(missing())),
+              pytest.mark.skipif(axe_missing() is not None, reason=str(axe_missing()))]
+
+from .test_serve_server import Server  # noqa: E402
+
+ACCEPTED = (TESTDATA / "solutions" / "accepted.py").read_text()
+WRONG = (TESTDATA / "solutions" / "wrong_answer.py").read_text()
+AXE_RUN = ("() => axe.run(document).then(r => r.violations.map(v => "
+           "({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))})))")
+
+
+@pytest.fixture
+def browser():
+    with playwright.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=chromium(), args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    started = Server(tmp_path)
+    started.start()
+    yield started
+    started.kill(15)
+
+
+def checked(page) -> None:
+    """axe-core's WCAG A/AA rules and best practices on the open page: no violation."""
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(AXE_RUN)
+    assert violations == [], f"{page.url}: {violations}"
+
+
+def log_in(context, server, username: str):
+    page = context.new_page()
+    page.goto(f"{server.url}/login")
+    checked(page)
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(server.passwords[username])
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{server.url}/problems")
+    return page
+
+
+def test_a_contestant_submits_and_watches_the_verdict_arrive_and_the_coach_sees_it(browser, server):
+    # bypass_csp: axe-core is injected as an inline script, which the pages' policy refuses
+    team = browser.new_context(bypass_csp=True)
+    page = log_in(team, server, "red")
+    checked(page)
+    page.get_by_role("link", name="Adder", exact=True).click()
+    assert page.get_by_role("heading", name="Adder").is_visible()
+    checked(page)
+    page.get_by_role("link", name="Submit a solution").click()
+    checked(page)
+    page.get_by_label("File name").fill("adder.py")
+    page.get_by_label("Source", exact=True).fill(ACCEPTED)
+    page.get_by_role("button", name="Submit").click()
+    page.wait_for_url(re.compile(r".*/submissions/\d+$"))
+    number = page.url.rsplit("/", 1)[1]
+    verdict = page.locator(f"#s{number} .verdict")
+    first_seen = verdict.text_content()
+    verdict.filter(has_text="AC").wait_for(timeout=60000)  # pushed by the server-sent events, no reload
+    assert first_seen in ("queued", "judging", "AC")
+    assert re.fullmatch(r"(\d+)/\1", page.locator(f"#s{number} .tests").text_content().strip())  # every test done
+    checked(page)
+    page.get_by_role("link", name="Scoreboard").click()
+    assert page.locator("td.first").count() == 1
+    checked(page)
+    page.get_by_role("link", name="My submissions").click()
+    checked(page)
+    page.get_by_role("link", name="Clarifications").click()
+    page.get_by_label("Ask the judges").fill("Can values be empty?")
+    page.get_by_role("button", name="Send").click()
+    checked(page)
+
+    coach = log_in(browser.new_context(bypass_csp=True), server, "coach")
+    coach.get_by_role("link", name="All submissions").click()
+    checked(coach)
+    coach.get_by_role("link", name=number, exact=True).click()
+    assert "class Adder" in coach.locator("pre.source").text_content()
+    checked(coach)
+    coach.get_by_role("button", name=f"Rejudge submission {number}").click()
+    coach.wait_for_url(re.compile(r".*rejudged=1$"))
+    coach.locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
+    coach.get_by_role("link", name="Clarifications").click()
+    coach.get_by_label(re.compile("Answer question")).fill("Yes.")
+    coach.get_by_role("button", name="Answer").click()
+    checked(coach)
+    coach.get_by_role("link", name="Scoreboard").click()
+    checked(coach)
+    page.get_by_role("link", name="Clarifications").click()
+    assert "Yes." in page.content()
+    assert server.judged()[int(number)] == ["AC", "AC"]  # judged, then rejudged
