@@ -368,3 +368,22 @@ def test_judge_init_contest_writes_a_contest_file_that_loads(tmp_path, capsys):
     contest = load_contest(tmp_path / "contest.yaml")
     assert "adder" in contest.problems and contest.scoring == "icpc"
     assert main(["--problems", str(FIXTURE_PROBLEMS), "init", str(tmp_path), "--contest"]) == 2  # never overwritten
+
+
+def test_the_coach_exports_results_and_the_contest_package_and_a_team_cannot(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    number = number_of(submit(red))
+    site.grader.grade(number)
+    coach = site.client("coach")
+    rows = list(csv.DictReader(io.StringIO(coach.get("/coach/export.csv").text)))
+    assert [(r["id"], r["problem"], r["verdict"]) for r in rows] == [(str(number), "adder", "AC")]
+    assert coach.get("/coach/export.json").json()["submissions"][0]["verdict"] == "AC"
+    with zipfile.ZipFile(io.BytesIO(coach.get("/coach/export.zip").content)) as package:
+        names = set(package.namelist())
+        assert {"contest.json", "problems.json", "teams.json", "submissions.json", "judgements.json",
+                "scoreboard.json", "event-feed.ndjson", f"submissions/{number}/files/adder.py"} <= names
+        assert package.read(f"submissions/{number}/files/adder.py") == ACCEPTED
+        assert json.loads(package.read("judgements.json"))[0]["judgement_type_id"] == "AC"
+    for export in ("csv", "json", "zip"):
+        assert red.get(f"/coach/export.{export}").status_code == 404

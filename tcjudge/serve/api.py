@@ -306,6 +306,42 @@ async def event_feed(request: Request):
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
+def contest_package(serve: Serve) -> bytes:
+    """The contest as a CLICS contest package (a zip): each endpoint's JSON as the coach sees it,
+    the event feed, and every submission's files under submissions/<id>/files/."""
+    import io
+    import zipfile
+
+    from .grading import unzip
+
+    coach = Caller("coach", "coach", None)
+    store = serve.store
+    parts = {"api.json": {"version": "2023-06", "provider": {"name": "topcoder-judge", "version": __version__}},
+             "contest.json": contest_json(serve), "state.json": serve.clock.state(),
+             "judgement-types.json": judgement_types_json(), "languages.json": languages_json(serve),
+             "problems.json": [problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)],
+             "teams.json": [{"id": str(row["id"]), "name": row["name"], "display_name": row["name"]}
+                            for row in store.rows("SELECT * FROM teams ORDER BY id")],
+             "submissions.json": [_fill(submission_json(row), serve) for row in _submission_rows(serve, coach)],
+             "judgements.json": _judged(serve, coach, "judgements"), "runs.json": _judged(serve, coach, "runs"),
+             "clarifications.json": [clarification_json(row) for row in _clarification_rows(serve, coach)],
+             "scoreboard.json": scoreboard_json(serve, coach)}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, json.dumps(data, indent=1) + "\n")
+        archive.writestr("event-feed.ndjson", "".join(
+            json.dumps({"type": row["type"], "id": row["obj_id"], "data": None if row["data"] is None else
+                        _fill(json.loads(row["data"]), serve),
+                        "token": str(row["id"])}, separators=(",", ":")) + "\n"
+            for row in store.rows("SELECT * FROM events ORDER BY id")))
+        for row in store.rows("SELECT id, filename, source, zipped FROM submissions ORDER BY id"):
+            files = unzip(row["source"]) if row["zipped"] else {row["filename"]: row["source"]}
+            for name, data in files.items():
+                archive.writestr(f"submissions/{row['id']}/files/{name}", data)
+    return buffer.getvalue()
+
+
 def routes() -> list[Route]:
     base = "/api/contests/{cid}"
     listed = ["judgement-types", "languages", "problems", "teams", "accounts", "submissions", "judgements", "runs",

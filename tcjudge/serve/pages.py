@@ -315,8 +315,13 @@ async def export(request: Request):
                             "j.max_cpu_ms FROM submissions s JOIN teams t ON t.id = s.team_id LEFT JOIN judgements j "
                             "ON j.submission_id = s.id AND j.valid = 1 ORDER BY s.id")
     records = [dict(row) for row in rows]
-    if request.path_params["format"] not in ("csv", "json"):
-        raise HTTPException(404, "export.csv or export.json")
+    if request.path_params["format"] not in ("csv", "json", "zip"):
+        raise HTTPException(404, "export.csv, export.json or export.zip")
+    if request.path_params["format"] == "zip":  # the contest as a CLICS contest package
+        from .api import contest_package
+
+        return Response(contest_package(serve), media_type="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="{serve.contest.id}.zip"'})
     if request.path_params["format"] == "json":
         board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), True)
         board.pop("time")
