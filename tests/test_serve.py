@@ -387,3 +387,12 @@ def test_the_coach_exports_results_and_the_contest_package_and_a_team_cannot(tmp
         assert json.loads(package.read("judgements.json"))[0]["judgement_type_id"] == "AC"
     for export in ("csv", "json", "zip"):
         assert red.get(f"/coach/export.{export}").status_code == 404
+
+
+def test_statements_render_math_as_mathml_from_markdown_and_latex():
+    from tcjudge.serve.statements import statement_html
+
+    latex = statement_html(load_problem(TESTDATA / "kattis" / "addtwo"))
+    assert "<h2>Input</h2>" in latex and latex.count("<math") >= 5 and "$" not in latex and "\\section" not in latex
+    markdown = statement_html(load_problem(TESTDATA / "kattis" / "splitsum"))
+    assert "<h1>Split Sum</h1>" in markdown and "<msup>" in markdown and "$" not in markdown

@@ -1,12 +1,32 @@
-"""A problem's statement as HTML (our Markdown statements, a package's Markdown; a LaTeX statement as
-its text), and its samples as a zip to download."""
+"""A problem's statement as HTML: our Markdown statements and a package's Markdown, with `$...$` and
+`$$...$$` math; a package's LaTeX statement (problem.en.tex) in the shape the Kattis format writes it
+(`\\problemname`, `\\section*`, paragraphs, math). Math becomes MathML on the server (latex2mathml),
+which browsers draw themselves: no script, no CDN. And its samples as a zip to download."""
 
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 
+from markupsafe import escape
+
 from ..reports.statement import STATEMENT_FILES
+
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
+_SECTION = re.compile(r"\\(?:sub)?section\*?\{([^}]*)\}")
+_NAME = re.compile(r"\\problemname\{([^}]*)\}")
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\{[^}]*\}(?:\{[^}]*\})*")
+
+
+def math(latex: str, block: bool = False) -> str:
+    """MathML for a formula; the formula's text when it cannot be converted."""
+    from latex2mathml.converter import convert
+
+    try:
+        return convert(latex.strip(), display="block" if block else "inline")
+    except Exception:  # noqa: BLE001 - a formula the converter cannot read is shown as written
+        return f'<code class="math">{escape(latex)}</code>'
 
 
 def statement_html(problem) -> str:
@@ -16,12 +36,48 @@ def statement_html(problem) -> str:
         return "<p>(no statement file)</p>"
     text = source.read_text(encoding="utf-8", errors="replace")
     if source.suffix == ".tex":
-        from markupsafe import escape
-
-        return f'<pre class="tex">{escape(text)}</pre>'
+        return latex_html(text)
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table")
+    parser.use(dollarmath_plugin, renderer=lambda content, options: math(content, options.get("display_mode", False)))
+    return parser.render(text)
+
+
+def latex_html(text: str) -> str:
+    """A Kattis LaTeX statement's paragraphs, sections and math (other commands are dropped, their
+    arguments kept as text)."""
+    text = re.sub(r"(?<!\\)%.*", "", text)
+    parts = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        paragraph = _ENVIRONMENT.sub("", paragraph).strip()
+        heading = _SECTION.fullmatch(paragraph.split("\n", 1)[0].strip())
+        if heading:
+            parts.append(f"<h2>{escape(heading.group(1))}</h2>")
+            paragraph = paragraph.split("\n", 1)[1].strip() if "\n" in paragraph else ""
+        name = _NAME.search(paragraph)
+        if name:
+            paragraph = _NAME.sub("", paragraph).strip()
+        if paragraph:
+            parts.append(f"<p>{_inline(paragraph)}</p>")
+    return "\n".join(parts)
+
+
+def _inline(text: str) -> str:
+    out, at = [], 0
+    for found in _MATH.finditer(text):
+        out.append(_plain(text[at:found.start()]))
+        out.append(math(found.group(1), True) if found.group(1) is not None else math(found.group(2)))
+        at = found.end()
+    out.append(_plain(text[at:]))
+    return "".join(out)
+
+
+def _plain(text: str) -> str:
+    text = re.sub(r"\\(?:emph|textbf|textit|texttt)\{([^}]*)\}", r"\1", text)
+    text = re.sub(r"\\[a-zA-Z]+\*?", "", text).replace("~", " ").replace("``", "\u201c").replace("''", "\u201d")
+    return str(escape(text.replace("{", "").replace("}", "")))
 
 
 def samples_zip(problem) -> bytes:
