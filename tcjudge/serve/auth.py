@@ -25,6 +25,7 @@ WINDOW = 15 * 60  # seconds over which failed logins are counted
 PER_ACCOUNT = 5  # failures in the window that lock an account's logins until the window passes
 PER_ADDRESS = 20  # ... and an address's
 REMEMBERED = 300  # seconds an API client's verified password is remembered
+SESSION_DAYS = 7  # a session's life (its cookie's too)
 
 
 @dataclass
@@ -112,7 +113,8 @@ class Auth:
         if not token:
             return None
         row = self.store.row("SELECT s.csrf, a.username, a.role, a.team_id FROM sessions s JOIN accounts a "
-                             "ON a.username = s.username WHERE s.token = ?", digest(token))
+                             "ON a.username = s.username WHERE s.token = ? AND s.created > ?", digest(token),
+                             time.time() - SESSION_DAYS * 86400)
         return Caller(row["username"], row["role"], row["team_id"], row["csrf"]) if row else None
 
     async def from_basic(self, header: str, address: str) -> Caller | None | str:

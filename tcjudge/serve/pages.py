@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from ..errors import JudgeInputError
 from .app import Serve, caller_of, need_caller, static_file
-from .auth import LOGIN_COOKIE, SESSION_COOKIE, Caller, same
+from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
 from .statements import samples_zip, statement_html
 
@@ -77,7 +77,7 @@ async def login(request: Request):
         _cookie(request, response, LOGIN_COOKIE, token)
         return response
     response = RedirectResponse("/problems", 303)
-    _cookie(request, response, SESSION_COOKIE, serve.auth.new_session(caller), max_age=7 * 24 * 3600)
+    _cookie(request, response, SESSION_COOKIE, serve.auth.new_session(caller), max_age=SESSION_DAYS * 86400)
     response.delete_cookie(LOGIN_COOKIE, path="/")
     return response
 
