@@ -396,3 +396,31 @@ def test_statements_render_math_as_mathml_from_markdown_and_latex():
     assert "<h2>Input</h2>" in latex and latex.count("<math") >= 5 and "$" not in latex and "\\section" not in latex
     markdown = statement_html(load_problem(TESTDATA / "kattis" / "splitsum"))
     assert "<h1>Split Sum</h1>" in markdown and "<msup>" in markdown and "$" not in markdown
+
+
+def test_ioi_scoring_sums_each_problems_best_score(tmp_path):
+    site = Site(tmp_path, freeze="0m", extra="scoring: ioi\n")
+    red, blue = site.team("red"), site.team("blue")
+    for team, score in ((red, 40.0), (red, 75.0), (red, 50.0), (blue, 60.0)):
+        number = site.store.add_submission(team, "adder", "python3", "a.py", ACCEPTED, False, 60000)
+        site.store.record_judgement(number, time.time(), "WA", score, 1.0, "", [])
+    board = TestClient(site.app).get(f"/api/contests/{site.contest.id}/scoreboard",
+                                     auth=("coach", site.passwords["coach"])).json()
+    assert [(row["team_id"], row["score"]) for row in board["rows"]] == [(str(red), {"score": 75.0}),
+                                                                         (str(blue), {"score": 60.0})]
+    # a pass-fail problem in an ioi contest: the share of its tests passed, every test run
+    number = site.store.add_submission(blue, "adder", "python3", "a.py", WRONG, False, 60000)
+    site.grader.grade(number)
+    judgement = site.store.judgement(number)
+    tests = json.loads(judgement["tests"])
+    assert all(t["verdict"] for t in tests)  # not stopped at the first failure
+    assert judgement["score"] == round(100 * sum(t["verdict"] == "AC" for t in tests) / len(tests), 2)
+
+
+def test_listening_beyond_loopback_warns(capsys):
+    from tcjudge.serve.app import warn_exposed
+
+    warn_exposed("127.0.0.1")
+    assert capsys.readouterr().err == ""
+    warn_exposed("0.0.0.0")
+    assert "without TLS" in capsys.readouterr().err
