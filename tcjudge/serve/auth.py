@@ -9,6 +9,7 @@ verification.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -49,6 +50,7 @@ class Auth:
         self.store = store
         self._failures: dict[str, list[float]] = {}
         self._remembered: dict[str, tuple[float, str]] = {}  # digest -> (until, the hash it matched)
+        self._checking: dict[str, asyncio.Lock] = {}  # digest -> the check of those credentials under way
         self._lock = threading.Lock()
         from .accounts import hasher
 
@@ -132,10 +134,16 @@ class Auth:
             until, stored = self._remembered.get(key, (0.0, ""))
         if account is not None and until > time.time() and stored == account["hash"]:  # (a new password: not this)
             return Caller(account["username"], account["role"], account["team_id"])
-        caller = await self.check_password(username, password, address)
-        if isinstance(caller, Caller):
+        async with self._checking.setdefault(key, asyncio.Lock()):  # a client's parallel first requests: one check
             with self._lock:
-                self._remembered[key] = (time.time() + REMEMBERED, account["hash"])
+                until, stored = self._remembered.get(key, (0.0, ""))
+            if account is not None and until > time.time() and stored == account["hash"]:
+                return Caller(account["username"], account["role"], account["team_id"])
+            caller = await self.check_password(username, password, address)
+            if isinstance(caller, Caller):
+                with self._lock:
+                    self._remembered[key] = (time.time() + REMEMBERED, account["hash"])
+        self._checking.pop(key, None)
         return caller
 
 

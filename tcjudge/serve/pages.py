@@ -23,6 +23,7 @@ from .scoreboard import standings
 from .statements import samples_zip, statement_html
 
 FORM_LIMITS = {"max_files": 1, "max_fields": 20}
+STREAMED = 100  # the newest submissions an event stream sends
 
 
 def _serve(request: Request) -> Serve:
@@ -140,9 +141,11 @@ async def submit(request: Request):
     return RedirectResponse(f"/submissions/{number}", 303)
 
 
-def submission_view(serve: Serve, row, caller: Caller) -> dict:
-    """What the caller may see of a submission (the caller may see it: checked before)."""
-    judgement = serve.store.judgement(row["id"])
+def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
+    """What the caller may see of a submission (the caller may see it: checked before); `judgement`:
+    its valid judgement when the caller read it already (None: it has none)."""
+    if judgement is False:
+        judgement = serve.store.judgement(row["id"])
     live = serve.grader.live.get(row["id"])
     view = {"id": row["id"], "problem": row["problem"], "language": row["language"], "filename": row["filename"],
             "minute": row["contest_ms"] // 60000, "team_id": row["team_id"], "queued": row["state"] == "queued",
@@ -173,19 +176,25 @@ def _visible(serve: Serve, caller: Caller, number: int):
     return row
 
 
-def _own_rows(serve: Serve, caller: Caller) -> list:
-    if caller.coach:
-        return serve.store.rows("SELECT s.*, t.name AS team FROM submissions s JOIN teams t ON t.id = s.team_id "
-                                "ORDER BY s.id DESC")
-    return serve.store.rows("SELECT s.*, t.name AS team FROM submissions s JOIN teams t ON t.id = s.team_id "
-                            "WHERE s.team_id = ? ORDER BY s.id DESC", caller.team_id)
+LISTED = ("s.id, s.team_id, s.problem, s.language, s.filename, s.contest_ms, s.state, t.name AS team, "
+          "j.verdict, j.score, j.max_cpu_ms, j.message, j.tests")
+
+
+def _own_rows(serve: Serve, caller: Caller, limit: int = -1) -> list[tuple]:
+    """(submission, its valid judgement or None) of the caller's team (a coach: all), newest first,
+    in one query (no source read)."""
+    where = "" if caller.coach else "WHERE s.team_id = ? "
+    rows = serve.store.rows(f"SELECT {LISTED} FROM submissions s JOIN teams t ON t.id = s.team_id LEFT JOIN "
+                            f"judgements j ON j.submission_id = s.id AND j.valid = 1 {where}ORDER BY s.id DESC LIMIT ?",
+                            *(() if caller.coach else (caller.team_id,)), limit)
+    return [(row, row if row["verdict"] is not None else None) for row in rows]
 
 
 async def submissions(request: Request):
     serve = _serve(request)
     caller = need_caller(request)
-    rows = _own_rows(serve, caller)
-    views = [submission_view(serve, row, caller) | {"team": row["team"]} for row in rows]
+    views = [submission_view(serve, row, caller, judgement) | {"team": row["team"]}
+             for row, judgement in _own_rows(serve, caller)]
     return serve.page(request, "submissions.html", submissions=views)
 
 
@@ -223,8 +232,8 @@ async def events(request: Request):
                 return
             if serve.grader.version != seen:
                 seen = serve.grader.version
-                rows = _own_rows(serve, caller)[:200]
-                data = json.dumps([submission_view(serve, row, caller) for row in rows])
+                data = json.dumps([submission_view(serve, row, caller, judgement)
+                                   for row, judgement in _own_rows(serve, caller, STREAMED)])
                 if data != last:
                     last = data
                     yield {"event": "submissions", "data": data}
