@@ -424,3 +424,14 @@ def test_listening_beyond_loopback_warns(capsys):
     assert capsys.readouterr().err == ""
     warn_exposed("0.0.0.0")
     assert "without TLS" in capsys.readouterr().err
+
+
+def test_a_zip_of_several_files_is_refused_for_a_method_problem(tmp_path):
+    site = Site(tmp_path)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("adder.py", ACCEPTED)
+        archive.writestr("helper.py", b"X = 1\n")
+    response = submit(site.client("red"), source=buffer.getvalue(), name="both.zip")
+    assert response.status_code == 400 and "takes one file" in response.text
+    assert site.store.rows("SELECT * FROM submissions") == []

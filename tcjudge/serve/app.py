@@ -63,6 +63,11 @@ class Serve:
             if not language:
                 raise JudgeInputError(f"{filename}: not a file of the contest's languages "
                                       f"({', '.join(self.contest.languages)})")
+        if zipped and len(names) > 1 and not self.problems[problem].kind.program:
+            raise JudgeInputError(f"{problem} takes one file (a class), not several")
+        language_id = next(iter(language))
+        if _missing_toolchain(language_id):
+            raise JudgeInputError(f"{language_id} cannot be graded on this server (its compiler is not installed)")
         if not zipped and len(data) > self.source_limit:
             raise JudgeInputError(f"the source is over {self.source_limit // 1024} KiB")
         if not data.strip():
@@ -71,6 +76,13 @@ class Serve:
                                            self.clock.now_ms())
         self.grader.wake()
         return number
+
+
+def _missing_toolchain(language_id: str) -> bool:
+    from .. import languages
+    from .contest import LANGUAGE_IDS
+
+    return languages.EXTENSIONS[LANGUAGE_IDS[language_id][0]].toolchain() is None
 
 
 def caller_of(request: Request) -> Caller | None:
