@@ -435,3 +435,29 @@ def test_a_zip_of_several_files_is_refused_for_a_method_problem(tmp_path):
     response = submit(site.client("red"), source=buffer.getvalue(), name="both.zip")
     assert response.status_code == 400 and "takes one file" in response.text
     assert site.store.rows("SELECT * FROM submissions") == []
+
+
+def test_a_multi_file_program_is_submitted_as_a_zip_and_graded_as_a_folder(tmp_path):
+    product = TESTDATA / "kattis" / "product"
+    path = tmp_path / "contest.yaml"
+    path.write_text(f"name: Files\nproblems: [{product}]\nduration: 1h\n")
+    contest = load_contest(path)
+    store = Store(tmp_path / "store.sqlite")
+    made = {user: password for _, user, password in make_accounts(store, [("Red", "red")])}
+    problems = {"product": load_problem(product)}
+    options = Namespace(history=tmp_path / "history.sqlite", source_limit=64, cluster=None, jobs=1, argv=["serve"],
+                        cluster_require_isolation=False)
+    grader = Grader(store, problems, contest, options)
+    app = build_app(Serve(contest, problems, store, grader, 64 * 1024))
+    buffer = io.BytesIO()
+    folder = product / "submissions" / "accepted" / "py_main"
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for file in sorted(folder.rglob("*")):
+            if file.is_file():
+                archive.write(file, file.relative_to(folder).as_posix())
+    response = TestClient(app).post(f"/api/contests/{contest.id}/submissions", auth=("red", made["red"]), json={
+        "problem_id": "product", "language_id": "python3", "files": [{"data": base64.b64encode(buffer.getvalue()).decode()}]})
+    assert response.status_code == 200, response.text
+    number = int(response.json()["id"])
+    grader.grade(number)
+    assert store.judgement(number)["verdict"] == "AC", store.judgement(number)["message"]
