@@ -25,7 +25,7 @@ from tcjudge.cli import main  # noqa: E402
 from tcjudge.errors import JudgeInputError  # noqa: E402
 from tcjudge.problems.loader import load_problem  # noqa: E402
 from tcjudge.serve.accounts import make_accounts  # noqa: E402
-from tcjudge.serve.api import static_events  # noqa: E402
+from tcjudge.serve.api import problem_events, static_events  # noqa: E402
 from tcjudge.serve.app import Serve, build_app  # noqa: E402
 from tcjudge.serve.contest import load_contest  # noqa: E402
 from tcjudge.serve.grading import Grader  # noqa: E402
@@ -118,6 +118,7 @@ class Site:
         self.grader = Grader(self.store, self.problems, self.contest, options)
         self.serve = Serve(self.contest, self.problems, self.store, self.grader, 64 * 1024)
         static_events(self.serve)
+        problem_events(self.serve)  # (as the server does as it starts)
         self.app = build_app(self.serve)
 
     def client(self, username: str | None = None) -> TestClient:
@@ -472,3 +473,16 @@ def test_the_event_feed_ends_after_the_coach_finalizes(tmp_path):
     feed = api.get(f"/api/contests/{site.contest.id}/event-feed", auth=("red", site.passwords["red"])).text  # streams, then ends
     last = json.loads(feed.splitlines()[-1])
     assert last["type"] == "state" and last["data"]["end_of_updates"] and last["data"]["finalized"]
+
+
+def test_problem_names_stay_out_of_the_feed_until_the_start(tmp_path):
+    site = Site(tmp_path, start=datetime.now(timezone.utc) + timedelta(hours=1))
+    api = TestClient(site.app, base_url="http://127.0.0.1")
+    auth = ("red", site.passwords["red"])
+    feed = api.get(f"/api/contests/{site.contest.id}/event-feed?stream=false", auth=auth).text
+    assert "adder" not in feed and "Adder" not in feed
+    assert api.get(f"/api/contests/{site.contest.id}/problems", auth=auth).json() == []
+    assert site.client("red").get("/problems/adder").status_code == 404
+    site.serve.clock.start -= 2 * 3600  # the contest has begun
+    feed = api.get(f"/api/contests/{site.contest.id}/event-feed?stream=false", auth=auth).text
+    assert [json.loads(line)["id"] for line in feed.splitlines() if json.loads(line)["type"] == "problems"] == ["adder"]

@@ -93,12 +93,21 @@ def static_events(serve: Serve) -> None:
             add_event(db, "judgement-types", item["id"], item)
         for item in languages_json(serve):
             add_event(db, "languages", item["id"], item)
-        for index, slug in enumerate(serve.problems):
-            add_event(db, "problems", slug, problem_json(serve, index, slug))
         add_event(db, "state", None, serve.clock.state())
         for row in db.execute("SELECT * FROM teams ORDER BY id").fetchall():
             add_event(db, "teams", str(row["id"]), {"id": str(row["id"]), "name": row["name"],
                                                     "display_name": row["name"]})
+
+
+def problem_events(serve: Serve) -> None:
+    """The problems' events, written once the contest has started (not before: their names are news)."""
+    if getattr(serve, "problems_announced", False) or not serve.clock.started:
+        return
+    with serve.store.write() as db:
+        if not db.execute("SELECT 1 FROM events WHERE type = 'problems'").fetchone():
+            for index, slug in enumerate(serve.problems):
+                add_event(db, "problems", slug, problem_json(serve, index, slug))
+    serve.problems_announced = True
 
 
 def _one(items: list[dict], request: Request) -> JSONResponse:
@@ -279,6 +288,7 @@ async def event_feed(request: Request):
     async def lines():
         last, quiet_since = since, time.monotonic()
         while True:
+            problem_events(serve)
             rows = serve.store.rows("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT 500", last)
             ended = False
             for row in rows:

@@ -35,7 +35,7 @@ def load_problems(options, contest) -> dict:
 def serve(options) -> int:
     import uvicorn
 
-    from .api import static_events
+    from .api import problem_events, static_events
     from .app import Serve, build_app, warn_exposed
     from .grading import Grader
     from .store import Store
@@ -48,6 +48,7 @@ def serve(options) -> int:
     grader = Grader(store, problems, contest, options)
     state = Serve(contest, problems, store, grader, options.source_limit * 1024)
     static_events(state)
+    problem_events(state)
     app = build_app(state)
     warn_exposed(options.host)
     queued = len(store.queued())
