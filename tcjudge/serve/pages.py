@@ -225,6 +225,8 @@ async def events(request: Request):
     serve = _serve(request)
     caller = need_caller(request)
 
+    board = request.query_params.get("board") == "1"  # the scoreboard page: told that it may have changed
+
     async def stream():
         seen, last = None, None
         while True:
@@ -232,7 +234,11 @@ async def events(request: Request):
                 return
             if serve.grader.version != seen:
                 seen = serve.grader.version
-                data = json.dumps([submission_view(serve, row, caller, judgement)
+                if board:
+                    yield {"event": "board", "data": str(seen)}
+                    await asyncio.sleep(2)  # at most one reload of the board per 2 s
+                    continue
+                data = json.dumps([submission_view(serve, row, caller, judgement) | {"team": row["team"]}
                                    for row, judgement in _own_rows(serve, caller, STREAMED)])
                 if data != last:
                     last = data
