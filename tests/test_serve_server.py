@@ -184,3 +184,22 @@ def test_kill_9_mid_burst_then_restart_judges_every_answered_submission_exactly_
     assert all(len(verdicts) == 1 for verdicts in after.values()), after  # each judged exactly once
     assert all(after[number] == (["AC"] if source == ACCEPTED else ["WA"]) for number, source in answered.items())
     assert "left to judge" in server.log.read_text()
+
+
+def test_ctrl_c_during_a_grading_leaves_it_queued_and_the_restart_judges_it(server):
+    server.start()
+    client = httpx.Client(base_url=server.url, auth=("red", server.passwords["red"]), timeout=10)
+    slow = (TESTDATA / "solutions" / "time_limit_loop.py").read_bytes()
+    for _ in range(2):
+        assert client.post("/api/contests/burst/submissions", json={"problem_id": "adder", "language_id": "python3",
+                           "files": [{"data": zipped("adder.py", slow)}]}).status_code == 200
+    time.sleep(1.5)  # the first is being graded (its first test runs to the time limit)
+    server.kill(signal.SIGINT)
+    assert server.process.returncode is not None
+    before = server.judged()
+    assert all(verdicts in ([], ["TLE"]) for verdicts in before.values()), before  # never IE for a cut-short run
+    server.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not all(server.judged().values()):
+        time.sleep(0.5)
+    assert all(verdicts == ["TLE"] for verdicts in server.judged().values()), server.judged()

@@ -26,6 +26,7 @@ from ..runs import OpenedOnUse, grade_and_record, pool_for
 from ..verdicts import Verdict
 
 MAX_FILES = 100  # files in a submitted zip
+STOP_WAIT = 5  # seconds a stopping server waits for the grading under way
 
 
 class Grader:
@@ -46,13 +47,18 @@ class Grader:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop taking submissions; a grading under way is given STOP_WAIT seconds, then its tests die
+        with the pool and its submission stays queued for the next start (never a judgement of a
+        grading cut short)."""
         with self._wake:
             self._stop = True
             self._wake.notify_all()
-        self._thread.join(timeout=30)
+        self._thread.join(timeout=STOP_WAIT)
         if self._pool is not None and not self.options.cluster:
-            self._pool.close()
-        self._history.close()
+            self._pool.cancel() if self._thread.is_alive() else self._pool.close()
+        self._thread.join(timeout=STOP_WAIT)
+        if not self._thread.is_alive():
+            self._history.close()
         shutil.rmtree(self._work, ignore_errors=True)
 
     def wake(self) -> None:
@@ -81,7 +87,12 @@ class Grader:
                     if not self._stop:
                         self._wake.wait(timeout=5)
                 continue
-            self.grade(number)
+            try:
+                self.grade(number)
+            except Exception:  # noqa: BLE001 - the store failed: said, retried later, the thread lives on
+                print(f"judge: serve: submission {number} could not be recorded:", file=sys.stderr)
+                traceback.print_exc(file=sys.stderr)
+                time.sleep(5)
 
     def grade(self, number: int) -> None:
         """Grade one submission and write its judgement (an IE with the reason when the judge fails)."""
@@ -107,6 +118,9 @@ class Grader:
             message = f"judge error: {err}"
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        if self._stop:  # the server is stopping: its pool may have cut this grading short
+            self.live.pop(number, None)
+            return
         self.store.record_judgement(number, started, verdict, score, max_cpu, message, tests)
         with self._wake:
             self.live.pop(number, None)
