@@ -486,3 +486,11 @@ def test_problem_names_stay_out_of_the_feed_until_the_start(tmp_path):
     site.serve.clock.start -= 2 * 3600  # the contest has begun
     feed = api.get(f"/api/contests/{site.contest.id}/event-feed?stream=false", auth=auth).text
     assert [json.loads(line)["id"] for line in feed.splitlines() if json.loads(line)["type"] == "problems"] == ["adder"]
+
+
+def test_a_coachs_form_with_a_bad_number_is_400_not_a_crash(tmp_path):
+    site = Site(tmp_path)
+    coach = site.client("coach")
+    token = csrf_of(coach.get("/submissions").text)
+    assert coach.post("/coach/rejudge", data={"csrf": token, "submission": "x"}).status_code == 400
+    assert coach.post("/clarifications", data={"csrf": token, "text": "hi", "reply_to": "x"}).status_code == 400

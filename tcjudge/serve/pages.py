@@ -44,6 +44,13 @@ async def _form(request: Request, caller: Caller):
     return form
 
 
+def _number(form, key: str) -> int:
+    try:
+        return int(form[key])
+    except (KeyError, ValueError):
+        raise HTTPException(400, f"{key}: a number") from None
+
+
 def _coach(request: Request) -> Caller:
     caller = need_caller(request)
     if not caller.coach:
@@ -265,7 +272,7 @@ async def clarifications(request: Request):
         if not text or (problem is not None and problem not in serve.problems):
             raise HTTPException(400, "a clarification needs a text (and a problem of the contest, or none)")
         if caller.coach:  # an answer (to its team, or to all) or a broadcast
-            reply_to = int(form["reply_to"]) if form.get("reply_to") else None
+            reply_to = _number(form, "reply_to") if form.get("reply_to") else None
             question = serve.store.row("SELECT * FROM clarifications WHERE id = ?", reply_to) if reply_to else None
             to_team = question["from_team"] if question and form.get("to") != "all" else None
             serve.store.add_clarification(None, to_team, reply_to, problem or (question["problem"] if question else None),
@@ -287,11 +294,11 @@ async def rejudge(request: Request):
     serve = _serve(request)
     form = await _form(request, _coach(request))
     if form.get("submission"):
-        count = serve.store.requeue("id = ?", int(form["submission"]))
+        count = serve.store.requeue("id = ?", _number(form, "submission"))
     elif form.get("problem"):
         count = serve.store.requeue("problem = ?", str(form["problem"]))
     elif form.get("team"):
-        count = serve.store.requeue("team_id = ?", int(form["team"]))
+        count = serve.store.requeue("team_id = ?", _number(form, "team"))
     else:
         raise HTTPException(400, "rejudge what: a submission, a problem or a team")
     serve.grader.wake()
