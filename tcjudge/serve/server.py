@@ -5,6 +5,8 @@ and uvicorn serving the app until Ctrl-C."""
 from __future__ import annotations
 
 import sys
+import threading
+import time
 
 from ..errors import JudgeInputError
 from .contest import load_contest, store_path
@@ -58,9 +60,21 @@ def serve(options) -> int:
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
+    threading.Thread(target=_say_where, args=(server,), name="judge-serve-address", daemon=True).start()
     try:
         server.run()
     finally:
         grader.stop()
         store.close()
     return 0
+
+
+def _say_where(server) -> None:
+    """Once uvicorn listens, the address to open (with --port 0, the port it got), and how to stop."""
+    while not server.started and not server.should_exit:
+        time.sleep(0.05)
+    if server.started and server.servers and server.servers[0].sockets:
+        host, port = server.servers[0].sockets[0].getsockname()[:2]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"serving on http://{shown}:{port}/ (Ctrl-C stops; what is not judged yet is judged at the next start)",
+              flush=True)
