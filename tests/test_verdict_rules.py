@@ -73,6 +73,9 @@ def test_messages_say_which_limit():
 
 PYTHON_DEEP = ("Fatal Python error: Segmentation fault\n\nStack (most recent call first):\n"
                + '  File "s.py", line 5 in f\n' * 100 + "  ...\n")
+# 3.13.0's faulthandler: the 100 frames it keeps of a deeper stack, with no "  ..." after them.
+PYTHON_313_DEEP = ("Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f0845960b80 (most recent call first):\n"
+                   + '  File "s.py", line 5 in f\n' * 100)
 PYTHON_SHALLOW = 'Fatal Python error: Segmentation fault\n\nStack (most recent call first):\n  File "s.py", line 5 in f\n'
 NATIVE = STACK_LIMIT_LINE.decode()
 
@@ -80,6 +83,8 @@ NATIVE = STACK_LIMIT_LINE.decode()
 @pytest.mark.parametrize("changes, hint", [
     (dict(crash=NATIVE), " (stack overflow: the stack was at its limit)"),
     (dict(crash=PYTHON_DEEP), " (stack overflow? it crashed over 100 calls deep)"),
+    (dict(crash=PYTHON_313_DEEP), " (stack overflow? it crashed over 100 calls deep)"),
+    (dict(crash=PYTHON_313_DEEP.replace('  File "s.py", line 5 in f\n', "", 1)), ""),  # 99 frames: under the cap
     (dict(crash=""), ""),  # no evidence (a C or C++ program of its own, a crash on another stack)
     (dict(crash=PYTHON_SHALLOW), ""),  # a null pointer in shallow code
     (dict(crash=NATIVE + "and more the solution wrote"), ""),  # not the runtime's line alone
