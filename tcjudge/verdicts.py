@@ -141,8 +141,12 @@ def _failure_finding(facts: RunFacts, report: dict | None) -> tuple[Verdict, str
     return Verdict.RE, f"the process exited with status {facts.exit_code} without returning a value"
 
 
-# CPython's faulthandler ends a traceback it cut at its frame cap (100) with this line.
+# CPython's faulthandler writes at most 100 frames of a traceback; up to 3.12 it ends one it cut
+# there with the line "  ...", 3.13.0 writes the 100 frames alone (and a traceback exactly 100 deep
+# the same: at the cap, "over 100" is what the evidence says).
 _CUT_TRACEBACK = "\n  ...\n"
+_FRAME_CAP = 100
+_FRAME_LINE = '\n  File "'
 
 
 def _crash_hint(facts: RunFacts) -> str:
@@ -155,7 +159,8 @@ def _crash_hint(facts: RunFacts) -> str:
         return ""
     if facts.crash == STACK_LIMIT_LINE.decode():
         return " (stack overflow: the stack was at its limit)"
-    if facts.crash.startswith("Fatal Python error: Segmentation fault") and _CUT_TRACEBACK in facts.crash:
+    if facts.crash.startswith("Fatal Python error: Segmentation fault") and (
+            _CUT_TRACEBACK in facts.crash or facts.crash.count(_FRAME_LINE) >= _FRAME_CAP):
         return " (stack overflow? it crashed over 100 calls deep)"
     return ""
 

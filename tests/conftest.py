@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import signal
+import sys
 from pathlib import Path
 
 import psutil
@@ -20,6 +21,9 @@ TESTDATA = ROOT / "testdata"
 FIXTURE_PROBLEMS = TESTDATA / "problems"
 FIXTURE_SOLUTIONS = TESTDATA / "solutions"
 EXPECT_LINE = re.compile(r"^(?:#|//) expect: (\w+)$", re.MULTILINE)  # Python, or C++ and Java
+# Where a newer Python's own rules give a solution another verdict (docs/verdicts.md, "Python versions"):
+# `# expect from Python 3.12: RE` after the `# expect:` line, for that version and the later ones.
+EXPECT_FROM_LINE = re.compile(r"^# expect from Python 3\.(\d+): (\w+)$", re.MULTILINE)
 
 # A test run a shell started in the background (`pytest &`, nohup) inherits Ctrl-C ignored, and so
 # would every judge it starts: the tests that interrupt one would see it go on. Caught here, it is
@@ -62,11 +66,18 @@ def zygote_pids() -> set[int]:
     return found
 
 
-def expected_verdict(path: Path) -> str:
-    """The verdict a fixture solution declares in its `# expect: X` header line."""
-    match = EXPECT_LINE.search(path.read_text())
+def expected_verdict(path: Path, version: tuple[int, int] = sys.version_info[:2]) -> str:
+    """The verdict a fixture solution declares for the Python that runs the tests (and grades it: the
+    zygotes run sys.executable): its `# expect: X` line, or the `# expect from Python 3.N: X` line
+    of the latest version this one has reached."""
+    text = path.read_text()
+    match = EXPECT_LINE.search(text)
     assert match, f"{path} has no '# expect:' line"
-    return match.group(1)
+    verdict, reached = match.group(1), -1
+    for minor, later in EXPECT_FROM_LINE.findall(text):
+        if reached < int(minor) <= version[1] and version[0] == 3:
+            verdict, reached = later, int(minor)
+    return verdict
 
 
 @pytest.fixture

@@ -73,6 +73,9 @@ def test_messages_say_which_limit():
 
 PYTHON_DEEP = ("Fatal Python error: Segmentation fault\n\nStack (most recent call first):\n"
                + '  File "s.py", line 5 in f\n' * 100 + "  ...\n")
+# 3.13.0's faulthandler: the 100 frames it keeps of a deeper stack, with no "  ..." after them.
+PYTHON_313_DEEP = ("Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f0845960b80 (most recent call first):\n"
+                   + '  File "s.py", line 5 in f\n' * 100)
 PYTHON_SHALLOW = 'Fatal Python error: Segmentation fault\n\nStack (most recent call first):\n  File "s.py", line 5 in f\n'
 NATIVE = STACK_LIMIT_LINE.decode()
 
@@ -80,6 +83,8 @@ NATIVE = STACK_LIMIT_LINE.decode()
 @pytest.mark.parametrize("changes, hint", [
     (dict(crash=NATIVE), " (stack overflow: the stack was at its limit)"),
     (dict(crash=PYTHON_DEEP), " (stack overflow? it crashed over 100 calls deep)"),
+    (dict(crash=PYTHON_313_DEEP), " (stack overflow? it crashed over 100 calls deep)"),
+    (dict(crash=PYTHON_313_DEEP.replace('  File "s.py", line 5 in f\n', "", 1)), ""),  # 99 frames: under the cap
     (dict(crash=""), ""),  # no evidence (a C or C++ program of its own, a crash on another stack)
     (dict(crash=PYTHON_SHALLOW), ""),  # a null pointer in shallow code
     (dict(crash=NATIVE + "and more the solution wrote"), ""),  # not the runtime's line alone
@@ -172,6 +177,49 @@ def test_raising_the_recursion_limit_behaves_as_in_python3(tmp_path):
     for test in result.tests:
         depth, limit = divmod(int(test.returned), 10**6)
         assert limit == 5000 and abs(depth - plain // 10**6) <= 2, (plain, test.returned)
+
+
+# Recursion through C (lru_cache's wrapper is C): in 3.11 each level counts against the recursion
+# limit, as Python frames do; from 3.12 also against the interpreter's fixed C budget
+# (Py_C_RECURSION_LIMIT), which is what stops it once the limit is raised (docs/verdicts.md).
+C_DEPTH_PROBE = """import functools
+import sys
+{raise_limit}
+
+@functools.lru_cache(maxsize=None)
+def probe(k=1):
+    try:
+        return probe(k + 1)
+    except RecursionError:
+        return k
+
+{call}
+"""
+C_DEPTH_CALLS = {"method": "class Stability:\n    def run(self, n):\n        return probe()\n\n\n"
+                           "if __name__ == '__main__':\n    print(Stability().run(0))\n",
+                 "program": "input()\nprint(probe())\n"}
+# The raised limit only where the C budget bounds it: in 3.11 the C stack does (memory_limit_stack_recursion).
+C_DEPTH_LIMITS = ["", "sys.setrecursionlimit(10**6)"] if sys.version_info >= (3, 12) else [""]
+
+
+@pytest.mark.parametrize("raise_limit", C_DEPTH_LIMITS, ids=lambda line: "raised limit" if line else "default limit")
+@pytest.mark.parametrize("kind", C_DEPTH_CALLS)
+def test_recursion_through_c_is_as_deep_as_in_python3_on_every_test(tmp_path, kind, raise_limit):
+    """Exactly as deep: from 3.12, the judge's exec of the module and a bound method called with
+    *args each went through C, and cost a solution one lru_cache level of its 499 (3.12.1) or 3,333
+    (3.13.0) before the test that compares it with plain python3."""
+    source = tmp_path / "c_depth.py"
+    source.write_text(C_DEPTH_PROBE.format(raise_limit=raise_limit, call=C_DEPTH_CALLS[kind]))
+    plain = int(subprocess.run([sys.executable, str(source)], input="1\n", capture_output=True, text=True,
+                               check=True).stdout)
+    problem = STABILITY if kind == "method" else load_problem(TESTDATA / "stdin" / "problems" / "add")
+    with Pool(2) as pool:
+        [result] = pool.grade([SolutionRun(problem, source, problem.tests * 3, stop_on_failure=False)])
+    if kind == "method":
+        depths = [int(test.returned) for test in result.tests]
+    else:  # the program's answer is its depth: a WA that says what it printed
+        depths = [int(test.message.rsplit("got ", 1)[1].strip("'")) for test in result.tests]
+    assert depths == [plain] * len(result.tests), (plain, depths)
 
 
 # -- the machine's fault ---------------------------------------------------------------------------

@@ -143,10 +143,24 @@ def test_time_limit_stops_near_the_limit(graded):
     assert sleeping.message.startswith("idle for") and sleeping.cpu_ms < 100
 
 
-def test_deep_recursion_that_runs_out_of_stack_gets_the_hint():
-    """Under a hard stack limit below the memory limit (16 MiB, 64 MiB), recursion through C runs
-    out of stack before memory: RE, and faulthandler's traceback, cut at its 100 frames, is the
-    evidence. A null pointer in shallow code crashes the same way without it."""
+STACK_OVERFLOW = "killed by SIGSEGV (stack overflow? it crashed over 100 calls deep)"
+# A hard stack limit below the memory limit (soft, hard in KiB), and what the stack recursion fixture
+# gets under it: from Python 3.12 the interpreter's C budget ends its recursion before a 16 MiB stack
+# is full (RecursionError, as `python3 solution.py` under that limit), not before a 256 KiB one.
+RECURSING_LINE = next(number for number, line in enumerate(
+    (TESTDATA / "solutions" / "memory_limit_stack_recursion.py").read_text().splitlines(), 1) if "steps(k - 1)" in line)
+C_BUDGET_SPENT = {(3, 12): "maximum recursion depth exceeded",  # the interpreter's words, as python3 says them
+                  (3, 13): "maximum recursion depth exceeded while calling a Python object"}
+LOW_STACKS = {"16 MiB": (8 << 10, 16 << 10, STACK_OVERFLOW if sys.version_info < (3, 12) else
+                         f"RecursionError: {C_BUDGET_SPENT.get(sys.version_info[:2], C_BUDGET_SPENT[3, 13])} (line {RECURSING_LINE})"),
+              "256 KiB": (256, 256, STACK_OVERFLOW)}
+
+
+@pytest.mark.parametrize("stack", LOW_STACKS)
+def test_deep_recursion_that_runs_out_of_stack_gets_the_hint(stack):
+    """Under a hard stack limit below the memory limit (64 MiB), recursion through C runs out of
+    stack before memory: RE, and faulthandler's traceback, cut at its 100 frames, is the evidence.
+    A null pointer in shallow code crashes the same way without it."""
     script = """if True:
         import json, sys
         from pathlib import Path
@@ -157,14 +171,15 @@ def test_deep_recursion_that_runs_out_of_stack_gets_the_hint():
         with Pool(1) as pool:
             print(json.dumps({r.solution.name: [str(r.verdict), r.first_failure.message] for r in pool.grade(runs)}))
     """
+    soft, hard, message = LOW_STACKS[stack]
 
     def lower_stack():
-        resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 16 << 20))
+        resource.setrlimit(resource.RLIMIT_STACK, (soft << 10, hard << 10))
 
     solutions = TESTDATA / "solutions"
     done = subprocess.run([sys.executable, "-c", script, FIXTURE_PROBLEMS / "adder",
                            solutions / "memory_limit_stack_recursion.py", solutions / "runtime_error_segfault.py"],
                           cwd=ROOT, capture_output=True, text=True, preexec_fn=lower_stack, check=True)
     assert json.loads(done.stdout) == {
-        "memory_limit_stack_recursion.py": ["RE", "killed by SIGSEGV (stack overflow? it crashed over 100 calls deep)"],
+        "memory_limit_stack_recursion.py": ["RE", message],
         "runtime_error_segfault.py": ["RE", "killed by SIGSEGV"]}
