@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# platforms/vm-guest.sh OUT CASES PYTEST ARGS: run inside the VM by platforms/vm.sh, as root, in the
+# platforms/vm-guest.sh OUT CASES DOCTOR PYTEST ARGS: run inside the VM by platforms/vm.sh, as root, in the
 # root cgroup of a cgroup v2 kernel with no systemd. Lays out the cgroups systemd would give each
 # case (the same folders, owners and enabled controllers), runs `judge.py doctor` and the tests
 # there, and writes a report to OUT/report (the lines vm.sh prints).
 set -uo pipefail
-OUT=$1; CASES=$2; shift 2
+{  # read whole before it runs: an edit of this file meanwhile changes nothing of a run
+OUT=$1; CASES=$2; DOCTOR=$3; shift 3  # DOCTOR "layers": its layers alone (the short tier), else judge.py doctor
 SRC=$PWD
 CG=/sys/fs/cgroup
 PY=$SRC/.venv/bin/python
@@ -21,6 +22,26 @@ copy_checkout() {  # a copy of the checkout owned by the uid that runs it (the h
     chown -R "$1:$1" "$dir"
 }
 
+open_to_users() {  # open_to_users PATH: let every user reach PATH (an interpreter under /root, with
+    # pyenv): a folder above it that only its owner may enter is covered, in the guest alone, by a
+    # tmpfs that all may enter, holding just the way down to PATH (a bind mount of the next folder)
+    local target dir rest next
+    target=$(readlink -f "$1")
+    for _ in 1 2 3 4; do
+        dir=/ rest=${target#/} next=""
+        while [ -n "$rest" ]; do
+            next=${rest%%/*}; rest=${rest#"$next"}; rest=${rest#/}
+            if (( ($(stat -c %a "$dir") & 1) == 0 )); then break; fi
+            dir=${dir%/}/$next; next=""
+        done
+        [ -n "$next" ] || return 0  # every folder above it may be entered
+        mkdir -p "/tmp/keep$dir/$next"
+        { mount --bind "${dir%/}/$next" "/tmp/keep$dir/$next" && mount -t tmpfs -o mode=755 tmpfs "$dir" \
+            && mkdir "${dir%/}/$next" && mount --bind "/tmp/keep$dir/$next" "${dir%/}/$next"; } \
+            || { report "could not open $dir to other users"; return 1; }
+    done
+}
+
 enable() {  # enable the pids and memory controllers for the children of each cgroup given
     for cgroup in "$@"; do echo "+pids +memory" >"$CG$cgroup/cgroup.subtree_control" || return 1; done
 }
@@ -28,6 +49,9 @@ enable() {  # enable the pids and memory controllers for the children of each cg
 run_in() {  # run_in CGROUP UID COMMAND...: COMMAND as UID, its process moved into CGROUP first
     local cgroup=$1 uid=$2; shift 2
     (
+        # a judge run before made the cgroup hand its controllers down and moved its processes into
+        # its leaf: a login shell's later commands start there
+        if [ -d "$CG$cgroup/judge-leaf" ]; then cgroup=$cgroup/judge-leaf; fi
         echo "$BASHPID" >"$CG$cgroup/cgroup.procs" || exit 99
         cd "/tmp/judge-$uid" || exit 99
         mkdir -p "/tmp/home-$CASE"; chown "$uid:$uid" "/tmp/home-$CASE"
@@ -72,6 +96,7 @@ layout() {  # make CASE's cgroups; sets CGROUP (where the judge runs) and UID_ (
 }
 
 report "kernel $(uname -r), $(grep -c cgroup2 /proc/mounts) cgroup2 mount(s), cgroup v1 mounts: $(grep -c ' cgroup ' /proc/mounts), Landlock ABI: $($PY -c 'import ctypes; print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))'), $($PY --version)"
+open_to_users "$PY"
 for CASE in $CASES; do
     STANDINS=""
     layout || { report "== $CASE: could not lay out its cgroups"; result=failed; continue; }
@@ -79,8 +104,14 @@ for CASE in $CASES; do
     copy_checkout "$uid"
     report "== $CASE: uid $uid in cgroup $cgroup"
     start=$(date +%s)
-    run_in "$cgroup" "$uid" "$PY" judge.py doctor >"$OUT/$CASE.doctor" 2>&1
-    report "doctor (exit $?, $(( $(date +%s) - start )) s):"
+    if [ "$DOCTOR" = layers ]; then  # what doctor prints of the layers, without its compilers' table
+        run_in "$cgroup" "$uid" "$PY" -c "from tcjudge.engine import isolation
+layers = isolation.all_layers()
+print(isolation.doctor_report(layers)[0]); print(isolation.probed_layers_warning(layers=layers))" >"$OUT/$CASE.doctor" 2>&1
+    else
+        run_in "$cgroup" "$uid" "$PY" judge.py doctor >"$OUT/$CASE.doctor" 2>&1
+    fi
+    report "doctor's layers (exit $?, $(( $(date +%s) - start )) s):"
     awk '/^bounds/{on=1} on && /^[a-z]/ && !/^bounds/{on=0} on' "$OUT/$CASE.doctor" | sed 's/^/    /' >>"$OUT/report"
     grep "warning" "$OUT/$CASE.doctor" | sed 's/^/    /' >>"$OUT/report"
     start=$(date +%s)
@@ -99,3 +130,5 @@ for CASE in $CASES; do
 done
 for failures in "$OUT"/*.failures; do [ -e "$failures" ] && { report "--- $failures"; cat "$failures" >>"$OUT/report"; }; done
 report "vm-result: $result"
+exit
+}
