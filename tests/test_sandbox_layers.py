@@ -795,6 +795,28 @@ def test_degrades_with_old_landlock_abi(monkeypatch):
         conf.close()
 
 
+@pytest.mark.parametrize("abi", [1, 2, 3, 4, 5, 6])
+def test_each_landlock_layer_is_on_or_off_with_its_reason_for_every_abi(monkeypatch, abi):
+    """Landlock ABI 1 (Linux 5.13) to 6 (6.12): a kernel of each gets the rules its ABI knows
+    (Debian 12's 6.1 has ABI 2: platforms/vm.sh runs it), and each layer it lacks says which ABI it needs."""
+    need("landlock.fs")
+    real = _landlock.abi_version()[0]
+    if real < abi:
+        pytest.skip(f"this kernel has Landlock ABI {real}: a ruleset of ABI {abi} cannot be made here")
+    monkeypatch.setattr(_landlock, "abi_version", lambda: (abi, 0, ""))
+    conf = sandbox.prepare(must_not_cover=[REPO])
+    try:
+        by = {l.name: l for l in conf.layers}
+        assert by["landlock.fs"].active and f"ABI {abi}" in by["landlock.fs"].detail, by["landlock.fs"]
+        for name, since in (("landlock.net", 4), ("landlock.scope", 6)):
+            assert by[name].active == (abi >= since), by[name]
+            assert abi >= since or f"needs Landlock ABI {since}" in by[name].detail, by[name]
+        line = sandbox.warning_line(conf.layers) or ""
+        assert ("landlock.net (" in line) == (abi < 4) and ("landlock.scope (" in line) == (abi < 6), line
+    finally:
+        conf.close()
+
+
 def test_degrades_on_unknown_arch(monkeypatch):
     monkeypatch.setattr(_sys, "native_arch", lambda: (None, "architecture 'riscv64' has no verified syscall table"))
     layers = {l.name: l for l in sandbox.probe()}

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from .. import languages
-from ..engine.isolation import doctor_report, probed_layers_warning
+from ..engine.isolation import all_layers, doctor_report, probed_layers_warning
 from ..errors import JudgeInputError
 from .common import EXIT_FAILED, EXIT_OK
 
@@ -28,11 +28,12 @@ def run(options) -> int:
         report, complete = cluster_doctor(address)
         print(report)
         return EXIT_OK if complete else EXIT_FAILED
-    report, complete = doctor_report()
+    layers = all_layers()  # one probe for the table and the warning: a second could differ from the first
+    report, complete = doctor_report(layers)
     print(report)
     print()
     print(languages.doctor_table())
-    warning = probed_layers_warning()
+    warning = probed_layers_warning(layers=layers)
     if warning:
         print(warning)
     return EXIT_OK if complete else EXIT_FAILED

@@ -68,12 +68,12 @@ def missing_layers_warning() -> str | None:
     return (kept or None) if kept is not None else probed_layers_warning(key)
 
 
-def probed_layers_warning(key: str | None = None) -> str | None:
-    """missing_layers_warning from a fresh probe, which is kept (under `key`, else this moment's) for
-    the grading runs after it."""
+def probed_layers_warning(key: str | None = None, layers: list | None = None) -> str | None:
+    """missing_layers_warning from a fresh probe (or the `layers` doctor's table shows, so that the
+    two never disagree), which is kept (under `key`, else this moment's) for the grading runs after it."""
     from . import sandbox
 
-    line = sandbox.warning_line(all_layers())
+    line = sandbox.warning_line(all_layers() if layers is None else layers)
     warning = f"judge: warning: {line}" if line else None
     keep_text(_kept_path(), key or _kept_key(), warning or "")
     return warning
@@ -95,9 +95,10 @@ def _kept_key() -> str:
             f"{stamps(sorted([code / 'isolation.py', *(code / 'sandbox').glob('*.py')]))}")
 
 
-def doctor_report() -> tuple[str, bool]:
-    """The table that `judge.py doctor` prints, and whether every layer is active."""
-    layers = all_layers()
+def doctor_report(layers: list | None = None) -> tuple[str, bool]:
+    """The table that `judge.py doctor` prints (of `layers`, else a fresh probe), and whether every
+    layer is active."""
+    layers = all_layers() if layers is None else layers
     system = os.uname()
     header = f"Isolation layers on {system.sysname} {system.release} ({system.machine}), uid {os.getuid()}"
     table = layer_table([(layer.name, layer.active, layer.detail) for layer in layers])

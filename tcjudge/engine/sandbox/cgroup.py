@@ -15,13 +15,27 @@ CPU parallelism is bounded without a cgroup: the zygote pins each child to one C
 which seccomp then forbids changing). The cpu controller's quota did the same at ~2 ms of wall
 time per test on a loaded machine (group scheduling), for nothing more.
 
-cgroup v2 is used where the zygote's cgroup has the pids and memory controllers and may
-create children (root, or a delegated subtree); else the v1 hierarchies of those controllers
-(cgroup v1 or "hybrid" machines) where they are writable; else none (`Cgroups.open()` says why).
+cgroup v2 is used where the judge's cgroup has the pids and memory controllers and this user may
+write it (root, or a delegated subtree); else the v1 hierarchies of those controllers (cgroup v1 or
+"hybrid" machines) where they are writable; else none (`Cgroups.open()` says why, and how to get one).
+
+v2's "no internal processes" rule: a cgroup (the root cgroup apart) that hands controllers to its
+children holds no process itself, and controllers cannot be handed down while it holds one. A
+judge started in the root cgroup (a container with its own cgroup namespace, a VM without systemd)
+makes its folders there. Started in a cgroup that holds processes (a systemd session scope beside its
+login shell, a service's or a delegated scope's own cgroup), it first moves every process of that
+cgroup (the judge's own, and whatever was beside them) into its leaf `judge-leaf`, then hands the
+controllers down: the processes stay in the same subtree, under its limits and killed with it. A
+later judge started from that leaf makes its folders beside it (`home()`):
+
+    <home>/judge-leaf/          the processes that were in <home> (and later judges, their zygotes)
+    <home>/judge-<zygote pid>/  pids and memory handed down; no process of its own
+        t1, t2, ...             one test's child each
 """
 
 from __future__ import annotations
 
+import errno
 import os
 
 from ._sys import read_whole
@@ -32,7 +46,9 @@ CONTROLLERS = ("pids", "memory")
 
 
 PREFIX = "judge-"  # a zygote's folder is judge-<its pid>; judge-<pid>-<what> for others (doctor, tests)
-LEAF = "zygote"  # v2: where the zygote itself lives, beside its tests' cgroups
+LEAF = "judge-leaf"  # v2: where the processes of a cgroup that hands controllers down go (never swept)
+MOVE_TRIES = 20  # v2: moving a cgroup's processes into its leaf, again while new ones are forked into it
+DELEGATE = "systemd-run --user --scope -p Delegate=yes"  # gives a user a cgroup of their own
 
 
 class Slot:
@@ -50,27 +66,38 @@ class Slot:
 class Cgroups:
     """The zygote's folder of test cgroups in one or more hierarchies (v2: one; v1: one per controller)."""
 
-    def __init__(self, version: int, bases: dict[str, str]):
+    def __init__(self, version: int, bases: dict[str, str], how: str = ""):
         self.version = version
-        self.bases = bases  # controller -> this zygote's folder (v2: the same folder for all three)
+        self.bases = bases  # controller -> this zygote's folder (v2: the same folder for both)
+        self.how = how  # v2: what the judge's cgroup is (the root cgroup, delegated, a leaf made)
         self._next = 0
         self._free: list[Slot] = []  # emptied cgroups, reused: no mkdir/rmdir per test
 
     @property
     def description(self) -> str:
-        return f"cgroup v{self.version} ({', '.join(CONTROLLERS)}), beneath {os.path.dirname(self.bases['pids'])}"
+        how = f" ({self.how})" if self.how else ""
+        return f"cgroup v{self.version} ({', '.join(CONTROLLERS)}), beneath {os.path.dirname(self.bases['pids'])}{how}"
 
     @classmethod
     def open(cls, name: str) -> tuple[Cgroups | None, str]:
-        """Create this zygote's folder `name` beneath its own cgroup: (Cgroups, "") or (None, why not)."""
+        """Create this zygote's folder `name` beneath the judge's cgroup: (Cgroups, "") or (None, why
+        not, and the command that would give one)."""
         mounts = _mounts()
         v2_reason = "no cgroup v2 mount"
         if "" in mounts:  # the unified (v2) hierarchy
-            own = os.path.join(mounts[""], _own_path("").lstrip("/"))
+            own = _own_folder(mounts[""])
             try:
-                return cls(2, dict.fromkeys(CONTROLLERS, _make_v2_base(own, name))), ""
+                home, how = prepare_home(mounts[""], own)
+                base = os.path.join(home, name)
+                _mkdir(base)
+                try:
+                    _write(base, "cgroup.subtree_control", " ".join(f"+{c}" for c in CONTROLLERS))
+                except OSError:
+                    _rmdir(base)
+                    raise
+                return cls(2, dict.fromkeys(CONTROLLERS, base), how), ""
             except OSError as err:
-                v2_reason = f"cgroup v2 at {own}: {err.strerror or err}"
+                v2_reason = f"cgroup v2 at {own}: {_why_not(err)}"
         if not all(c in mounts for c in CONTROLLERS):
             return None, f"{v2_reason}; no cgroup v1 pids and memory hierarchies"
         bases: dict[str, str] = {}
@@ -165,14 +192,14 @@ class Cgroups:
         """Remove every test cgroup and this zygote's folders (what is still busy stays for sweep())."""
         for base in set(self.bases.values()):
             for entry in _listdir(base):
-                if entry != LEAF:
-                    _rmdir(os.path.join(base, entry))
+                _rmdir(os.path.join(base, entry))
             _rmdir(base)
 
 
 def probe() -> tuple[bool, str]:
-    """(bounded, what bounds a test's tasks, memory and CPU parallelism here), for `doctor`: tries
-    what a zygote of this user would do (create and remove a folder of test cgroups)."""
+    """(bounded, what bounds a test's tasks, memory and CPU parallelism here), for `doctor`: does
+    what a zygote of this user would do (create and remove a folder of test cgroups). Without a
+    cgroup the layer is off, and says why and how to get one; verdicts then come from the rlimits."""
     cgroups, why = Cgroups.open(f"{PREFIX}{os.getpid()}-probe")
     if cgroups is not None:
         described = cgroups.description
@@ -180,11 +207,12 @@ def probe() -> tuple[bool, str]:
         return True, (f"{described}: per test {MAX_TASKS} tasks (pids.max), memory limit + {HEADROOM >> 20} MiB "
                       f"of every kind (stacks, page tables, pipes), OOM kill = MLE; one CPU (affinity)")
     if os.geteuid() == 0:
-        return False, f"no bound on tasks per test (root ignores RLIMIT_NPROC) and no cgroup: {why}; one CPU (affinity)"
-    return True, (f"RLIMIT_NPROC = this uid's tasks + {MAX_TASKS} (run the judge under a dedicated uid: "
-                  f"the count is per uid); memory: RLIMIT_DATA (writable memory), RLIMIT_AS (page tables: at most "
-                  f"1/512 of it), seccomp (no shared or stack-like mappings, no memfd, no pipe resizing); unbounded: "
-                  f"the kernel's reclaimable caches (dentries of paths looked up); one CPU (affinity); no cgroup: {why}")
+        return False, f"no cgroup: {why}; no bound on tasks per test (root ignores RLIMIT_NPROC); one CPU (affinity)"
+    return False, (f"no cgroup: {why}. Verdicts come from the rlimits: RLIMIT_NPROC = this uid's tasks + {MAX_TASKS} "
+                   f"(run the judge under a dedicated uid: the count is per uid); memory: RLIMIT_DATA (writable "
+                   f"memory), RLIMIT_AS (page tables: at most 1/512 of it), seccomp (no shared or stack-like mappings, "
+                   f"no memfd, no pipe resizing); unbounded: the kernel's reclaimable caches (dentries of paths "
+                   f"looked up); one CPU (affinity)")
 
 
 def tasks_of_uid(uid: int) -> int:
@@ -206,22 +234,116 @@ def tasks_of_uid(uid: int) -> int:
 
 def sweep(prefix: str = PREFIX, alive=None) -> int:
     """Remove the folders `<prefix><pid>[-what]` of processes that are gone (zygotes killed before
-    they could clean up); returns how many are still busy (their last processes still exiting)."""
+    they could clean up, a judge killed with SIGKILL) from the folders where this judge makes its
+    own; returns how many are still busy (their last processes still exiting)."""
     alive = alive or (lambda pid: os.path.exists(f"/proc/{pid}"))
     busy = 0
-    for controller, mount in _mounts().items():
-        try:
-            own = os.path.join(mount, _own_path(controller).lstrip("/"))
-        except OSError:
-            continue
-        for entry in _listdir(own):
+    for home in homes():
+        for entry in _listdir(home):
             number = entry[len(prefix):].split("-")[0]
             if entry.startswith(prefix) and number.isdigit() and not alive(int(number)):
-                base = os.path.join(own, entry)
+                base = os.path.join(home, entry)
                 for sub in _listdir(base):
                     _rmdir(os.path.join(base, sub))
                 busy += not _rmdir(base)
     return busy
+
+
+def homes() -> list[str]:
+    """The folders where this process's zygotes make theirs (v2: one; v1: one per controller), as
+    they are now (nothing is changed)."""
+    found = []
+    for controller, mount in _mounts().items():
+        try:
+            own = _own_folder(mount, controller)
+        except OSError:
+            continue
+        found.append(home_of(mount, own) if controller == "" else own)
+    return list(dict.fromkeys(found))
+
+
+def home_of(mount: str, own: str) -> str:
+    """v2: where a process in cgroup `own` makes its zygotes' folders: `own`, or the cgroup whose
+    leaf it is."""
+    if own.rstrip("/") != mount.rstrip("/") and os.path.basename(own.rstrip("/")) == LEAF:
+        return os.path.dirname(own.rstrip("/"))
+    return own
+
+
+def prepare_home(mount: str, own: str) -> tuple[str, str]:
+    """v2: the cgroup where this process's zygotes make their folders, the pids and memory
+    controllers handed down to its children (its processes moved into its leaf first, when it is not
+    the root cgroup), and what it is (for doctor). Raises OSError, saying why, where it cannot."""
+    home = home_of(mount, own)
+    available = _read(os.path.join(home, "cgroup.controllers")).split()
+    missing = [c for c in CONTROLLERS if c not in available]
+    if missing:
+        raise OSError(errno.EOPNOTSUPP, f"its parent hands it no {' and no '.join(missing)} controller "
+                                        f"(cgroup.controllers: {' '.join(available) or 'none'})")
+    controls = " ".join(f"+{c}" for c in CONTROLLERS)
+    for _ in range(MOVE_TRIES):
+        if all(c in _read(os.path.join(home, "cgroup.subtree_control")).split() for c in CONTROLLERS):
+            break
+        try:
+            _write(home, "cgroup.subtree_control", controls)
+            break
+        except OSError as err:
+            if err.errno != errno.EBUSY or home.rstrip("/") == mount.rstrip("/"):
+                raise
+        _move_processes(home, os.path.join(home, LEAF))  # "no internal processes": empty it first
+    else:
+        raise OSError(errno.EBUSY, f"processes kept being started in it while they were moved to {LEAF}")
+    return home, _what_home_is(mount, home)
+
+
+def _move_processes(home: str, leaf: str) -> None:
+    """Move every process of cgroup `home` into its child `leaf` (made if need be)."""
+    try:
+        _mkdir(leaf)
+    except FileExistsError:
+        pass
+    for pid in _read(os.path.join(home, "cgroup.procs")).split():
+        try:
+            _write(leaf, "cgroup.procs", pid)
+        except ProcessLookupError:
+            pass  # gone meanwhile
+        except OSError as err:
+            raise OSError(err.errno, f"its process {pid} cannot be moved to its leaf {LEAF} "
+                                     f"({err.strerror})") from err
+
+
+def _what_home_is(mount: str, home: str) -> str:
+    """For doctor: the root cgroup, a delegated one, or one the judge made a leaf in."""
+    if home.rstrip("/") == mount.rstrip("/"):
+        return "the root cgroup"
+    leaf = f", its processes moved into its leaf {LEAF}" if os.path.isdir(os.path.join(home, LEAF)) else ""
+    if _delegated(home):
+        return f"a cgroup delegated to uid {os.getuid()}{leaf}"
+    return f"not delegated: root made a leaf for its processes ({LEAF})" if leaf else "not delegated"
+
+
+def _delegated(folder: str) -> bool:
+    """Whether a v2 cgroup was delegated (systemd's Delegate=yes marks it so; a user's own cgroup is one)."""
+    for name in ("trusted.delegate", "user.delegate"):
+        try:
+            if os.getxattr(folder, name) == b"1":
+                return True
+        except OSError:
+            pass
+    return os.getuid() != 0 and os.stat(folder).st_uid == os.getuid()
+
+
+def _why_not(err: OSError) -> str:
+    """Why a v2 cgroup cannot be used, and the one command that would give the judge one."""
+    if err.errno in (errno.EACCES, errno.EPERM):
+        if os.geteuid() == 0:
+            return f"{err.strerror}: give the judge a delegated scope: systemd-run --scope -p Delegate=yes judge ..."
+        return (f"not writable by uid {os.getuid()} ({err.strerror}); to give the judge a cgroup of its own: "
+                f"{DELEGATE} judge ...")
+    if err.errno == errno.EROFS:
+        return (f"{err.strerror} (a container's cgroup file system): give the container a writable cgroup "
+                f"namespace of its own, e.g. docker run --cgroupns=private --privileged ...")
+    return err.strerror or str(err)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -248,6 +370,11 @@ def _mounts() -> dict[str, str]:
     return found
 
 
+def _own_folder(mount: str, controller: str = "") -> str:
+    """This process's cgroup folder in the hierarchy mounted at `mount` ("" = v2)."""
+    return os.path.normpath(os.path.join(mount, _own_path(controller).lstrip("/")))
+
+
 def _own_path(controller: str) -> str:
     """This process's cgroup path in a hierarchy ("" = v2), from /proc/self/cgroup."""
     with open("/proc/self/cgroup") as handle:
@@ -256,31 +383,6 @@ def _own_path(controller: str) -> str:
             if controller in controllers.split(",") or (controller == "" and controllers == ""):
                 return path
     return "/"
-
-
-def _make_v2_base(own: str, name: str) -> str:
-    """v2: a folder for this zygote and its tests, the three controllers enabled for its children.
-
-    A v2 cgroup that holds processes cannot hand controllers down ("no internal processes"), so
-    the zygote moves itself into a leaf of the folder first."""
-    available = _read(os.path.join(own, "cgroup.controllers")).split()
-    missing = [c for c in CONTROLLERS if c not in available]
-    if missing:
-        raise OSError(f"the {', '.join(missing)} controller(s) are not available")
-    controls = " ".join(f"+{c}" for c in CONTROLLERS)
-    if any(c not in _read(os.path.join(own, "cgroup.subtree_control")).split() for c in CONTROLLERS):
-        _write(own, "cgroup.subtree_control", controls)  # root, or a delegated cgroup without processes
-    base = os.path.join(own, name)
-    os.mkdir(base)
-    try:
-        os.mkdir(os.path.join(base, LEAF))
-        _write(os.path.join(base, LEAF), "cgroup.procs", os.getpid())
-        _write(base, "cgroup.subtree_control", controls)
-    except OSError:
-        _rmdir(os.path.join(base, LEAF))
-        _rmdir(base)
-        raise
-    return base
 
 
 def _read(path: str) -> str:
@@ -299,6 +401,10 @@ def _write(folder: str, name: str, value, optional: bool = False) -> None:
         os.write(fd, str(value).encode())
     finally:
         os.close(fd)
+
+
+def _mkdir(path: str) -> None:
+    os.mkdir(path)
 
 
 def _rmdir(path: str) -> bool:
