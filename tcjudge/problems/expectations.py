@@ -239,7 +239,8 @@ def _braces(pattern: str) -> list[str]:
     if match is None:
         return [pattern]
     head, tail = pattern[:match.start()], pattern[match.end():]
-    return [expanded for choice in match.group(1).split(",") for expanded in _braces(head + choice + tail)]
+    # spaces around a choice are not part of it, as BAPCtools reads `{ 4 }` (test names hold no spaces)
+    return [expanded for choice in match.group(1).split(",") for expanded in _braces(head + choice.strip() + tail)]
 
 
 # -- reading a package's expectations
