@@ -85,7 +85,7 @@ def test_validate_runs_input_validators_of_every_layout(judge):
     (guessnested), Python with {{constants}} (constsum)."""
     code, out, err = judge("--problems", LAYOUTS, "validate")
     assert code == 0, out + err
-    assert "3 of 3 problems valid" in out
+    assert "4 of 4 problems valid" in out
 
 
 def test_validate_names_the_input_validator_that_rejects(judge, tmp_path):
@@ -172,3 +172,28 @@ def test_every_failure_of_a_program_names_it_and_says_its_last_lines(tmp_path):
     assert comparison.judge_fault
     assert "output validator" in comparison.message and "crash" in comparison.message
     assert "exited with status 3, not 42 or 43: reading the answer | IndexError: list index" in comparison.message
+
+
+def test_partially_accepted_of_a_2025_09_scoring_package_is_judged_by_its_score(judge):
+    """The format's own scoring example: a WA on one group is what partially_accepted/ means there."""
+    code, out, err = judge("--problems", LAYOUTS, "check", "partialscore")
+    assert code == 0, out + err
+    assert "partially_accepted/small_only.py: WA 40 (expected AC, score in [0, 100))" in out
+
+
+def test_a_program_folder_may_link_a_header_kept_outside_it(tmp_path):
+    """BAPCtools' test packages link validation.h from the tool's own tree (a relative link)."""
+    _write(tmp_path / "shared" / "answer.h", "#define ANSWER 42\n")
+    program = tmp_path / "package" / "output_validator"
+    _write(program / "v.cpp", '#include "answer.h"\nint main() { return ANSWER; }\n')
+    (program / "answer.h").symlink_to("../../shared/answer.h")
+    (program / "gone.h").symlink_to("../../nowhere/gone.h")  # left out, not a failure
+    scratch: list = []  # (holds the built program as long as the test needs it)
+    command = prepare(program, "output validator v", scratch)
+    assert subprocess.run(command).returncode == 42
+
+
+def test_spaces_around_a_brace_choice_are_not_part_of_it():
+    from tcjudge.problems.expectations import covers
+
+    assert covers("secret/*{ 4 }{ 2 }", "secret/42") and not covers("secret/*{ 4 }{ 2 }", "secret/43")

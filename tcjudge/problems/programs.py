@@ -68,7 +68,7 @@ def prepare(path: Path, describe: str, scratch: list, constants: dict[str, str] 
     scratch.append(_Remover(folder))
     work = folder / (path.name if path.is_dir() else path.stem or "program")
     if path.is_dir():
-        shutil.copytree(path, work, symlinks=True)
+        _copy_following_links(path, work)
     else:
         work.mkdir()
         shutil.copy2(path, work / path.name)
@@ -84,6 +84,22 @@ def prepare(path: Path, describe: str, scratch: list, constants: dict[str, str] 
         raise ProgramFailed(f"{describe}: not a supported program (a Python, C, C++ or Java source, an "
                             f"executable, or a folder of them, or with 'build' / 'run' scripts)")
     return _from_sources(work, describe)
+
+
+def _copy_following_links(source: Path, target: Path, depth: int = 0) -> None:
+    """Copy a program's folder, links followed: a package's program may link a header kept elsewhere
+    in its repository (BAPCtools' test packages link its validation.h); a link that leads nowhere is
+    left out. (shutil.copytree tells a dangling relative link against the working folder, not the
+    link's own.)"""
+    target.mkdir()
+    for entry in sorted(source.iterdir()):
+        if not entry.exists():
+            continue
+        if entry.is_dir():
+            if depth < 8:
+                _copy_following_links(entry, target / entry.name, depth + 1)
+        else:
+            shutil.copy2(entry, target / entry.name)
 
 
 class _Remover:
