@@ -117,6 +117,22 @@ class SourceError(Exception):
     """The file cannot be a solution at all (not a regular file, over the size limit): CE."""
 
 
+CONSTANT = re.compile(rb"\{\{([a-zA-Z_][a-zA-Z0-9_]*)(?:\.([a-zA-Z_][a-zA-Z0-9_]*))?\}\}")
+
+
+def substitute_constants(data: bytes, constants: dict[str, str]) -> bytes:
+    """`data` with each 2025-09 constant sequence (`{{name}}`, `{{name.variant}}`) that `constants`
+    defines replaced by its value; undefined ones are left as they are (problems/constants.py)."""
+    if not constants or b"{{" not in data:
+        return data
+
+    def value(match: re.Match) -> bytes:
+        name = match.group(1).decode() + (f".{match.group(2).decode()}" if match.group(2) else "")
+        return constants[name].encode() if name in constants else match.group()
+
+    return CONSTANT.sub(value, data)
+
+
 def read_source(path: str | os.PathLike, limit: int) -> bytes:
     """At most `limit` bytes of a regular file (no device, fifo or link to one); SourceError if not,
     OSError if it cannot be read."""

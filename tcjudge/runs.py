@@ -59,8 +59,7 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
                                     stored.expected, _expected_score(problem, stored),
                                     verdicts_only=verdicts_only))
     for path in catalog.skipped:
-        print(f"judge: note: not graded (a language, compiler or layout the judge cannot run here): {display_path(path)}",
-              file=sys.stderr)
+        print(f"judge: note: not graded ({_skipped_why(path)}): {display_path(path)}", file=sys.stderr)
     for (slug, language), number in missing.items():  # one line per package, not per file (issue 21: Kotlin)
         print(f"judge: note: {slug}: {count(number, f'{language.title} submission')} skipped: "
               f"{language.missing_message()}", file=sys.stderr)
@@ -74,6 +73,17 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
         where = catalog.solutions_folder(chosen[0]) if len(chosen) == 1 else catalog.solutions_dir
         raise JudgeInputError(f"no stored solutions to grade{why}", where)
     return runs
+
+
+def _skipped_why(path: Path) -> str:
+    """Why a stored submission is left out, in a few words."""
+    language = language_of(path, languages.EXTENSIONS)
+    if language is None:
+        return "a language or layout the judge does not run" if path.exists() else "not found"
+    if language.toolchain() is None:
+        return language.missing_message()
+    return language.unsupported(path) or ("nothing says what it should get: a folder the format does not name, "
+                                          "and no submissions.yaml rule or @EXPECTED_RESULTS@ tag")
 
 
 def stored_expectation(catalog: Catalog, problem: Problem, solution: Path, tests: list,
@@ -121,7 +131,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
         return
     noted = len(catalog.skipped)
     stored = [s for s in catalog.stored_solutions(problem.slug)  # programs: a folder of answers takes no time
-              if s.path.is_file() and languages.for_path(s.path).toolchain() is not None]
+              if not (problem.kind.answers and s.path.is_dir()) and languages.for_path(s.path).toolchain() is not None]
     del catalog.skipped[noted:]  # (noted once, when the runs are chosen)
     lower = _bounding_runs(problem, stored, "lower", timing.cap)
     if not lower:
@@ -129,14 +139,19 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
         return
     print(f"Timing {count(len(lower), 'submission')} of {problem.slug} for its time limit (none given)")
     results = judge_runs(options, "time limit", lower, getattr(options, "fresh", False)).results
-    times = [(t.cpu_ms, f"{display_path(r.solution)}, {t.name}") for r in results for t in r.tests if t.verdict]
     from .problems.expectations import UNTIMED
 
-    slow = [r for r in results if r.verdict in UNTIMED]
-    if slow:
-        raise JudgeInputError(f"cannot compute a time limit: {display_path(slow[0].solution)} gets {slow[0].verdict}"
-                              f" with {timing.cap:g} s per test", problem.path / "problem.yaml")
-    slowest_ms, where = max(times, default=(0.0, "none"))
+    failed = [r for r in results if r.verdict in UNTIMED]
+    for result in failed:  # one submission's failure is said, and the others go on (issue 35)
+        print(f"judge: warning: {problem.slug}: time limit computed without {display_path(result.solution)}: it gets "
+              f"{result.verdict} with {timing.cap:g} s per test{_why(result)}", file=sys.stderr)
+    times = [(t.cpu_ms, f"{display_path(r.solution)}, {t.name}") for r in results if r not in failed
+             for t in r.tests if t.verdict]
+    if not times:
+        problem.time_limit_from = (f"the default: every submission that would compute one failed, see the warnings "
+                                   f"({timing.words})")
+        return
+    slowest_ms, where = max(times)
     problem.time_limit = timing.limit(slowest_ms / 1000)
     problem.time_limit_from = timing.explain(slowest_ms / 1000, where)
     margin = min(MAX_LIMIT, problem.time_limit * timing.time_limit_to_tle)
@@ -151,10 +166,20 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
                       f"({timing.margin_words}): the limit is too close to it", file=sys.stderr)
 
 
+def _why(result: GradeResult) -> str:
+    """What a result's failure says, in a few words: its compiler's first line or its first failing test."""
+    if result.compile_message:
+        return ": " + result.compile_message.splitlines()[0][:200]
+    failing = next((t for t in result.tests if t.verdict is result.verdict), None)
+    return f" ({failing.name}: {failing.message[:200]})" if failing and failing.message else ""
+
+
 def _bounding_runs(problem: Problem, stored, role: str, time_limit: float) -> list[SolutionRun]:
     """A run under `time_limit` of each stored submission on its tests that bound a computed limit as
     `role` says (Expectation.time_limit_tests), stopped at its first failure."""
     timed = replace(problem, time_limit=time_limit, tests=problem.tests)
+    if role == "lower" and problem.timing.legacy:
+        stored = [s for s in stored if s.path.parent.name == "accepted"]
     return [SolutionRun(timed, s.path, tests, True, s.expected) for s in stored
             if (tests := s.expected.time_limit_tests(role, problem.tests))]
 

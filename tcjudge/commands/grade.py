@@ -71,6 +71,8 @@ def _grade(options, solution: Path, spares: Spares) -> int:
                                   f"{problem.slug} is not one; as a program: {err.message}", solution) from None
         if language.toolchain() is None:
             raise JudgeInputError(language.missing_message(), solution)
+        if (why := language.unsupported(solution)) is not None:
+            raise JudgeInputError(f"not graded: {why}", solution)
     problem = problem or catalog.problem_for(solution, options.source_limit * 1024)
     settle_time_limit(options, catalog, problem)
     tests = problem.examples if options.examples else problem.tests

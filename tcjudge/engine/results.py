@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..problems.format import Problem
-from ..record import record
+from ..problems.expectations import TEST_VERDICTS, Requirement
+from ..record import record, replace
 from ..text import format_score, safe_lines, safe_text
 from ..verdicts import Verdict
 
@@ -118,7 +119,14 @@ class GradeResult:
         when its verdict is simply not the one expected."""
         if self.expected is None:
             return None
-        why = self.expected.mismatch(self.verdict, [(t.name, t.verdict, t.message) for t in self.tests])
+        expected = self.expected
+        grading = self.problem.grading
+        if (grading is not None and grading.model != "legacy" and expected.final == {Verdict.AC}
+                and not expected.requirements and self.verdict not in (Verdict.IE, Verdict.CE)):
+            # partially_accepted/ of a 2025-09 scoring problem: "submissions are given a score instead of a
+            # verdict" (the format), so its score range alone decides, whichever test failed first
+            expected = replace(expected, final=None, requirements=(Requirement(TEST_VERDICTS, TEST_VERDICTS, ""),))
+        why = expected.mismatch(self.verdict, [(t.name, t.verdict, t.message) for t in self.tests])
         scored = self.scored
         if why is None and self.expected_score is not None:
             total = scored.total if scored is not None else None

@@ -10,7 +10,7 @@ import math
 import os
 import struct
 
-from ..protocol import ANSWER_CAP, ARGS_FD, Limits, read_source, read_tree
+from ..protocol import ANSWER_CAP, ARGS_FD, Limits, read_source, read_tree, substitute_constants
 
 CODE_TRIES = 3  # children asked for the compiled code of one solution before every child compiles its own
 LENGTH = struct.Struct("<Q")  # the compiled code's length, before it on the code channel
@@ -61,7 +61,12 @@ class Solution:
             self.path = os.path.join(os.path.dirname(self.path), entry)
         if include:
             self.modules |= read_tree(include, limit)  # the format: included files replace the solution's
-        return self.modules.pop(entry) if entry in self.modules else read_source(self.path, limit)
+        source = self.modules.pop(entry) if entry in self.modules else read_source(self.path, limit)
+        constants = request.get("constants")
+        if constants:  # a 2025-09 package's {{name}} sequences, replaced in every file before it runs
+            self.modules = {name: substitute_constants(data, constants) for name, data in self.modules.items()}
+            source = substitute_constants(source, constants)
+        return source
 
     def data_limit(self, baseline: int) -> int:
         """RLIMIT_DATA: the memory limit above what the process holds before the solution runs."""

@@ -71,6 +71,11 @@ class Language:
     def missing_message(self) -> str:
         return f"{self.title} is unavailable: {self.install_hint}"
 
+    def unsupported(self, path: Path) -> str | None:
+        """Why this file (or folder) is in a dialect of the language the judge does not run (Python 2
+        in a .py file), found by scanning its text, never by running it; None when it is not."""
+        return None
+
     def to_compile(self, path: Path, problem, source_limit: int, fallback: str) -> tuple[Toolchain, dict[str, bytes]]:
         """The installed compiler and the solution's files (`sources`), with the problem's project
         hidden from the compiler from here on (ToolchainMissing, CompileError)."""
@@ -93,6 +98,9 @@ class Language:
         included = self.included(problem)
         if included is not None:  # the format: after the code limit is checked, replacing same-named files
             files |= read_folder(included, source_limit)
+        constants = getattr(problem, "constants", None)
+        if constants:  # a 2025-09 package's {{name}} sequences, replaced before the files are compiled
+            files = {name: protocol.substitute_constants(data, constants) for name, data in files.items()}
         return files
 
     def included(self, problem) -> Path | None:

@@ -35,7 +35,7 @@ class CLanguage(Language):
         self.only_programs(problem)
         folder = self.build(path, problem, source_limit).folder
         return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
-                "readable": [str(folder)], "profile": "native", "data_extra_mib": 32, "result_channel": False}
+                "readable": [str(folder)], "profile": "native", "data_extra_mib": 0, "result_channel": False}
 
     def build(self, path: Path, problem, source_limit: int):
         """The compiled program (cached): the file, or every C file of a folder together."""

@@ -55,7 +55,10 @@ class Cpp(Language):
     def program(self, path: Path, problem, source_limit: int) -> dict:
         folder = self.build(path, problem, source_limit).folder
         return {"argv": [str(folder / "solution")], "env": {"LC_ALL": "C.UTF-8"},
-                "readable": [str(folder)], "profile": "native", "data_extra_mib": 32,
+                "readable": [str(folder)], "profile": "native",
+                # a program's data is its own (an allocation of the whole limit fails, as on Kattis); our
+                # method runtime (runtime/tcjudge.hpp) gets a share of its own
+                "data_extra_mib": 0 if problem.kind.program else 32,
                 "result_channel": not problem.kind.program,  # a stdin program answers on stdout alone
                 "crash_channel": not problem.kind.program}  # our runtime's SIGSEGV evidence (runtime/tcjudge.hpp)
 

@@ -9,6 +9,13 @@ from pathlib import Path
 from .base import Language, Toolchain, read_folder, read_source
 
 CLASS_LINE = re.compile(r"^class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+# Python 2, which the judge does not run, in a .py file: a `python2` shebang (problemtools' rule), or
+# a statement Python 3 cannot parse (print without parentheses, `exec "..."`, `except E, name:`).
+PYTHON2_SHEBANG = re.compile(rb"\A#![^\n]*python2\b")
+PYTHON2_STATEMENT = re.compile(rb"^[ \t]*(?:print(?:[ \t]+(?![ \t]*[=(.,)\]:+*/%&|^<-])(?!>>?=)\S|[ \t]*$)|exec[ \t]+[\"'\w]"
+                               rb"|except[ \t]+[\w.]+[ \t]*,[ \t]*\w+[ \t]*:)", re.MULTILINE)
+TRIPLE_QUOTED = re.compile(rb"(\"\"\"|\'\'\')[\s\S]*?\1")
+SCANNED = 1 << 20  # bytes of each file scanned for Python 2
 IMPLEMENTATIONS = {"cpython": "CPython", "pypy": "PyPy"}  # as platform.python_implementation() names them
 
 
@@ -27,8 +34,9 @@ class Python(Language):
         from ("entry": Language.entry_file's rule; beside one file, the file itself unless the package
         includes a main.py, its driver) and the included folder; the zygote reads the files."""
         path, included = Path(path), self.included(problem)
+        constants = {"constants": problem.constants} if getattr(problem, "constants", None) else {}
         if not path.is_dir() and included is None:
-            return {}
+            return constants
         extra = read_folder(included, source_limit) if included else {}
         if path.is_dir():
             entry = self.entry_file(read_folder(path, source_limit) | extra)
@@ -36,16 +44,42 @@ class Python(Language):
             read_source(path, source_limit)  # (CE here if it is not a file the zygote will read)
             drivers = [name for name in extra if name.lower() == "main.py"]
             entry = drivers[0] if drivers else path.name
-        return {"entry": entry} | ({"include": str(included.resolve())} if included else {})  # (the zygote's cwd is /)
+        return ({"entry": entry} | ({"include": str(included.resolve())} if included else {})  # (the zygote's cwd is /)
+                | constants)
 
     def classes(self, source: str) -> set[str]:
         """Names after `class` at the start of a line: the judge never parses untrusted source (a
         hostile file can make ast.parse take gigabytes); the confined load says whether it is real."""
         return set(CLASS_LINE.findall(source))
 
+    def unsupported(self, path: Path) -> str | None:
+        """Python 2 (a `python2` shebang, as problemtools tells the two apart, or a Python 2 statement at
+        a line's start in a file Python 3 would refuse): said once, left out, never graded as a CE."""
+        path = Path(path)
+        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                with open(file, "rb") as handle:
+                    text = handle.read(SCANNED)
+            except OSError:
+                continue
+            if PYTHON2_SHEBANG.match(text):
+                return "Python 2 (its #! line names python2), which the judge does not run"
+            found = PYTHON2_STATEMENT.search(_code_lines(text))
+            if found:
+                line = text[:found.start()].count(b"\n") + 1
+                where = f"{file.name}:{line}" if path.is_dir() else f"line {line}"
+                return f"Python 2 ({where}: {found.group().strip().decode('ascii', 'replace')[:30]}), which the judge does not run"
+        return None
+
     def toolchain(self) -> Toolchain:
         return Toolchain(f"{IMPLEMENTATIONS.get(sys.implementation.name, sys.implementation.name)} {sys.version.split()[0]}",
                          {"python": sys.executable})
+
+
+def _code_lines(text: bytes) -> bytes:
+    """The text with triple-quoted strings blanked (newlines kept): a docstring's `print x` is prose."""
+    return TRIPLE_QUOTED.sub(lambda m: b"\n" * m.group().count(b"\n"), text)
 
 
 PYTHON = Python()

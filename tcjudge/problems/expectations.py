@@ -51,6 +51,15 @@ DEFAULTS = {
     "rejected": (TEST_VERDICTS, {Verdict.WA, Verdict.TLE, Verdict.RE}),
     "brute_force": ({Verdict.AC, Verdict.RE, Verdict.TLE}, {Verdict.RE, Verdict.TLE}),
 }
+# Other names authors file the same folders under (archives, BAPCtools' and DOMjudge's verdict names),
+# lower case with '-' as '_': read as the format's folder. (A folder in none of these is not graded.)
+FOLDER_ALIASES = {
+    "runtime_error": "run_time_error", "run_time_exception": "run_time_error", "runtime_exception": "run_time_error",
+    "run_error": "run_time_error", "rte": "run_time_error", "re": "run_time_error",
+    "timelimit": "time_limit_exceeded", "time_limit": "time_limit_exceeded", "tle": "time_limit_exceeded",
+    "wrong": "wrong_answer", "wa": "wrong_answer", "correct": "accepted", "ac": "accepted",
+    "brute": "brute_force", "bruteforce": "brute_force", "reject": "rejected",
+}
 LEGACY_FOLDERS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")  # DOMjudge ignores tags there
 RULE_KEYS = {"permitted", "required", "score", "message", "use_for_time_limit"}
 OTHER_KEYS = {"language", "entrypoint", "authors", "model_solution"}  # read by the format's tools, not by checks
@@ -230,7 +239,8 @@ def _braces(pattern: str) -> list[str]:
     if match is None:
         return [pattern]
     head, tail = pattern[:match.start()], pattern[match.end():]
-    return [expanded for choice in match.group(1).split(",") for expanded in _braces(head + choice + tail)]
+    # spaces around a choice are not part of it, as BAPCtools reads `{ 4 }` (test names hold no spaces)
+    return [expanded for choice in match.group(1).split(",") for expanded in _braces(head + choice.strip() + tail)]
 
 
 # -- reading a package's expectations
@@ -260,6 +270,12 @@ def tagged_verdicts(source: Path) -> tuple[frozenset[Verdict], int] | None:
     return None
 
 
+def folder_default(folder: str) -> str | None:
+    """The format's folder that `folder` is (itself, or one of FOLDER_ALIASES), or None."""
+    name = folder.lower().replace("-", "_")
+    return name if name in DEFAULTS else FOLDER_ALIASES.get(name)
+
+
 class PackageExpectations:
     """A package's submissions/: its folders' defaults, submissions.yaml and the submissions' tags."""
 
@@ -281,9 +297,10 @@ class PackageExpectations:
         nothing says (a folder the format does not know, no glob of submissions.yaml, no tag)."""
         relative = submission.relative_to(self.root).as_posix()
         folder = relative.split("/")[0]
+        canonical = folder_default(folder)
         requirements = []
-        if folder in DEFAULTS:
-            permitted, required = DEFAULTS[folder]
+        if canonical is not None:
+            permitted, required = DEFAULTS[canonical]
             base = {"permitted": sorted(spoken(v) for v in permitted), "required": sorted(spoken(v) for v in required)}
             origin = f"submissions/{folder}/"
             if folder in self.rules:  # the format's way to change a folder's defaults: keys given replace them

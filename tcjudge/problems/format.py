@@ -92,6 +92,9 @@ class SolutionLanguage(Protocol):
     def toolchain(self) -> object | None:
         """The compiler or runtime installed here, or None when it is missing."""
 
+    def unsupported(self, path: Path) -> str | None:
+        """Why the file is in a dialect the judge does not run (Python 2), else None."""
+
 
 def language_of(path: Path, languages: Mapping[str, Any]) -> Any | None:
     """A solution's language from `languages` (file extension -> language): a file's by its extension;
@@ -212,6 +215,7 @@ class Problem:
     interactor: Any = None  # an interactive problem's interactor (checkers.output_validator.OutputValidator)
     grading: Any = None  # a scoring problem's test groups (scoring.Grading); None: pass-fail
     passes: int = 1  # a multi-pass problem's most passes per test (limits.validation_passes)
+    constants: dict[str, str] = field(default_factory=dict)  # a 2025-09 package's {{name}} -> value (constants.py)
     kind: Kind = field(kw_only=True)  # chosen once, by the loader
 
     @property

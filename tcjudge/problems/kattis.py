@@ -15,7 +15,9 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
     data/**/testdata.yaml, test_group.yaml: each group's validator flags and, for `type: scoring`,
                                    its grading (testgroups.py reads them, scoring.py adds scores up)
     graders/                       a legacy scoring package's custom grader (grader.py)
-    output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator
+    output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator,
+                                   in any layout of programs.py (a folder nested in it too)
+    constants (2025-09)            {{name}} replaced in submissions and programs (constants.py)
     submissions/<folder>/, submissions.yaml, @EXPECTED_RESULTS@: what `check` grades (expectations.py;
                                    partially_accepted/ of a scoring problem: a score range too)
 
@@ -38,6 +40,7 @@ from .layout import claims_package, package_type
 from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
+from .constants import read_constants
 from .scoring import ScoreRange
 from .stdio import StdinKind, stdin_problem
 from .testgroups import read_tests
@@ -46,6 +49,7 @@ from .timing import MAX_LIMIT, UNSET, Timing
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
+VISUALIZERS = ("input_visualizer", "output_visualizer", "output_visualizers")  # (the formats' names for them)
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
 
 
@@ -107,6 +111,13 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     if type(output) not in (int, float) or not 1 <= output <= ANSWER_CAP >> 20:
         findings.error(f"limits.output: expected MiB between 1 and {ANSWER_CAP >> 20}, got {output!r}", spec_path)
         return None, findings
+    constants, why = read_constants(spec)
+    if why:
+        findings.error(why, spec_path)
+        return None, findings
+    visualizers = [name for name in VISUALIZERS if (folder / name).exists()]
+    if visualizers:
+        findings.warn(f"{' and '.join(visualizers)} not run: the judge draws no visualizations", folder)
     flags = _validator_flags(folder, spec, findings)
     validation = _validation_limits(limits, findings, spec_path)
     check = None if flags is None or validation is None else _output_check(folder, spec, version, flags,
@@ -115,7 +126,9 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
                             package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=kind or PACKAGE)
-    problem.output_limit = int(output)
+    problem.output_limit, problem.constants = int(output), constants
+    if isinstance(check.settings, OutputValidator):
+        check.settings.constants = constants
     problem.time_limit_from, problem.timing = time_limit_from, timing
     problem.tests, problem.grading = read_tests(folder, spec, flags, _checks_by_flags(check, folder, findings),
                                                 findings)
@@ -155,9 +168,10 @@ def submissions(folder: Path, languages: Mapping[str, SolutionLanguage],
 
 def _runnable(path: Path, languages: Mapping[str, SolutionLanguage]) -> bool:
     """A submission (a file or a folder of files) in one of the `languages` (by file extension), whose
-    compiler is installed here."""
+    compiler is installed here, and not in a dialect the judge does not run (Python 2)."""
     language = language_of(path, languages)
-    return language is not None and language.toolchain() is not None
+    return (language is not None and language.toolchain() is not None
+            and getattr(language, "unsupported", lambda _: None)(path) is None)
 
 
 def _name(folder: Path, spec: dict) -> str:

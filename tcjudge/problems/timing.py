@@ -46,6 +46,12 @@ class Timing:
         return cls(float(values[0]), float(values[1]), float(values[2]), words), ""
 
     @property
+    def legacy(self) -> bool:
+        """A legacy package's rule: only accepted/ submissions bound the limit from below, as
+        problemtools computes it (the 2023-07 and 2025-09 formats add every rule without TLE)."""
+        return self.words == "time_multiplier"
+
+    @property
     def margin_words(self) -> str:
         """How the package names the TLE margin."""
         return "time_safety_margin" if self.words == "time_multiplier" else "time_multipliers.time_limit_to_tle"

@@ -31,7 +31,9 @@ def check_inputs(problem: Problem, findings: Findings) -> int:
     """Run every input validator of the package on every test input; returns how many ran."""
     validators = _validators(problem.path)
     for validator in validators:
-        command = _command(validator, findings)
+        program = OutputValidator(validator, [], role="input validator")
+        program.constants = problem.constants
+        command = _command(validator, program, findings)  # (`program` keeps its build alive meanwhile)
         if command is None:
             continue
         for test in problem.tests:
@@ -50,8 +52,11 @@ def _validators(folder: Path) -> list[Path]:
     return found
 
 
-def _command(validator: Path, findings: Findings) -> list[str] | None:
+def _command(validator: Path, program: OutputValidator, findings: Findings) -> list[str] | None:
     scripts = [validator] if validator.suffix == ".ctd" else sorted(validator.glob("*.ctd")) if validator.is_dir() else []
+    if validator.suffix == ".viva" or (validator.is_dir() and list(validator.glob("*.viva")) and not scripts):
+        findings.warn("input validator skipped: a VIVA script, which the judge does not run", validator)
+        return None
     if scripts:
         tool = shutil.which("checktestdata")
         if tool is None:
@@ -59,9 +64,9 @@ def _command(validator: Path, findings: Findings) -> list[str] | None:
             return None
         return [tool, str(scripts[0])]
     try:
-        return OutputValidator(validator, []).command()
+        return program.command()
     except ValidatorFailed as err:
-        findings.error(f"input validator: {err}", validator)
+        findings.error(str(err), validator)
         return None
 
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 import resource
-import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 from contextlib import contextmanager
@@ -18,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from . import OUTPUT, Comparison
+from ..programs import ProgramFailed, prepare, stderr_tail
 
 APPLIES_TO = OUTPUT
 
@@ -51,7 +49,8 @@ class OutputValidator:
                  time_limit: float = TIMEOUT, memory_mib: int = MEMORY_MIB):
         self.path, self.flags, self.role = Path(path).resolve(), list(flags), role
         self.time_limit, self.memory_mib = float(time_limit), int(memory_mib)
-        self._prepared: dict = {}  # "command", "build_dir": shared by its copies with other flags
+        self.constants: dict[str, str] = {}  # a 2025-09 package's constants, substituted in its sources
+        self._prepared: dict = {}  # "command", "scratch": shared by its copies with other flags
         self._lock = threading.Lock()
 
     def with_flags(self, flags: list[str]) -> OutputValidator:
@@ -86,55 +85,17 @@ class OutputValidator:
             return self._prepared["command"]
 
     def _prepare(self) -> list[str]:
-        path = self.path
-        if path.is_dir():
-            if _executable(path / "build"):  # the format's build script: it makes `run`
-                return [self._build(path)]
-            sources = sorted(path.glob("*.py")) or sorted(p for p in path.iterdir() if p.suffix in CPP_SUFFIXES)
-            runner = path / "run"
-            if _executable(runner):
-                return [str(runner)]
-        else:
-            sources = [path]
-        if len(sources) == 1 and sources[0].suffix == ".py":
-            return [sys.executable, str(sources[0])]
-        if sources and all(p.suffix in CPP_SUFFIXES for p in sources):
-            return [self._compile(sources)]
-        if _executable(path):
-            return [str(path)]
-        raise ValidatorFailed(f"{self.describe()}: not a supported validator (one Python file, C++ sources, an "
-                              f"executable, or a folder with a 'run' script)")
-
-    def _build(self, folder: Path) -> str:
-        """Copy the validator's folder to a scratch one, run its `build` script there (as the package
-        format says: in the folder, before `run`), and return the `run` it made."""
-        self._prepared["build_dir"] = build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
-        built = Path(build_dir.name) / folder.name
-        shutil.copytree(folder, built, symlinks=True)
+        """Made runnable from any layout the formats allow (programs.py), once; its scratch folder
+        lives as long as the validator and its copies."""
         try:
-            build = subprocess.run(["./build"], cwd=built, capture_output=True, timeout=300)
-        except (OSError, subprocess.TimeoutExpired) as err:
-            raise ValidatorFailed(f"{self.describe()}: its build script failed: {err}") from None
-        if build.returncode != 0:
-            last = build.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-            raise ValidatorFailed(f"{self.describe()}: its build script exited with status {build.returncode}"
-                                  + (f": {printable(last[0])}" if last else ""))
-        if not _executable(built / "run"):
-            raise ValidatorFailed(f"{self.describe()}: its build script made no executable 'run'")
-        return str(built / "run")
+            return prepare(self.path, self.describe_program(), self._prepared.setdefault("scratch", []), self.constants)
+        except ProgramFailed as err:
+            raise ValidatorFailed(str(err)) from None
 
-    def _compile(self, sources: list[Path]) -> str:
-        self._prepared["build_dir"] = build_dir = tempfile.TemporaryDirectory(prefix="judge-validator-build-")
-        binary = str(Path(build_dir.name) / "validator")
-        command = ["g++", "-O2", "-std=gnu++17", "-I", str(sources[0].parent), "-o", binary, *map(str, sources)]
-        try:
-            build = subprocess.run(command, capture_output=True, timeout=300)
-        except (OSError, subprocess.TimeoutExpired) as err:
-            raise ValidatorFailed(f"{self.describe()}: cannot compile with g++: {err}") from None
-        if build.returncode != 0:
-            first = build.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
-            raise ValidatorFailed(f"{self.describe()}: g++ failed: {printable(first[0] if first else '')}")
-        return binary
+    def describe_program(self) -> str:
+        """The role and the program's path within its package, for a message about the program itself."""
+        parent = self.path.parent
+        return f"{self.role} {parent.name}/{self.path.name}" if parent.name else f"{self.role} {self.path.name}"
 
     def run(self, arguments: list[str], cwd: Path, given: bytes | None = None, stdin=None,
             stdout: int | None = subprocess.PIPE) -> tuple[int, bytes, bytes]:
@@ -215,8 +176,7 @@ class Session:
         verdict = self.verdict(status)
         if verdict is not None:
             return verdict
-        last = stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-        detail = printable(last[0]) if last else ""
+        detail = stderr_tail(stderr)
         raise ValidatorFailed(f"{describe} exited with status {status}, not 42 or 43"
                               + (f": {detail}" if detail else ""))
 
@@ -269,12 +229,7 @@ class Session:
         return data
 
 
-CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
 WALL_FACTOR, WALL_SLACK = 2, 10.0  # a validator's wall-clock bound: twice its CPU limit and 10 s (a busy machine)
-
-
-def _executable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
 
 
 def _feedback(path: Path) -> str:

@@ -1,0 +1,195 @@
+"""A package's own programs (output validators, interactors, graders, input validators, testlib
+checkers): how each is made runnable from the layouts the package formats allow.
+
+The format's rule (2023-07 and 2025-09 "Programs"; legacy packages use the same layouts): a program
+is one file or a folder. A folder with a `build` script is copied and built there, then its `run`
+is the program; a folder with `run` alone runs it; otherwise the folder is its sources: Python (one
+file, a `__main__.py` package, or `main.py` / the one file marked as a program beside its helper
+modules), C or C++ (every source compiled together, headers beside them), Java (every class
+compiled, the one with `main` run). A folder that holds nothing but one folder is that folder (the
+2023-07 drafts' `output_validator/NAME/`, as problemtools reads it). A single file is a Python, C,
+C++ or Java source, or an executable. 2025-09 `{{constants}}` are substituted in the sources
+(`constants.py`) before they are built. Every failure is a ProgramFailed whose one line names the
+program and what went wrong, with the last lines its build said.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .constants import substitute_file
+
+PYTHON_SUFFIXES = (".py", ".py3")
+C_SUFFIXES = (".c",)
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".cp")
+JAVA_SUFFIXES = (".java",)
+BUILD_TIMEOUT = 300  # seconds for a build script or a compiler
+MAIN_MARK = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.MULTILINE)
+JAVA_MAIN = re.compile(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(")
+
+
+class ProgramFailed(Exception):
+    """The package's program cannot be made runnable: the package's fault, said in one line."""
+
+
+def stderr_tail(data: bytes, lines: int = 2) -> str:
+    """The last `lines` non-blank lines a program wrote, joined in one printable line (at most 300
+    characters): where a build or a run says why it failed."""
+    said = [line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip()][-lines:]
+    text = " | ".join(said)
+    return "".join(ch if ch.isprintable() else "?" for ch in text)[-300:]
+
+
+def program_folder(path: Path) -> Path:
+    """The folder (or file) that is the program: a folder holding only one folder (and no file but
+    a README) is that folder, as the 2023-07 drafts' `output_validator/NAME/` holds it."""
+    while path.is_dir():
+        entries = [p for p in path.iterdir() if not p.name.startswith(".")]
+        folders = [p for p in entries if p.is_dir()]
+        files = [p for p in entries if p.is_file() and not p.name.upper().startswith("README")]
+        if len(folders) != 1 or files:
+            break
+        path = folders[0]
+    return path
+
+
+def prepare(path: Path, describe: str, scratch: list, constants: dict[str, str] | None = None) -> list[str]:
+    """The command that runs the program at `path` (a file or a folder), building it first in a
+    scratch folder that `scratch` keeps alive (the caller holds the list as long as the command).
+    ProgramFailed with the reason, naming the program as `describe` does."""
+    path = program_folder(Path(path))
+    folder = Path(tempfile.mkdtemp(prefix="judge-program-"))
+    scratch.append(_Remover(folder))
+    work = folder / (path.name if path.is_dir() else path.stem or "program")
+    if path.is_dir():
+        _copy_following_links(path, work)
+    else:
+        work.mkdir()
+        shutil.copy2(path, work / path.name)
+    if constants:
+        for file in work.rglob("*"):
+            if file.is_file() and not file.is_symlink():
+                substitute_file(file, constants)
+    if (work / "build").is_file() or (work / "run").is_file():
+        return _build_and_run(work, describe)
+    if path.is_file() and path.suffix not in PYTHON_SUFFIXES + C_SUFFIXES + CPP_SUFFIXES + JAVA_SUFFIXES:
+        if os.access(path, os.X_OK):
+            return [str(work / path.name)]
+        raise ProgramFailed(f"{describe}: not a supported program (a Python, C, C++ or Java source, an "
+                            f"executable, or a folder of them, or with 'build' / 'run' scripts)")
+    return _from_sources(work, describe)
+
+
+def _copy_following_links(source: Path, target: Path, depth: int = 0) -> None:
+    """Copy a program's folder, links followed: a package's program may link a header kept elsewhere
+    in its repository (BAPCtools' test packages link its validation.h); a link that leads nowhere is
+    left out. (shutil.copytree tells a dangling relative link against the working folder, not the
+    link's own.)"""
+    target.mkdir()
+    for entry in sorted(source.iterdir()):
+        if not entry.exists():
+            continue
+        if entry.is_dir():
+            if depth < 8:
+                _copy_following_links(entry, target / entry.name, depth + 1)
+        else:
+            shutil.copy2(entry, target / entry.name)
+
+
+class _Remover:
+    """Removes a scratch folder when the last holder lets it go (as a TemporaryDirectory would)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def __del__(self):
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _build_and_run(work: Path, describe: str) -> list[str]:
+    """The format's `build` then `run`: build runs in (a copy of) the program folder."""
+    build = work / "build"
+    if build.is_file():
+        command = ["./build"] if os.access(build, os.X_OK) else ["sh", "./build"]
+        try:
+            done = subprocess.run(command, cwd=work, capture_output=True, timeout=BUILD_TIMEOUT)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise ProgramFailed(f"{describe}: its build script failed: {err}") from None
+        if done.returncode != 0:
+            tail = stderr_tail(done.stderr or done.stdout)
+            raise ProgramFailed(f"{describe}: its build script exited with status {done.returncode}"
+                                + (f": {tail}" if tail else ""))
+    run = work / "run"
+    if not run.is_file():
+        raise ProgramFailed(f"{describe}: its build script made no 'run'")
+    return [str(run)] if os.access(run, os.X_OK) else ["sh", str(run)]
+
+
+def _from_sources(work: Path, describe: str) -> list[str]:
+    """A folder of sources in one language (the first of Python, C++, C, Java that it holds)."""
+    files = sorted(p for p in work.iterdir() if p.is_file())
+    python = [p for p in files if p.suffix in PYTHON_SUFFIXES]
+    cpp = [p for p in files if p.suffix in CPP_SUFFIXES]
+    c = [p for p in files if p.suffix in C_SUFFIXES]
+    java = [p for p in files if p.suffix in JAVA_SUFFIXES]
+    if (work / "__main__.py").is_file():  # a package: run as a module, so that its relative imports work
+        if not work.name.isidentifier():
+            return [sys.executable, str(work)]
+        start = (f"import runpy, sys; sys.path.insert(0, {str(work.parent)!r}); "
+                 f"runpy.run_module({work.name!r}, run_name='__main__', alter_sys=True)")
+        return [sys.executable, "-c", start]
+    if python:
+        return [sys.executable, str(_python_entry(python))]
+    if cpp:
+        return _compile(["g++", "-O2", "-std=gnu++17"], cpp, work, describe)
+    if c:
+        return _compile(["gcc", "-O2", "-std=gnu11"], c, work, describe, ["-lm"])
+    if java:
+        return _java(java, work, describe)
+    executables = [p for p in files if os.access(p, os.X_OK)]
+    if len(executables) == 1:
+        return [str(executables[0])]
+    raise ProgramFailed(f"{describe}: not a supported program (a Python, C, C++ or Java source, an executable, "
+                        f"or a folder of them, or with 'build' / 'run' scripts)")
+
+
+def _python_entry(files: list[Path]) -> Path:
+    """`main.py`, else the one file marked as a program, else the first by name (problemtools' rule)."""
+    mains = [p for p in files if p.stem.lower() == "main"]
+    if mains:
+        return mains[0]
+    marked = [p for p in files if MAIN_MARK.search(p.read_text(encoding="utf-8", errors="replace"))]
+    return marked[0] if len(marked) == 1 else files[0]
+
+
+def _compile(compiler: list[str], sources: list[Path], work: Path, describe: str, after: list[str] = ()) -> list[str]:
+    binary = work / ".judge-program"
+    command = [*compiler, "-I", str(work), "-o", str(binary), *map(str, sources), *after]
+    _run_build(command, work, describe, compiler[0])
+    return [str(binary)]
+
+
+def _java(sources: list[Path], work: Path, describe: str) -> list[str]:
+    classes = work / ".judge-classes"
+    _run_build(["javac", "-encoding", "UTF-8", "-d", str(classes), *map(str, sources)], work, describe, "javac")
+    mains = [p for p in sources if JAVA_MAIN.search(p.read_text(encoding="utf-8", errors="replace"))]
+    main = (mains or sources)[0]
+    entry = main.stem
+    package = re.search(r"^\s*package\s+([\w.]+)\s*;", main.read_text(encoding="utf-8", errors="replace"), re.MULTILINE)
+    return ["java", "-Xss64m", "-cp", str(classes), f"{package.group(1)}.{entry}" if package else entry]
+
+
+def _run_build(command: list[str], work: Path, describe: str, tool: str) -> None:
+    try:
+        done = subprocess.run(command, cwd=work, capture_output=True, timeout=BUILD_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise ProgramFailed(f"{describe}: cannot compile with {tool}: {err}") from None
+    if done.returncode != 0:
+        errors = [line for line in done.stderr.splitlines() if b"error" in line.lower()][:1]
+        raise ProgramFailed(f"{describe}: {tool} failed: {stderr_tail(errors[0] if errors else done.stderr)}")

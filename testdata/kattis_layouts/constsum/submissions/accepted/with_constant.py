@@ -1,0 +1,2 @@
+input()
+print(min({{cap}}, sum(map(int, input().split()))))  # the cap is {{cap.words}}

@@ -1,0 +1,4 @@
+from capping import capped
+
+input()
+print(capped(sum(map(int, input().split()))))

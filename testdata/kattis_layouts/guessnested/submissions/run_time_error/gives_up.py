@@ -1,0 +1,3 @@
+print(50, flush=True)
+input()
+raise RuntimeError("no second guess")
