@@ -61,6 +61,7 @@ def _grade(options, solution: Path, spares: Spares) -> int:
 
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     problem = catalog.problem(options.problem) if options.problem else None
+    language = None  # a solution in one of ours is Python 3, C++...: a Python 2 file there is CE, as python3 says
     if not (solution.is_dir() and problem.kind.answers):  # a program (a file, or a folder of several), not answers
         try:
             language = languages.for_path(solution)
@@ -71,9 +72,9 @@ def _grade(options, solution: Path, spares: Spares) -> int:
                                   f"{problem.slug} is not one; as a program: {err.message}", solution) from None
         if language.toolchain() is None:
             raise JudgeInputError(language.missing_message(), solution)
-        if (why := language.unsupported(solution)) is not None:
-            raise JudgeInputError(f"not graded: {why}", solution)
     problem = problem or catalog.problem_for(solution, options.source_limit * 1024)
+    if language is not None and not problem.kind.own_format and (why := language.unsupported(solution)) is not None:
+        raise JudgeInputError(f"not graded: {why}", solution)  # a package's author filed it for another dialect
     settle_time_limit(options, catalog, problem)
     tests = problem.examples if options.examples else problem.tests
     if options.test:
