@@ -37,6 +37,7 @@ class FakeV2:
         self.root = str(root)
         self.where: dict[int, str] = {}  # pid -> its cgroup
         self.denied: set[str] = set()  # cgroups whose files this user may not write
+        self.delegated: set[str] = set()  # cgroups delegated to this user (systemd's Delegate=yes)
         self.after_move = None  # called once after a process is moved (a fork meanwhile)
         for name, value in (("cgroup.controllers", controllers), ("cgroup.subtree_control", "")):
             (root / name).write_text(value)
@@ -110,6 +111,7 @@ def fake(tmp_path, monkeypatch):
     monkeypatch.setattr(cgroup, "_write", fs.write)
     monkeypatch.setattr(cgroup, "_mkdir", fs.mkdir)
     monkeypatch.setattr(cgroup, "_rmdir", fs.rmdir)
+    monkeypatch.setattr(cgroup, "_delegated", lambda folder: folder in fs.delegated)
     monkeypatch.setattr(cgroup, "_mounts", lambda: {"": fs.root})
     monkeypatch.setattr(cgroup, "_own_path", lambda controller: fs.where[ME][len(fs.root):] or "/")
     return fs
@@ -156,6 +158,15 @@ def test_a_process_started_in_the_scope_while_they_move_is_moved_too(fake):
     fake.after_move = lambda: fake.where.update({10_000_002: scope})  # forked meanwhile
     opened().close()
     assert fake.where[10_000_002] == os.path.join(scope, cgroup.LEAF)
+
+
+def test_in_a_delegated_scope_doctor_says_it_is_one(fake):
+    scope = fake.cgroup("/user.slice/user-1000.slice/user@1000.service/app.slice/run-1.scope", ME)
+    fake.delegated.add(scope)
+    cgroups = opened()
+    assert cgroups.bases["pids"] == os.path.join(scope, "judge-1-test") and fake.where[ME] == os.path.join(scope, cgroup.LEAF)
+    assert f"a cgroup delegated to uid {os.getuid()}, its processes moved into its leaf {cgroup.LEAF}" in cgroups.description
+    cgroups.close()
 
 
 def test_a_cgroup_not_handed_the_memory_controller_says_so(fake):
