@@ -203,3 +203,25 @@ def test_ctrl_c_during_a_grading_leaves_it_queued_and_the_restart_judges_it(serv
     while time.monotonic() < deadline and not all(server.judged().values()):
         time.sleep(0.5)
     assert all(verdicts == ["TLE"] for verdicts in server.judged().values()), server.judged()
+
+
+def test_a_client_that_goes_away_mid_upload_leaves_no_row_and_no_traceback(server):
+    server.start()
+    body = json.dumps({"problem_id": "adder", "language_id": "python3",
+                       "files": [{"data": zipped("adder.py", ACCEPTED)}]}).encode()
+    credentials = base64.b64encode(f"red:{server.passwords['red']}".encode()).decode()
+    with socket.create_connection(("127.0.0.1", server.port)) as raw:
+        raw.sendall(f"POST /api/contests/burst/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Authorization: Basic {credentials}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:len(body) // 2])
+        time.sleep(3)  # the password checked, the server waits for the rest of the body
+    deadline = time.monotonic() + 30
+    while "went away" not in server.log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    log = server.log.read_text()
+    assert "a client went away during POST /api/contests/burst/submissions" in log
+    assert "Traceback" not in log and "Exception in ASGI" not in log, log
+    assert server.judged() == {}
+    whole = httpx.post(f"{server.url}/api/contests/burst/submissions", content=body, auth=("red", server.passwords["red"]),
+                       headers={"Content-Type": "application/json"}, timeout=30)
+    assert whole.status_code == 200 and list(server.judged()) == [int(whole.json()["id"])]

@@ -15,6 +15,7 @@ import binascii
 import json
 import time
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -35,7 +36,7 @@ POLL = 0.5  # seconds between the feed's looks at the store
 
 async def _caller(request: Request) -> Caller:
     serve: Serve = request.app.state.serve
-    caller = serve.auth.from_session(request.cookies.get(SESSION_COOKIE))
+    caller = await run_in_threadpool(serve.auth.from_session, request.cookies.get(SESSION_COOKIE))
     if caller is None and "authorization" in request.headers:
         address = request.client.host if request.client else "?"
         found = await serve.auth.from_basic(request.headers["authorization"], address)
@@ -138,9 +139,13 @@ async def root(request: Request):
 
 
 async def endpoint(request: Request):
-    """The GET endpoints of a contest (one function: each is a filtered list or one item of it)."""
+    """The GET endpoints of a contest (one function: each is a filtered list or one item of it),
+    answered on the thread pool (their queries and JSON are no work for the event loop)."""
+    return await run_in_threadpool(_endpoint, request, await _caller(request))
+
+
+def _endpoint(request: Request, caller: Caller):
     serve: Serve = request.app.state.serve
-    caller = await _caller(request)
     _contest_check(request, serve)
     if "cid" not in request.path_params:
         return JSONResponse([contest_json(serve)])
@@ -234,24 +239,30 @@ async def post_submission(request: Request):
     if language not in serve.contest.languages:
         raise HTTPException(400, f"unknown language_id {language!r}")
     try:
-        from .grading import unzip
-
-        names = list(unzip(archive, serve.source_limit))
-        if {language_of_name(name, serve.contest.languages) for name in names} - {None} != {language}:
-            raise JudgeInputError(f"the files are not {language} files")
-        number = serve.submit(caller, str(problem), "files.zip", archive, True)
+        row = await run_in_threadpool(_store_submission, serve, caller, str(problem), language, archive)
     except JudgeInputError as err:
         raise HTTPException(400, err.message) from None
-    row = serve.store.submission(number)
     return JSONResponse(_fill(submission_json(row), serve),
-                        headers={"Location": f"/api/contests/{serve.contest.id}/submissions/{number}"})
+                        headers={"Location": f"/api/contests/{serve.contest.id}/submissions/{row['id']}"})
+
+
+def _store_submission(serve: Serve, caller: Caller, problem: str, language: str, archive: bytes):
+    """The POSTed zip checked and stored (committed: a thread waits for the disk, not the event loop);
+    its row."""
+    from .grading import unzip
+
+    names = list(unzip(archive, serve.source_limit))
+    if {language_of_name(name, serve.contest.languages) for name in names} - {None} != {language}:
+        raise JudgeInputError(f"the files are not {language} files")
+    return serve.store.submission(serve.submit(caller, problem, "files.zip", archive, True))
 
 
 async def submission_files(request: Request):
     serve: Serve = request.app.state.serve
     caller = await _caller(request)
     _contest_check(request, serve)
-    row = serve.store.submission(int(request.path_params["id"])) if request.path_params["id"].isdigit() else None
+    number = request.path_params["id"]
+    row = await run_in_threadpool(serve.store.submission, int(number)) if number.isdigit() else None
     if row is None or not (caller.coach or row["team_id"] == caller.team_id):
         raise HTTPException(404, "not found")
     if row["zipped"]:
@@ -288,8 +299,7 @@ async def event_feed(request: Request):
     async def lines():
         last, quiet_since = since, time.monotonic()
         while True:
-            problem_events(serve)
-            rows = serve.store.rows("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT 500", last)
+            rows = await run_in_threadpool(_events_after, serve, last)
             ended = False
             for row in rows:
                 last = row["id"]
@@ -314,6 +324,11 @@ async def event_feed(request: Request):
             await asyncio.sleep(POLL)
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+def _events_after(serve: Serve, last: int) -> list:
+    problem_events(serve)
+    return serve.store.rows("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT 500", last)
 
 
 def contest_package(serve: Serve) -> bytes:

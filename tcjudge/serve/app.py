@@ -74,7 +74,7 @@ class Serve:
             raise JudgeInputError("the source is empty")
         number = self.store.add_submission(caller.team_id, problem, language.pop(), filename, data, zipped,
                                            self.clock.now_ms())
-        self.grader.wake()
+        self.grader.wake(caller.team_id)
         return number
 
 
@@ -133,13 +133,31 @@ class SecurityHeaders:
         await self.app(scope, receive, sending)
 
 
+class ClientGone:
+    """Pure ASGI: a client that goes away while its request is read (ClientDisconnect) is normal
+    traffic, not a server error: one line in the log, no traceback; nothing was stored (a submission
+    is stored only once its whole body is read)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        from starlette.requests import ClientDisconnect
+
+        try:
+            await self.app(scope, receive, send)
+        except ClientDisconnect:
+            print(f"judge: serve: a client went away during {scope.get('method', '')} {scope.get('path', '')}",
+                  file=sys.stderr, flush=True)
+
+
 def build_app(serve: Serve) -> Starlette:
     from starlette.middleware import Middleware
 
     from . import api, pages
 
     app = Starlette(routes=pages.routes() + api.routes(), exception_handlers={HTTPException: error_page},
-                    middleware=[Middleware(SecurityHeaders)])
+                    middleware=[Middleware(ClientGone), Middleware(SecurityHeaders)])
     app.state.serve = serve
     return app
 

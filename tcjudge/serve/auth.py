@@ -2,7 +2,8 @@
 Basic for the CLICS API, and the login throttle (per account and per address).
 
 A password is checked with argon2id off the event loop (a verification costs tens of milliseconds of
-CPU). An API client sends its password with every request: a verified one is remembered (by its
+CPU and 64 MiB), at most one per CPU at a time: a burst of logins waits its turn instead of taking
+every thread of the pool the pages need. An API client sends its password with every request: a verified one is remembered (by its
 SHA-256 with the username, in memory) for a few minutes, so a client's stream of requests costs one
 verification.
 """
@@ -13,12 +14,14 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import os
 import secrets
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from starlette.concurrency import run_in_threadpool
+import anyio.to_thread
 
 SESSION_COOKIE = "judge_session"
 LOGIN_COOKIE = "judge_login"  # the login form's CSRF token (double-submit: there is no session yet)
@@ -52,6 +55,7 @@ class Auth:
         self._remembered: dict[str, tuple[float, str]] = {}  # digest -> (until, the hash it matched)
         self._checking: dict[str, asyncio.Lock] = {}  # digest -> the check of those credentials under way
         self._lock = threading.Lock()
+        self._hashing = ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="argon2")
         from .accounts import hasher
 
         self._hasher = hasher()
@@ -74,15 +78,18 @@ class Auth:
         """The caller, None for a wrong username or password, or "throttled"."""
         if self.throttled(username, address):
             return "throttled"
-        account = self.store.account(username)
+        account = await anyio.to_thread.run_sync(self.store.account, username)
         if account is None:
-            await run_in_threadpool(self._verify, self._dummy_hash(), password)  # the same time for a wrong name
+            await self._verified(await anyio.to_thread.run_sync(self._dummy_hash), password)  # the same time for a wrong name
             self._failed(username, address)
             return None
-        if not await run_in_threadpool(self._verify, account["hash"], password):
+        if not await self._verified(account["hash"], password):
             self._failed(username, address)
             return None
         return Caller(account["username"], account["role"], account["team_id"])
+
+    async def _verified(self, stored: str, password: str) -> bool:
+        return await asyncio.get_running_loop().run_in_executor(self._hashing, self._verify, stored, password)
 
     def _verify(self, stored: str, password: str) -> bool:
         from argon2.exceptions import VerificationError, InvalidHashError
@@ -129,7 +136,7 @@ class Auth:
         except (ValueError, UnicodeDecodeError):
             return None
         key = digest(f"{username}\0{password}")
-        account = self.store.account(username)
+        account = await anyio.to_thread.run_sync(self.store.account, username)
         with self._lock:
             until, stored = self._remembered.get(key, (0.0, ""))
         if account is not None and until > time.time() and stored == account["hash"]:  # (a new password: not this)

@@ -34,6 +34,8 @@ class Grader:
         self.store, self.problems, self.contest, self.options = store, problems, contest, options
         self.live: dict[int, dict] = {}  # submission id -> tests done so far, while it is graded
         self.version = 0  # bumped on every change a page may show (the event streams poll it)
+        self._team_versions: dict[int, int] = {}  # team -> the version of its last change
+        self._all_version = 0  # the version of the last change to every team's view (a rejudge, a freeze)
         self._wake = threading.Condition()
         self._served: dict[int, int] = {}  # team -> when it was last served (a counter)
         self._turn = 0
@@ -61,11 +63,26 @@ class Grader:
             self._history.close()
         shutil.rmtree(self._work, ignore_errors=True)
 
-    def wake(self) -> None:
-        """A submission was stored, or sent back to the queue."""
+    def wake(self, team_id: int | None = None) -> None:
+        """A submission of `team_id` was stored (None: something every team may see changed, as a
+        rejudge or a freeze)."""
         with self._wake:
-            self.version += 1
+            self._changed(team_id)
             self._wake.notify_all()
+
+    def _changed(self, team_id: int | None) -> None:
+        self.version += 1
+        if team_id is None:
+            self._all_version = self.version
+        else:
+            self._team_versions[team_id] = self.version
+
+    def team_version(self, team_id: int | None) -> int:
+        """The version of the last change a team's own view may show (a coach's: any change); an event
+        stream recomputes only when it moves, so one team's grading costs the other teams' streams nothing."""
+        if team_id is None:
+            return self.version
+        return max(self._team_versions.get(team_id, 0), self._all_version)
 
     def next_submission(self) -> int | None:
         queued = self.store.queued()
@@ -104,7 +121,7 @@ class Grader:
             if problem is None:
                 raise JudgeInputError(f"the contest has no problem {row['problem']!r} any more")
             path = materialize(row, folder)
-            result = self._run(number, problem, path)
+            result = self._run(number, row["team_id"], problem, path)
             tests = [{"name": t.name, "verdict": str(t.verdict) if t.verdict else None, "cpu_ms": round(t.cpu_ms, 1),
                       "memory_mib": round(t.memory_mib, 1), "message": t.message} for t in result.tests]
             verdict = str(result.verdict)
@@ -124,9 +141,9 @@ class Grader:
         self.store.record_judgement(number, started, verdict, score, max_cpu, message, tests)
         with self._wake:
             self.live.pop(number, None)
-            self.version += 1
+            self._changed(row["team_id"])
 
-    def _run(self, number: int, problem, path: Path):
+    def _run(self, number: int, team_id: int, problem, path: Path):
         every_test = self.contest.scoring == "ioi" or problem.grading is not None
         run = SolutionRun(problem, path, problem.tests, not every_test, verdicts_only=True)
         self.live[number] = {"done": 0, "total": len(problem.tests), "cpu_ms": 0.0, "memory_mib": 0.0}
@@ -138,7 +155,7 @@ class Grader:
                 live["cpu_ms"] = max(live["cpu_ms"], test.cpu_ms)
                 live["memory_mib"] = max(live["memory_mib"], test.memory_mib)
             with self._wake:
-                self.version += 1
+                self._changed(team_id)
 
         def grade(runs: list[SolutionRun]):
             if self._pool is None:

@@ -2,6 +2,10 @@
 server-sent events), the scoreboard, clarifications; a coach's: every submission with its source and
 tests, rejudge, freeze, answers, export. Every query is filtered by the caller's team here, on the
 server (docs/serve.md lists what each role sees).
+
+The event loop only moves bytes: a handler that reads no body is a plain function (Starlette runs it
+on its thread pool), and one that does awaits the body, then runs its store and template work there
+too, so neither SQLite, argon2 nor a template holds up the other connections.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import csv
 import io
 import json
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -58,7 +63,7 @@ def _coach(request: Request) -> Caller:
     return caller
 
 
-async def home(request: Request):
+def home(request: Request):
     return RedirectResponse("/problems" if caller_of(request) else "/login", 303)
 
 
@@ -68,7 +73,7 @@ async def login(request: Request):
 
     if request.method == "GET":
         token = secrets.token_urlsafe(24)
-        response = serve.page(request, "login.html", login_csrf=token)
+        response = await run_in_threadpool(serve.page, request, "login.html", login_csrf=token)
         _cookie(request, response, LOGIN_COOKIE, token)
         return response
     form = await request.form(**FORM_LIMITS)
@@ -80,26 +85,27 @@ async def login(request: Request):
     if not isinstance(caller, Caller):
         token = secrets.token_urlsafe(24)
         why = "too many failed logins: wait a few minutes" if caller == "throttled" else "wrong username or password"
-        response = serve.page(request, "login.html", status=429 if caller == "throttled" else 401, error=why,
-                              login_csrf=token)
+        response = await run_in_threadpool(serve.page, request, "login.html", error=why, login_csrf=token,
+                                           status=429 if caller == "throttled" else 401)
         _cookie(request, response, LOGIN_COOKIE, token)
         return response
     response = RedirectResponse("/problems", 303)
-    _cookie(request, response, SESSION_COOKIE, serve.auth.new_session(caller), max_age=SESSION_DAYS * 86400)
+    session = await run_in_threadpool(serve.auth.new_session, caller)
+    _cookie(request, response, SESSION_COOKIE, session, max_age=SESSION_DAYS * 86400)
     response.delete_cookie(LOGIN_COOKIE, path="/")
     return response
 
 
 async def logout(request: Request):
-    caller = need_caller(request)
+    caller = await run_in_threadpool(need_caller, request)
     await _form(request, caller)
-    _serve(request).auth.end_session(request.cookies.get(SESSION_COOKIE, ""))
+    await run_in_threadpool(_serve(request).auth.end_session, request.cookies.get(SESSION_COOKIE, ""))
     response = RedirectResponse("/login", 303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
 
 
-async def problems(request: Request):
+def problems(request: Request):
     need_caller(request)
     return _serve(request).page(request, "problems.html")
 
@@ -112,13 +118,13 @@ def _problem(request: Request):
     return serve.problems[slug]
 
 
-async def problem(request: Request):
+def problem(request: Request):
     need_caller(request)
     found = _problem(request)
     return _serve(request).page(request, "problem.html", problem=found, statement=statement_html(found))
 
 
-async def samples(request: Request):
+def samples(request: Request):
     need_caller(request)
     found = _problem(request)
     return Response(samples_zip(found), media_type="application/zip",
@@ -127,9 +133,9 @@ async def samples(request: Request):
 
 async def submit(request: Request):
     serve = _serve(request)
-    caller = need_caller(request)
+    caller = await run_in_threadpool(need_caller, request)
     if request.method == "GET":
-        return serve.page(request, "submit.html", chosen=request.query_params.get("problem"))
+        return await run_in_threadpool(serve.page, request, "submit.html", chosen=request.query_params.get("problem"))
     form = await _form(request, caller)
     upload = form.get("file")
     try:
@@ -142,9 +148,10 @@ async def submit(request: Request):
             if not name:
                 raise JudgeInputError("name the file (its extension picks the language)")
         zipped = name.lower().endswith(".zip")
-        number = serve.submit(caller, str(form.get("problem", "")), name, data, zipped)
+        number = await run_in_threadpool(serve.submit, caller, str(form.get("problem", "")), name, data, zipped)
     except JudgeInputError as err:
-        return serve.page(request, "submit.html", status=400, error=err.message, chosen=form.get("problem"))
+        return await run_in_threadpool(serve.page, request, "submit.html", status=400, error=err.message,
+                                       chosen=form.get("problem"))
     return RedirectResponse(f"/submissions/{number}", 303)
 
 
@@ -197,7 +204,7 @@ def _own_rows(serve: Serve, caller: Caller, limit: int = -1) -> list[tuple]:
     return [(row, row if row["verdict"] is not None else None) for row in rows]
 
 
-async def submissions(request: Request):
+def submissions(request: Request):
     serve = _serve(request)
     caller = need_caller(request)
     views = [submission_view(serve, row, caller, judgement) | {"team": row["team"]}
@@ -205,7 +212,7 @@ async def submissions(request: Request):
     return serve.page(request, "submissions.html", submissions=views)
 
 
-async def submission(request: Request):
+def submission(request: Request):
     serve = _serve(request)
     caller = need_caller(request)
     row = _visible(serve, caller, request.path_params["number"])
@@ -224,7 +231,7 @@ def _source_text(row) -> str:
     return "\n\n".join(f"--- {name} ---\n{data.decode('utf-8', 'replace')}" for name, data in unzip(row["source"]).items())
 
 
-async def events(request: Request):
+def events(request: Request):
     """The caller's submissions' states as server-sent events, sent when anything changed (a team's
     stream holds its own submissions only)."""
     from sse_starlette.sse import EventSourceResponse
@@ -234,19 +241,23 @@ async def events(request: Request):
 
     board = request.query_params.get("board") == "1"  # the scoreboard page: told that it may have changed
 
+    def views() -> str:
+        return json.dumps([submission_view(serve, row, caller, judgement) | {"team": row["team"]}
+                           for row, judgement in _own_rows(serve, caller, STREAMED)])
+
     async def stream():
         seen, last = None, None
         while True:
             if await request.is_disconnected():
                 return
-            if serve.grader.version != seen:
-                seen = serve.grader.version
+            version = serve.grader.version if board else serve.grader.team_version(caller.team_id)
+            if version != seen:
+                seen = version
                 if board:
                     yield {"event": "board", "data": str(seen)}
                     await asyncio.sleep(2)  # at most one reload of the board per 2 s
                     continue
-                data = json.dumps([submission_view(serve, row, caller, judgement) | {"team": row["team"]}
-                                   for row, judgement in _own_rows(serve, caller, STREAMED)])
+                data = await run_in_threadpool(views)
                 if data != last:
                     last = data
                     yield {"event": "submissions", "data": data}
@@ -255,18 +266,28 @@ async def events(request: Request):
     return EventSourceResponse(stream(), ping=15)
 
 
-async def scoreboard(request: Request):
+def scoreboard(request: Request):
     serve = _serve(request)
     caller = need_caller(request)
     board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), caller.coach)
     return serve.page(request, "scoreboard.html", board=board)
 
 
-async def clarifications(request: Request):
+def with_form(handler, coach: bool = False):
+    """An endpoint that awaits its caller's form (a POST's) on the event loop, then runs `handler`
+    (request, caller, form or None) on the thread pool."""
+
+    async def endpoint(request: Request):
+        caller = await run_in_threadpool(_coach if coach else need_caller, request)
+        form = await _form(request, caller) if request.method == "POST" else None
+        return await run_in_threadpool(handler, request, caller, form)
+
+    return endpoint
+
+
+def clarifications(request: Request, caller: Caller, form):
     serve = _serve(request)
-    caller = need_caller(request)
-    if request.method == "POST":
-        form = await _form(request, caller)
+    if form is not None:
         text = str(form.get("text", "")).strip()[:4000]
         problem = str(form.get("problem", "")) or None
         if not text or (problem is not None and problem not in serve.problems):
@@ -290,9 +311,8 @@ async def clarifications(request: Request):
     return serve.page(request, "clarifications.html", clarifications=rows)
 
 
-async def rejudge(request: Request):
+def rejudge(request: Request, caller: Caller, form):
     serve = _serve(request)
-    form = await _form(request, _coach(request))
     if form.get("submission"):
         count = serve.store.requeue("id = ?", _number(form, "submission"))
     elif form.get("problem"):
@@ -306,11 +326,10 @@ async def rejudge(request: Request):
     return RedirectResponse(f"{back}?rejudged={count}", 303)
 
 
-async def freeze(request: Request):
+def freeze(request: Request, caller: Caller, form):
     import time
 
     serve = _serve(request)
-    form = await _form(request, _coach(request))
     action = form.get("action")
     if action == "freeze":
         serve.store.set_meta("frozen_at", repr(time.time()))
@@ -330,7 +349,7 @@ async def freeze(request: Request):
     return RedirectResponse("/scoreboard", 303)
 
 
-async def export(request: Request):
+def export(request: Request):
     serve = _serve(request)
     _coach(request)
     rows = serve.store.rows("SELECT s.id, t.name AS team, s.problem, s.language, s.contest_ms, j.verdict, j.score, "
@@ -370,7 +389,8 @@ def routes() -> list[Route]:
             Route("/problems/{slug}/samples.zip", samples), Route("/submit", submit, methods=["GET", "POST"]),
             Route("/submissions", submissions), Route("/submissions/{number:int}", submission),
             Route("/events", events), Route("/scoreboard", scoreboard),
-            Route("/clarifications", clarifications, methods=["GET", "POST"]),
-            Route("/coach/rejudge", rejudge, methods=["POST"]), Route("/coach/freeze", freeze, methods=["POST"]),
+            Route("/clarifications", with_form(clarifications), methods=["GET", "POST"]),
+            Route("/coach/rejudge", with_form(rejudge, coach=True), methods=["POST"]),
+            Route("/coach/freeze", with_form(freeze, coach=True), methods=["POST"]),
             Route("/coach/export.{format:str}", export), Route("/static/{name}", static)]
 

@@ -11,6 +11,11 @@ import time
 from ..errors import JudgeInputError
 from .contest import load_contest, store_path
 
+# seconds an idle kept-alive connection stays open: longer than clients keep one to reuse (httpx,
+# browsers: 5-60 s; uvicorn's own 5 s equals httpx's, so a client's request could cross the server's
+# close on the wire: a reset, an error for a request the server never read); nginx's default
+KEEP_ALIVE = 75
+
 
 def load_problems(options, contest) -> dict:
     """slug -> Problem, in the contest's order; a problem that cannot be read is the contest file's
@@ -58,7 +63,7 @@ def serve(options) -> int:
           + (f", {queued} submission(s) left to judge" if queued else ""), flush=True)
     grader.start()
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=2, timeout_keep_alive=KEEP_ALIVE)
     server = uvicorn.Server(config)
     threading.Thread(target=_say_where, args=(server,), name="judge-serve-address", daemon=True).start()
     try:

@@ -4,8 +4,9 @@ the event feed. A submission is committed before its HTTP answer; a judgement is
 submission's new state in one transaction, so a `kill -9` at any moment leaves every submission either
 judged once or still queued (docs/serve.md).
 
-One connection, guarded by a lock: the queries are small, and the grading thread and the web
-handlers take turns.
+Writes go through one connection, guarded by a lock (the grading thread and the web handlers take
+turns); reads go through a connection per thread, so a reader never waits for a writer's commit
+(WAL: readers see the last commit, and a commit's fsync holds no reader back).
 """
 
 from __future__ import annotations
@@ -45,16 +46,35 @@ class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.row_factory = sqlite3.Row
+        self._db = self._connect()
         self._lock = threading.RLock()
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection (made on first use; closed with the store)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
+            db.execute("PRAGMA query_only=ON")
+            with self._lock:
+                self._readers.append(db)
+        return db
 
     def close(self) -> None:
         with self._lock:
+            for db in self._readers:
+                db.close()
+            self._readers.clear()
             self._db.close()
 
     @contextmanager
@@ -70,12 +90,10 @@ class Store:
             self._db.execute("COMMIT")
 
     def rows(self, sql: str, *args) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._db.execute(sql, args).fetchall()
+        return self._reader().execute(sql, args).fetchall()
 
     def row(self, sql: str, *args) -> sqlite3.Row | None:
-        with self._lock:
-            return self._db.execute(sql, args).fetchone()
+        return self._reader().execute(sql, args).fetchone()
 
     # the contest's settings kept across restarts
     def meta(self, key: str, default: str | None = None) -> str | None:
