@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..problems.format import Problem
-from ..problems.expectations import TEST_VERDICTS, Requirement
 from ..record import record, replace
 from ..text import format_score, safe_lines, safe_text
 from ..verdicts import Verdict
@@ -125,6 +124,8 @@ class GradeResult:
                 and not expected.requirements and self.verdict not in (Verdict.IE, Verdict.CE)):
             # partially_accepted/ of a 2025-09 scoring problem: "submissions are given a score instead of a
             # verdict" (the format), so its score range alone decides, whichever test failed first
+            from ..problems.expectations import TEST_VERDICTS, Requirement  # not on grade's path
+
             expected = replace(expected, final=None, requirements=(Requirement(TEST_VERDICTS, TEST_VERDICTS, ""),))
         why = expected.mismatch(self.verdict, [(t.name, t.verdict, t.message) for t in self.tests])
         scored = self.scored
