@@ -36,6 +36,8 @@ def safe_text(text: object, limit: int = MESSAGE_LIMIT) -> str:
     replaced, and at most `limit` characters in all (a cut one ends with a marker saying so)."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
+    if not text:  # (most of a passing test's fields)
+        return text
     escaped = text[:limit].translate(_TABLE)
     if len(escaped) <= limit and len(text) <= limit:
         return escaped
@@ -46,6 +48,8 @@ def safe_text(text: object, limit: int = MESSAGE_LIMIT) -> str:
 def safe_lines(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """`safe_text` for text whose lines matter (printed output, a program's answer): at most `limit`
     characters, each line made safe and the line breaks kept."""
+    if not text:
+        return text
     return "\n".join(safe_text(line) for line in text[:limit].split("\n"))
 
 
