@@ -27,6 +27,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from tcjudge.problems.format import TestCase  # noqa: E402
 from tcjudge.problems.loader import load_problem  # noqa: E402
 from tcjudge.engine.worker import Worker  # noqa: E402
 from tcjudge.verdicts import RunFacts  # noqa: E402
+from peers import write_package  # noqa: E402  (this folder: the script's own)
 
 HERE = Path(__file__).resolve().parent
 PROBLEM = load_problem(HERE / "problem")
@@ -115,16 +117,18 @@ def tree_cpu() -> float:
     return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
 
 
-def marginal(jobs: int, small: int, large: int, rounds: int = 3) -> tuple[float, float]:
+def marginal(jobs: int, small: int, large: int, rounds: int = 3, cases=None) -> tuple[float, float]:
     """(wall, CPU of the process tree) in seconds that one more trivial test costs at -j`jobs`:
     the medians over `rounds` of (cost of `large` tests - cost of `small` tests) / (large - small),
-    so the pool's start and end fall out."""
+    so the pool's start and end fall out. `cases(count)`: (problem, solution, tests) to grade
+    (default: the method problem's trivial tests)."""
     walls, cpus = [], []
     for _ in range(rounds):
         costs = []
         for count in (small, large):
+            problem, solution, chosen = cases(count) if cases else (PROBLEM, SOLUTION, tests(0, 0, count))
             cpu_before = tree_cpu()
-            _, wall = grade(jobs, tests(0, 0, count))
+            _, wall = grade(jobs, chosen, problem, solution)
             costs.append((wall, tree_cpu() - cpu_before))
         walls.append((costs[1][0] - costs[0][0]) / (large - small))
         cpus.append((costs[1][1] - costs[0][1]) / (large - small))
@@ -197,10 +201,10 @@ def fork_floor(count: int = 300) -> tuple[float, float, float]:
     return float(cpu), float(faults), float(cycle)
 
 
-def grade(jobs: int, cases: list[TestCase]):
+def grade(jobs: int, cases: list[TestCase], problem=PROBLEM, solution: Path = SOLUTION):
     with Pool(jobs) as pool:
         started = time.perf_counter()
-        [result] = pool.grade([SolutionRun(PROBLEM, SOLUTION, cases, stop_on_failure=False)])
+        [result] = pool.grade([SolutionRun(problem, solution, cases, stop_on_failure=False)])
         return result, time.perf_counter() - started
 
 
@@ -241,6 +245,14 @@ def main() -> None:
                  f"{cores} cores x {j1_wall * 1e3:.2f} ms / {j1_cpu * 1e3:.2f} ms",
                  "the -j1 run already overlaps judge, zygote and child"])
     floor_cpu, floor_faults, floor_cycle = fork_floor()
+    with tempfile.TemporaryDirectory() as scratch:  # a stdin program: peers.py's package of additions
+        package = load_problem(write_package(Path(scratch), max(options.marginal), "2023-07"))
+        adder = package.path / "submissions" / "accepted" / "add.py"
+        _, stdin_cpu = marginal(1, *options.marginal, cases=lambda count: (package, adder, package.tests[:count]))
+    for kind, cpu in (("a method", j1_cpu), ("a stdin program", stdin_cpu)):
+        rows.append([f"whole-tree CPU per trivial test, {kind}, -j1", f"{cpu * 1e3:.2f} ms CPU",
+                     f"{floor_cycle * 1e3:.2f} ms CPU: the bare cycle below",
+                     f"{cpu / floor_cycle:.2f}x the bare cycle (target <= 1.3x)"])
     rows.append(["floor: a child forked from a bare zygote, exiting at once", f"{floor_cpu * 1e3:.2f} ms CPU",
                  f"{floor_faults:.0f} page faults (copy-on-write)",
                  "the child's share of a test before any of its work"])
