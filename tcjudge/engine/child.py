@@ -262,6 +262,11 @@ def _compile(solution, code_w: int) -> types.CodeType | None:
     except SyntaxError as err:  # SyntaxWarnings went to the captured output, like any print
         where = f" (line {err.lineno})" if err.lineno else ""
         _report({"kind": "compile_error", "message": f"{type(err).__name__}: {err.msg}{where}"[:1000]})
+    except (MemoryError, RecursionError, ValueError) as err:  # the compiler refused the source: nothing ran
+        # (a parser stack overflow, 3.11 says only "MemoryError"; a nesting too deep; null bytes on 3.11):
+        # CE, as Kattis and DMOJ compile Python first (py_compile) and call its failure a compile error
+        said = str(err)[:300] or "the source is too complex (or too large) to compile"
+        _report({"kind": "compile_error", "message": f"{type(err).__name__}: {said}"})
     except BaseException as err:  # too deep, too big, a decoder that fails: the solution's own fault
         _flush_output()
         _report(_describe_error(err, "compile", solution.path))
