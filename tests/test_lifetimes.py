@@ -157,6 +157,14 @@ def test_a_longer_grading_starts_the_second_worker(tmp_path, monkeypatch):
     assert len(_zygotes_seen(slow, 12)) == 2
 
 
+def test_a_later_worker_starts_only_when_the_tests_left_outlast_a_zygotes_start(monkeypatch):
+    # 400 trivial tests, weighed every 0.1 s: what is left takes far less than the hour a zygote's
+    # start is made to cost here, so the first worker does them all (before, a second one started)
+    monkeypatch.setattr(pool_module, "LATER_WORKERS_AFTER", 0.1)
+    monkeypatch.setattr(pool_module, "ZYGOTE_START", 3600)
+    assert len(_zygotes_seen(TESTDATA / "solutions" / "accepted.py", 400)) == 1
+
+
 def test_a_grading_the_first_worker_finishes_alone_never_waits_for_the_later_workers_timer(monkeypatch):
     # The later worker's wait ends as soon as the queue is found empty: with a timer no run could
     # outlast, the grading still ends (before the fix it waited the timer out).

@@ -10,6 +10,7 @@ import os
 import queue
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -106,6 +107,10 @@ DoneCallback = Callable[[GradeResult], None]
 # never pays for another zygote's start (50-150 ms of CPU, which competes with the judge's own on a
 # 2-core machine); a longer one loses this much of the other workers' time.
 LATER_WORKERS_AFTER = 0.05
+# ... and only when the tests left would take the first worker longer than another zygote's start
+# costs at its rate so far: at -j2 on 2 cores, 20 trivial tests (60 ms in all) were 5% slower than at
+# -j1, the second zygote's start competing with the first worker for the CPUs it would save.
+ZYGOTE_START = 0.1  # seconds of CPU to start a zygote (an interpreter and the kernel layers), about
 
 
 class Pool:
@@ -127,11 +132,16 @@ class Pool:
         self._callback_lock = threading.Lock()
         self._callback_error: BaseException | None = None  # raised by grade() once the workers stop
         self._cancelled = threading.Event()
-        self._slot = threading.local()  # per worker thread: the CPU its workers are pinned to
+        self._slot = threading.local()  # per worker thread: its index in _cpus
+        self._cpus: list[int | None] = []  # per worker thread of a grading: the CPU its zygotes are pinned to
+        self._first_cpu: int | None = None  # the first thread's, once a second one starts
+        self._first_workers: list[Worker] = []  # the first thread's zygotes in this grading
         self._first_worker = threading.Event()  # a grading's first worker has its zygote
         self._on_started: Callable[[], None] | None = None  # the grading's on_started
         self._killed_workers = False  # a worker discarded during the grading did not end on its own
         self._no_jobs_left = threading.Event()  # a worker found the queue empty, or the grading was cancelled
+        self._first_worker_at = 0.0  # when the grading's first worker had its zygote (time.monotonic)
+        self._tests_done = 0  # tests of the grading done so far (a later worker's start is weighed by them)
 
     def __enter__(self) -> Pool:
         return self
@@ -164,13 +174,17 @@ class Pool:
                 jobs.put((run, index))
         count = min(self.jobs, max(1, jobs.qsize()))
         cpus = sorted(os.sched_getaffinity(0))
-        threads = [  # with several workers, each has a CPU of its own (as CMS and isolate pin theirs)
-            threading.Thread(target=self._work, args=(jobs, on_test, on_done, cpus[i % len(cpus)] if count > 1 else None,
-                                                      i > 0), daemon=True)
-            for i in range(count)
-        ]
+        # With several workers, each has a CPU of its own (as CMS and isolate pin theirs); the first
+        # one's is taken when a second starts: until then its zygote and children overlap on every CPU,
+        # as at -j1 (20 trivial tests at -j2 took 0.29 s against 0.25 s at -j1, one worker pinned alone)
+        self._cpus = [cpus[i % len(cpus)] if count > 1 else None for i in range(count)]
+        self._first_cpu, self._cpus[0] = self._cpus[0], None
+        self._first_workers = []
+        threads = [threading.Thread(target=self._work, args=(jobs, on_test, on_done, i), daemon=True)
+                   for i in range(count)]
         self._first_worker.clear()
         self._no_jobs_left.clear()
+        self._tests_done = 0
         for thread in threads:
             thread.start()
         try:
@@ -195,26 +209,44 @@ class Pool:
                     self._callback_error = err
 
     def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None,
-              cpu: int | None, later: bool) -> None:
-        """One worker thread; `cpu`: the CPU its zygotes (and so their children) are pinned to. Each
-        child is held to one CPU; without a CPU per worker, two tests could share a core while the
-        other idles. A `later` one starts as LATER_WORKERS_AFTER says."""
-        self._slot.cpu = cpu
+              index: int) -> None:
+        """Worker thread `index`; self._cpus[index]: the CPU its zygotes (and so their children) are
+        pinned to. Each child is held to one CPU; without a CPU per worker, two tests could share a
+        core while the other idles. A later one (index > 0) starts as LATER_WORKERS_AFTER says, and
+        pins the first one's zygotes then."""
+        self._slot.index = index
         try:
-            if not later or self._first_worker_settled():
+            if index == 0:
+                self._take_jobs(jobs, on_test, on_done)
+            elif self._first_worker_settled(jobs):
+                self._pin_first_workers()
                 self._take_jobs(jobs, on_test, on_done)
         finally:
-            if not later:  # it made no worker (a submit-answer's, or every test skipped): the others go on
+            if index == 0:  # it made no worker (a submit-answer's, or every test skipped): the others go on
                 self._first_worker.set()
 
-    def _first_worker_settled(self) -> bool:
+    def _pin_first_workers(self) -> None:
+        """The first worker thread's zygotes go to their own CPU, now that another worker shares the machine."""
+        with self._workers_lock:
+            if self._cpus[0] is None and self._first_cpu is not None:
+                self._cpus[0] = self._first_cpu
+                for worker in self._first_workers:
+                    worker.pin(self._first_cpu)
+
+    def _first_worker_settled(self, jobs: queue.SimpleQueue) -> bool:
         """Wait until the first worker has its zygote, then LATER_WORKERS_AFTER; False, at once, when
         the grading is cancelled or the other workers have taken every test (a grading's end never
-        waits for a later worker's timer)."""
+        waits for a later worker's timer), and False when the tests left would be done sooner than
+        another zygote starts (ZYGOTE_START) at the rate the first worker has kept so far (asked again
+        every LATER_WORKERS_AFTER: a slow test that comes later slows that rate, and starts it)."""
         while not self._first_worker.wait(0.05):
             if self._no_jobs_left.is_set():
                 return False
-        return not self._no_jobs_left.wait(LATER_WORKERS_AFTER)
+        while not self._no_jobs_left.wait(LATER_WORKERS_AFTER):
+            done, spent = self._tests_done, time.monotonic() - self._first_worker_at
+            if not done or jobs.qsize() * spent / done > ZYGOTE_START:
+                return True
+        return False
 
     def _take_jobs(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
@@ -271,6 +303,7 @@ class Pool:
         return worker
 
     def _record(self, run: SolutionRun, index: int, result: TestResult, on_test: TestCallback | None) -> None:
+        self._tests_done += 1  # (a count for a heuristic: a lost increment between threads costs nothing)
         if run.verdicts_only:
             result = verdict_only(result)
         run.record(index, result)
@@ -357,11 +390,18 @@ class Pool:
     def _new_worker(self) -> Worker:
         if self._cancelled.is_set():
             raise WorkerDied("the grading was cancelled")
-        cpu = getattr(self._slot, "cpu", None)
+        index = self._slot.index
+        cpu = self._cpus[index]
         worker = self.spares.take(cpu) if self.spares else Worker(self.python, self.confine, cpu=cpu)
         with self._workers_lock:
             self._workers.append(worker)
             self.warnings.update(worker.warnings)
+            if index == 0:
+                self._first_workers.append(worker)
+                if self._cpus[0] is not None and cpu is None:  # pinned while it started
+                    worker.pin(self._cpus[0])
+        if not self._first_worker.is_set():
+            self._first_worker_at = time.monotonic()
         self._first_worker.set()
         if self._on_started:
             self._callback(self._on_started)
