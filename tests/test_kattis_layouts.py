@@ -85,7 +85,7 @@ def test_validate_runs_input_validators_of_every_layout(judge):
     (guessnested), Python with {{constants}} (constsum)."""
     code, out, err = judge("--problems", LAYOUTS, "validate")
     assert code == 0, out + err
-    assert "4 of 4 problems valid" in out
+    assert "5 of 5 problems valid" in out
 
 
 def test_validate_names_the_input_validator_that_rejects(judge, tmp_path):
