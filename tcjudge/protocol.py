@@ -12,7 +12,7 @@ The zygote first sends {"ready": true, "baseline_kib", "problems", "bounds"}. Th
       or {"ok": false, "compile_error": text} (not a regular file, over the source limit, unreadable)
   {"op": "run", "args": [...]}            (a method's test)
   {"op": "run", "input": base64}          (a stdin program's test)
-  {"op": "run", "interactor": {"argv", "env", "cwd", "feedback", "cpu_limit", "memory_mib", "wall_limit"}}
+  {"op": "run", "interactor": {"argv", "env", "cwd", "feedback", "cpu_limit", "memory_mib", "wall_limit", "stderr"}}
                                           (an interactive program's test, "mode": "interactive")
       -> the facts of one test (verdicts.RunFacts.from_message reads them)
   any request -> {"internal_error": text} when the zygote itself failed (the judge's fault: IE)

@@ -85,7 +85,7 @@ def test_validate_runs_input_validators_of_every_layout(judge):
     (guessnested), Python with {{constants}} (constsum)."""
     code, out, err = judge("--problems", LAYOUTS, "validate")
     assert code == 0, out + err
-    assert "4 of 4 problems valid" in out
+    assert "5 of 5 problems valid" in out
 
 
 def test_validate_names_the_input_validator_that_rejects(judge, tmp_path):
@@ -197,3 +197,27 @@ def test_spaces_around_a_brace_choice_are_not_part_of_it():
     from tcjudge.problems.expectations import covers
 
     assert covers("secret/*{ 4 }{ 2 }", "secret/42") and not covers("secret/*{ 4 }{ 2 }", "secret/43")
+
+
+def test_an_interactor_sees_the_programs_output_end_when_the_program_ends(judge):
+    """BAPCtools' guess (`*_close_stdout_*`) and interactivemultipass: the program's output ends for
+    the interactor when the program ends (problemtools' runner and BAPCtools' relay hold its write end
+    until then), and the interactor's writes never fail for want of a reader. Before: a program that
+    closed its output got WA at once (RE and TLE expected), and a Python interactor whose flush at exit
+    found the program gone exited 120: IE (WA expected)."""
+    code, out, err = judge("--problems", LAYOUTS, "check", "nextone")
+    assert code == 0, out + err
+    assert "4 of 4 solutions got their expected verdict" in out
+
+
+def test_an_interactor_that_fails_is_named_with_its_last_lines(judge, tmp_path):
+    """Before: 'the interactor exited with status 1, not 42 or 43' (its standard error went nowhere)."""
+    problems = tmp_path / "problems"
+    shutil.copytree(LAYOUTS / "nextone", problems / "nextone")
+    _write(problems / "nextone" / "output_validator" / "interactor.py",
+           "import sys\nprint('reading the input', file=sys.stderr)\nraise ValueError('no number in it')\n")
+    solution = problems / "nextone" / "submissions" / "accepted" / "next.py"
+    code, out, err = judge("--problems", problems, "grade", solution, "--problem", "nextone")
+    assert code != 0
+    assert ("sample/1: the output validator nextone/output_validator exited with status 1, not 42 or 43: "
+            "raise ValueError('no number in it') | ValueError: no number in it") in out, out + err

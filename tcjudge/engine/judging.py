@@ -108,16 +108,18 @@ def _as_counted(problem: Problem, outcome: tuple[Verdict, str]) -> tuple[Verdict
     return outcome
 
 
-def judge_interaction(facts: RunFacts, problem: Problem, judge_message: str) -> tuple[Verdict, str]:
+def judge_interaction(facts: RunFacts, problem: Problem, judge_message: str, who: str = "the interactor",
+                      said: str = "") -> tuple[Verdict, str]:
     """The verdict of one interactive test (Kattis): the interactor's exit status is the answer (42
     accepts, 43 rejects, with its judgemessage.txt as the message). A rejection that came while the
     program still ran stands whatever the program did next (WA beats a later TLE); otherwise the
     program's own end comes first, by the one precedence. An interactor that did anything else
-    (another status, a signal, no decision in time, no start) is the judge's side: IE."""
+    (another status, a signal, no decision in time, no start) is the judge's side: IE, named `who`,
+    with `said`, the last lines of its standard error."""
     other = facts.interactor or {}
-    failure = _interactor_failure(other)
+    failure = _interactor_failure(other, who)
     if failure:
-        return Verdict.IE, failure
+        return Verdict.IE, failure + (f": {said}" if said else "")
     rejected = other.get("exit_code") == REJECTED
     message = judge_message or "rejected by the interactor"
     if rejected and other.get("first"):
@@ -129,18 +131,18 @@ def judge_interaction(facts: RunFacts, problem: Problem, judge_message: str) -> 
     return _as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, ""))
 
 
-def _interactor_failure(other: dict) -> str | None:
+def _interactor_failure(other: dict, who: str) -> str | None:
     if other.get("timed_out"):
-        return "the interactor gave no verdict in time after the program ended"
+        return f"{who} gave no verdict in time after the program ended"
     if other.get("signal") == signal.SIGXCPU:
-        return "the interactor used more than its CPU time (the package's validation_time)"
+        return f"{who} used more than its CPU time (the package's validation_time)"
     if other.get("signal") is not None:
-        return f"the interactor was killed by signal {other['signal']}"
+        return f"{who} was killed by signal {other['signal']}"
     status = other.get("exit_code")
     if status == NOT_STARTED:
-        return "the interactor could not be started"
+        return f"{who} could not be started"
     if status not in (ACCEPTED, REJECTED):
-        return f"the interactor exited with status {status}, not {ACCEPTED} or {REJECTED}"
+        return f"{who} exited with status {status}, not {ACCEPTED} or {REJECTED}"
     return None
 
 

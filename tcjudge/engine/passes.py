@@ -51,7 +51,8 @@ def interactive_pass(worker: Worker, problem: Problem, session: Session,
     what the interactor awarded (its score files, when it accepted) and its exit status. Score files
     the format forbids (on a rejection, both, not a number) are the interactor's fault: IE."""
     facts = worker.run_interactive(session.interaction(given))
-    verdict, message = judge_interaction(facts, problem, session.message())
+    verdict, message = judge_interaction(facts, problem, session.message(), f"the {session.validator.describe_program()}",
+                                         session.stderr_tail())
     status = (facts.interactor or {}).get("exit_code")
     awarded = None
     if verdict is not Verdict.IE:

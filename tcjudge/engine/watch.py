@@ -216,11 +216,12 @@ class Child:
                  "base_kib", "ready_kib")
 
     def __init__(self, pid: int, args_w: int, result_r: int, output_r: int, setup_r: int, answer_r: int | None,
-                 interaction: tuple[int, int] | None = None, cpu: int = -1, crash_r: int | None = None):
+                 interaction: tuple[int, int, int, int] | None = None, cpu: int = -1, crash_r: int | None = None):
         self.pid, self.args_w, self.result_r, self.output_r, self.setup_r = pid, args_w, result_r, output_r, setup_r
         self.crash_r = crash_r  # what it says of its own crash (tcjudge.protocol: the crash channel)
         self.answer_r = answer_r  # a stdin program's standard output; None for a method
-        # an interactive program's standard input (write end) and output (read end), for its interactor
+        # an interactive program's standard input (write end) and output (read end), for its interactor,
+        # then the program's own ends of them, which the zygote holds (engine/interaction.py)
         self.interaction = interaction
         self.cpu = cpu  # the one CPU it runs on (-1: unknown)
         # A runtime that serves many tests: its resident memory when it was first ready, and when it

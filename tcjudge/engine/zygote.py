@@ -172,7 +172,7 @@ class Zygote:
         other = None
         if interactor is not None:
             cpus = {child.cpu} if child.cpu >= 0 else os.sched_getaffinity(0)
-            other = interaction.spawn(interactor, *child.interaction, cpus, self.pid, self.devnull)
+            other = interaction.spawn(interactor, child.interaction, cpus, self.pid, self.devnull)
             child.interaction = None
         started = time.monotonic()
         kept = False
@@ -302,9 +302,10 @@ class Zygote:
         if solution.interactive:  # 0 and 1 face the interactor; the argument pipe is the start gate
             stdin_r, stdin_w = os.pipe2(os.O_CLOEXEC)
             stdout_r, stdout_w = os.pipe2(os.O_CLOEXEC)
-            for_interactor = (stdin_w, stdout_r)
+            # the interactor's ends, then the program's, which the zygote holds too (interaction.Interactor)
+            for_interactor = (stdin_w, stdout_r, stdin_r, stdout_w)
             channels = child_side.Channels(stdin_r, stdout_w, output_w, result_w, args_r, setup_w, crash_w)
-            theirs = (stdin_r, stdout_w)
+            theirs = ()
         elif solution.stdin_mode:  # the input on 0 through the argument pipe, the answer from 1
             answer_r, answer_w = os.pipe2(os.O_CLOEXEC)
             channels = child_side.Channels(args_r, answer_w, output_w, result_w, self.devnull, setup_w, crash_w)

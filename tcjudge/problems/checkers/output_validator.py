@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import resource
 import signal
 import subprocess
@@ -203,10 +204,22 @@ class Session:
         (self.folder / "input").write_bytes(given)
         return {"argv": self.arguments(), "env": {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
                 "cwd": str(self.folder), "feedback": str(self.feedback), "cpu_limit": self.validator.time_limit,
-                "memory_mib": self.validator.memory_mib, "wall_limit": self.validator.AFTER_PROGRAM}
+                "memory_mib": self.validator.memory_mib, "wall_limit": self.validator.AFTER_PROGRAM,
+                "stderr": str(self.folder / self.STDERR)}
+
+    STDERR = "interactor.stderr"  # the interactor's standard error, beside the feedback folder
 
     def message(self) -> str:
         return _feedback(self.feedback / "judgemessage.txt")
+
+    def stderr_tail(self) -> str:
+        """The last lines the interactor wrote on its standard error (for an IE's message)."""
+        try:
+            with open(self.folder / self.STDERR, "rb") as handle:
+                handle.seek(max(0, handle.seek(0, os.SEEK_END) - 4096))
+                return stderr_tail(handle.read())
+        except OSError:
+            return ""
 
     def replay(self, given: bytes, program_output: bytes) -> tuple[int, bytes]:
         """The validator as the interactor against a recorded dialogue (a sample's .interaction): the
