@@ -80,12 +80,20 @@ def test_an_interactor_nested_in_output_validator_with_a_helper_module(judge):
     assert program_folder(LAYOUTS / "guessnested" / "output_validator").name == "judge"
 
 
+def test_a_legacy_validator_kept_in_the_singular_folder_is_the_packages(judge):
+    """DOMjudge's legacy examples (hangman, jumble) keep their validator's program directly in
+    output_validator/; the judge refused them ("needs exactly one ..., found 0")."""
+    code, out, err = judge("--problems", LAYOUTS, "check", "singularlegacy")
+    assert code == 0, out + err
+    assert "2 of 2 solutions got their expected verdict" in out
+
+
 def test_validate_runs_input_validators_of_every_layout(judge):
     """A folder of C++ sources with a header (legacysum), a build script that makes `run`
     (guessnested), Python with {{constants}} (constsum)."""
     code, out, err = judge("--problems", LAYOUTS, "validate")
     assert code == 0, out + err
-    assert "5 of 5 problems valid" in out
+    assert "6 of 6 problems valid" in out
 
 
 def test_validate_names_the_input_validator_that_rejects(judge, tmp_path):

@@ -226,6 +226,9 @@ def _output_check(folder: Path, spec: dict, version: str, flags: list[str], vali
     legacy = folder / "output_validators"
     if legacy.is_dir():
         validator_dirs += sorted(p for p in legacy.iterdir() if not p.name.startswith("."))
+    elif version == "legacy" and (folder / "output_validator").is_dir():
+        # the program itself in the singular folder: DOMjudge's own legacy examples (hangman, jumble) so
+        validator_dirs.append(folder / "output_validator")
     validators = [p for p in validator_dirs if p.exists()]
     if spec.get("checker") is not None:
         return _testlib_check(folder, spec, validators, flags, validation, findings)
