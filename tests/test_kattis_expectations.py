@@ -123,6 +123,16 @@ def test_a_bad_tag_or_rule_names_its_file_and_line(tmp_path):
         PackageExpectations(tmp_path).expectation(tmp_path / "accepted")
 
 
+def test_a_tag_that_asks_for_a_person_expects_nothing(tmp_path):
+    # DOMjudge's example_problems/hello files some submissions under check_manually/ with this tag
+    # alone; before, it was "names no verdict", and the error refused the whole package
+    source = tmp_path / "x.c"
+    source.write_text("/*\n * @EXPECTED_RESULTS@: CHECK-MANUALLY\n */\n")
+    assert tagged_verdicts(source) is None
+    source.write_text("// @EXPECTED_RESULTS@: CHECK-MANUALLY, WRONG-ANSWER\n")
+    assert tagged_verdicts(source) == ({WA}, 1)
+
+
 def _timed(expectation: Expectation, role: str) -> list[str]:
     return [test.name for test in expectation.time_limit_tests(role, TESTS)]
 

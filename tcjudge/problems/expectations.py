@@ -261,6 +261,8 @@ def tagged_verdicts(source: Path) -> tuple[frozenset[Verdict], int] | None:
             continue
         line = text.count("\n", 0, match.start()) + 1
         words = [word.strip().upper() for word in re.split(r"[,\s]+", match.group(1).strip().rstrip("*/ -").strip())]
+        if words and all(word == "CHECK-MANUALLY" for word in words):
+            return None  # DOMjudge's word for "a person judges this one": the tag expects nothing
         words = [word for word in words if word and word != "CHECK-MANUALLY"]
         unknown = [word for word in words if word not in TAG_NAMES]
         if unknown or not words:
