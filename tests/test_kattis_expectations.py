@@ -133,6 +133,13 @@ def test_a_tag_that_asks_for_a_person_expects_nothing(tmp_path):
     assert tagged_verdicts(source) == ({WA}, 1)
 
 
+def test_domjudges_output_limit_tag_is_the_judges_wa(tmp_path):
+    # DOMjudge's example_problems/hello/submissions/output_limit/: unknown before, refusing the package
+    source = tmp_path / "x.cc"
+    source.write_text("// @EXPECTED_RESULTS@: OUTPUT-LIMIT\n")
+    assert tagged_verdicts(source) == ({WA}, 1)
+
+
 def _timed(expectation: Expectation, role: str) -> list[str]:
     return [test.name for test in expectation.time_limit_tests(role, TESTS)]
 

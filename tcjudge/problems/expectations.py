@@ -39,6 +39,8 @@ TAG_NAMES = SPEC_NAMES | {
     "TIME_LIMIT_EXCEEDED": Verdict.TLE, "TIMELIMIT": Verdict.TLE,
     "RUN_TIME_ERROR": Verdict.RE, "RUN-ERROR": Verdict.RE, "RUN_ERROR": Verdict.RE,
     "COMPILER-ERROR": Verdict.CE, "COMPILE_ERROR": Verdict.CE,
+    # DOMjudge's; the judge counts standard output past the problem's output limit as WA
+    "OUTPUT-LIMIT": Verdict.WA, "OUTPUT_LIMIT": Verdict.WA,
 }
 TAG = re.compile(r"@EXPECTED_RESULTS@:[ \t]*([^\n\r]*)", re.IGNORECASE)
 TAG_READ = 64 * 1024  # the tag is looked for in each source file's first 64 KiB
