@@ -89,7 +89,8 @@ def _kotlinc() -> Toolchain | None:
         return None
     line = (said[0] or said[1]).strip().splitlines()
     readable = {str(kotlinc.parents[1]), *jdk.programs["readable"].split(os.pathsep)}
-    return Toolchain(line[-1] if line else "kotlinc (unknown version)",
+    version = line[-1].removeprefix("info: ") if line else "kotlinc (unknown version)"  # (Debian's says "info: kotlinc-jvm ...")
+    return Toolchain(version,
                      {**jdk.programs, "kotlinc": str(kotlinc), "readable": os.pathsep.join(sorted(readable))})
 
 
