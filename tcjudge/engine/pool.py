@@ -110,7 +110,7 @@ LATER_WORKERS_AFTER = 0.05
 # ... and only when the tests left would take the first worker longer than another zygote's start
 # costs at its rate so far: at -j2 on 2 cores, 20 trivial tests (60 ms in all) were 5% slower than at
 # -j1, the second zygote's start competing with the first worker for the CPUs it would save.
-ZYGOTE_START = 0.1  # seconds of CPU to start a zygote (an interpreter and the kernel layers), about
+ZYGOTE_START = 0.1  # seconds of CPU a zygote takes to start (an interpreter and the kernel layers), roughly
 
 
 class Pool:
