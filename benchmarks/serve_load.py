@@ -2,8 +2,10 @@
 """The load test of `judge serve` (issue 36), loopback only and bounded: T teams, S submissions in one
 burst through the CLICS API, E open event streams (the pages' server-sent events), pages fetched
 while it grades. Prints the p95 page time, the grading throughput, and the same work graded by a
-local pool in this process (what `check` would do) for comparison. Clients behave as real ones do: a
-connection pool (--connections for the burst), httpx's 5 s keep-alive, 10 s to connect and 60 s to
+local pool in this process (what `check` would do) for comparison. Clients behave as real ones do: each
+team sends its share of the burst from a client of its own over its share of --connections (one
+shared pool of 1,000 queued requests spent the load generator's CPU in httpcore's queue, not the
+server's), httpx's 5 s keep-alive, 10 s to connect and 60 s to
 answer, event streams reconnected after a break; an error is counted and reported, never raised. It
 FAILs (exit 1) when a submission is not answered, lost, or not judged exactly once, when the server
 dies or logs a traceback, or when the grading outlasts --deadline.
@@ -58,7 +60,8 @@ def main() -> int:
     parser.add_argument("--submissions", type=int, default=1000)
     parser.add_argument("--streams", type=int, default=200)
     parser.add_argument("-j", "--jobs", type=int, default=1)
-    parser.add_argument("--connections", type=int, default=100, help="the burst's connections (default: 100)")
+    parser.add_argument("--connections", type=int, default=100,
+                        help="the burst's connections, shared out among the teams, at least one each (default: 100)")
     parser.add_argument("--deadline", type=float, default=3600, help="seconds the grading may take (default: 3600)")
     options = parser.parse_args()
     started = time.monotonic()
@@ -134,8 +137,8 @@ class Load:
             streams = [asyncio.create_task(self.listen(sessions[n % len(sessions)])) for n in range(self.options.streams)]
             started = time.monotonic()
             bodies = [_body(SOURCES[n % 2]) for n in range(2)]
-            await asyncio.gather(*(self.post(client, bodies[n % 2], accounts[n % len(accounts)])
-                                   for n in range(self.options.submissions)))
+            await asyncio.gather(*(self.team_burst(url, accounts[team], [bodies[n % 2] for n in range(
+                team, self.options.submissions, len(accounts))]) for team in range(len(accounts))))
             self.burst = time.monotonic() - started
             print(f"burst of {self.options.submissions} submissions answered in {self.burst:.1f} s", flush=True)
             deadline = started + self.options.deadline
@@ -179,6 +182,14 @@ class Load:
             except httpx.HTTPError as err:
                 self.error("stream", err)
             await asyncio.sleep(1)
+
+    async def team_burst(self, url: str, account, bodies: list[dict]) -> None:
+        """One team's share of the burst, sent at once from a client of its own (as each team runs its
+        own tool), over its share of --connections (at least one)."""
+        share = max(1, self.options.connections // self.options.teams)
+        limits = httpx.Limits(max_connections=share, keepalive_expiry=KEEPALIVE)
+        async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT, limits=limits) as client:
+            await asyncio.gather(*(self.post(client, body, account) for body in bodies))
 
     async def post(self, client: httpx.AsyncClient, body: dict, account) -> None:
         try:
