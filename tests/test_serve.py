@@ -89,6 +89,18 @@ def test_judge_accounts_writes_the_csv_and_slips_and_stores_only_argon2id_hashes
     assert not any(password.encode() in raw for _, _, password in rows[1:])
 
 
+def test_an_older_stores_hash_made_with_other_parameters_still_logs_in(tmp_path):
+    from argon2 import PasswordHasher
+
+    site = Site(tmp_path)
+    site.store.put_account("red", "Red", "team", PasswordHasher().hash("an-older-password"))  # the library's defaults
+    assert "m=65536,t=3,p=4" in site.store.account("red")["hash"]
+    assert login(site.client(), "red", "an-older-password").status_code == 303
+    api = site.client()
+    assert api.get(f"/api/contests/{site.contest.id}/account", auth=("red", "an-older-password")).status_code == 200
+    assert "m=19456,t=2,p=1" in site.store.account("blue")["hash"]
+
+
 def test_judge_accounts_reads_a_teams_csv(tmp_path):
     contest = tmp_path / "practice.yaml"
     contest.write_text(MINIMAL)
