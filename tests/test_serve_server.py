@@ -48,14 +48,16 @@ class Server:
         self.process = None
         self.log = tmp_path / "server.log"
 
-    def start(self) -> None:
+    def start(self, *options: str) -> None:
+        """`options`: more of serve's own (--cluster ADDRESS); -j 1 otherwise."""
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS), "--history",
              str(self.tmp / "history.sqlite"), "serve", str(self.contest), "--store", str(self.store_path),
-             "--port", str(self.port), "-j", "1"], stdout=self.log.open("a"), stderr=subprocess.STDOUT, cwd=self.tmp)
+             "--port", str(self.port), *(options or ("-j", "1"))], stdout=self.log.open("a"), stderr=subprocess.STDOUT,
+            cwd=self.tmp)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -225,3 +227,31 @@ def test_a_client_that_goes_away_mid_upload_leaves_no_row_and_no_traceback(serve
     whole = httpx.post(f"{server.url}/api/contests/burst/submissions", content=body, auth=("red", server.passwords["red"]),
                        headers={"Content-Type": "application/json"}, timeout=30)
     assert whole.status_code == 200 and list(server.judged()) == [int(whole.json()["id"])]
+
+
+def test_serve_grades_on_a_dask_cluster(server, tmp_path):
+    """--cluster: the submissions are graded by the cluster's workers, not under the server, with the
+    verdicts a local pool gives."""
+    pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install '.[cluster]')")
+    from tcjudge.cluster.local import ZYGOTE_MARK, local_cluster
+
+    slow = (TESTDATA / "solutions" / "time_limit_loop.py").read_bytes()
+    with local_cluster(nworkers=1, cache=tmp_path / "bundle-cache") as cluster:
+        server.start("--cluster", cluster.address)
+        sent = {}
+        for name, source, verdict in (("red", slow, "TLE"), ("blue", ACCEPTED, "AC"), ("green", WRONG, "WA")):
+            response = httpx.post(f"{server.url}/api/contests/burst/submissions", auth=(name, server.passwords[name]),
+                                  timeout=30, json={"problem_id": "adder", "language_id": "python3",
+                                                    "files": [{"data": zipped("adder.py", source)}]})
+            assert response.status_code == 200, response.text
+            sent[int(response.json()["id"])] = verdict
+        deadline = time.monotonic() + 120
+        while not cluster.busy_zygotes():  # the slow one's tests run for seconds: seen there
+            assert time.monotonic() < deadline, cluster.log() + server.log.read_text()
+            time.sleep(0.05)
+        here = psutil.Process(server.process.pid).children(recursive=True)
+        assert not [p for p in here if ZYGOTE_MARK in " ".join(p.cmdline())], "a zygote under the server"
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not all(server.judged().values()):
+            time.sleep(0.5)
+        assert server.judged() == {number: [verdict] for number, verdict in sent.items()}, server.log.read_text()
