@@ -49,6 +49,7 @@ def _main(argv: list[str] | None, spares) -> int:
     try:
         if guard:
             sys.stdout = guard
+        project.name_problems(options)
         code = options.command(options)
         return EXIT_CLOSED_PIPE if guard and guard.gone else code
     except JudgeInputError as err:

@@ -42,6 +42,8 @@ class Catalog:
         self.skipped: list[Path] = []  # package submissions the judge cannot run (language, layout)
 
     def slugs(self) -> list[str]:
+        if self.problems_dir.exists() and not self.problems_dir.is_dir():
+            raise JudgeInputError("not a folder: --problems takes the folder that holds the problems", self.problems_dir)
         if not self.problems_dir.is_dir():
             raise JudgeInputError("no problems folder here (`judge init` makes a project; or pass --problems DIR)", self.problems_dir)
         found = sorted(p.name for p in self.problems_dir.iterdir() if (p / "problem.yaml").is_file())
