@@ -55,10 +55,10 @@ def _contest_check(request: Request, serve: Serve) -> None:
 
 def contest_json(serve: Serve) -> dict:
     contest = serve.contest
+    pass_fail = contest.scoring != "ioi"  # penalty_time: "Only relevant if scoreboard_type is pass-fail"
     return {"id": contest.id, "name": contest.name, "formal_name": contest.name, "start_time": iso(serve.clock.start),
             "duration": span_text(contest.duration), "scoreboard_freeze_duration": span_text(contest.freeze),
-            "scoreboard_type": "score" if contest.scoring == "ioi" else "pass-fail",
-            "penalty_time": contest.penalty}
+            "scoreboard_type": "pass-fail" if pass_fail else "score"} | ({"penalty_time": contest.penalty} if pass_fail else {})
 
 
 def problem_json(serve: Serve, index: int, slug: str) -> dict:
@@ -89,7 +89,7 @@ def static_events(serve: Serve) -> None:
                                                         "display_name": row["name"]})
         if db.execute("SELECT 1 FROM events WHERE type = 'contest'").fetchone():
             return
-        add_event(db, "contest", serve.contest.id, contest_json(serve))
+        add_event(db, "contest", None, contest_json(serve))  # "If type is contest, then id must be null"
         for item in judgement_types_json():
             add_event(db, "judgement-types", item["id"], item)
         for item in languages_json(serve):
@@ -305,13 +305,10 @@ async def event_feed(request: Request):
                 last = row["id"]
                 if not _visible_event(row, caller, serve.contest.show_failing_test):
                     continue
-                data = None if row["data"] is None else json.loads(row["data"])
-                if isinstance(data, dict):
-                    _fill(data, serve)
-                yield json.dumps({"type": row["type"], "id": row["obj_id"], "data": data,
-                                  "token": str(row["id"])}, separators=(",", ":")) + "\n"
+                event = event_json(row, serve)
+                yield json.dumps(event, separators=(",", ":")) + "\n"
                 quiet_since = time.monotonic()
-                ended = ended or (row["type"] == "state" and bool(data and data.get("end_of_updates")))
+                ended = ended or (row["type"] == "state" and bool(event["data"] and event["data"].get("end_of_updates")))
             if ended or (not stream and len(rows) < 500):
                 return
             if rows:
@@ -324,6 +321,16 @@ async def event_feed(request: Request):
             await asyncio.sleep(POLL)
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+def event_json(row, serve: Serve) -> dict:
+    """A stored event as the feed's notification {type, id, data, token}; a contest's id is null ("If
+    type is contest, then id must be null": a store from before this rule kept the contest's id)."""
+    data = None if row["data"] is None else json.loads(row["data"])
+    if isinstance(data, dict):
+        _fill(data, serve)
+    return {"type": row["type"], "id": None if row["type"] == "contest" else row["obj_id"], "data": data,
+            "token": str(row["id"])}
 
 
 def _events_after(serve: Serve, last: int) -> list:
@@ -356,9 +363,7 @@ def contest_package(serve: Serve) -> bytes:
         for name, data in parts.items():
             archive.writestr(name, json.dumps(data, indent=1) + "\n")
         archive.writestr("event-feed.ndjson", "".join(
-            json.dumps({"type": row["type"], "id": row["obj_id"], "data": None if row["data"] is None else
-                        _fill(json.loads(row["data"]), serve),
-                        "token": str(row["id"])}, separators=(",", ":")) + "\n"
+            json.dumps(event_json(row, serve), separators=(",", ":")) + "\n"
             for row in store.rows("SELECT * FROM events ORDER BY id")))
         for row in store.rows("SELECT id, filename, source, zipped FROM submissions ORDER BY id"):
             files = unzip(row["source"]) if row["zipped"] else {row["filename"]: row["source"]}
