@@ -67,6 +67,11 @@ def problem_json(serve: Serve, index: int, slug: str) -> dict:
             "ordinal": index, "time_limit": problem.time_limit, "test_data_count": len(problem.tests)}
 
 
+def team_json(row) -> dict:
+    """A team: its label is its id ("Usable as a label", the spec says of a team's id; label is required)."""
+    return {"id": str(row["id"]), "name": row["name"], "label": str(row["id"]), "display_name": row["name"]}
+
+
 def languages_json(serve: Serve) -> list[dict]:
     return [{"id": lid, "name": LANGUAGE_NAMES[lid], "entry_point_required": False,
              "extensions": [suffix.lstrip(".") for suffix in LANGUAGE_IDS[lid]]} for lid in serve.contest.languages]
@@ -85,8 +90,7 @@ def static_events(serve: Serve) -> None:
         for row in db.execute("SELECT * FROM teams WHERE CAST(id AS TEXT) NOT IN (SELECT obj_id FROM events WHERE "
                               "type = 'teams') ORDER BY id").fetchall():
             if db.execute("SELECT 1 FROM events WHERE type = 'contest'").fetchone():
-                add_event(db, "teams", str(row["id"]), {"id": str(row["id"]), "name": row["name"],
-                                                        "display_name": row["name"]})
+                add_event(db, "teams", str(row["id"]), team_json(row))
         if db.execute("SELECT 1 FROM events WHERE type = 'contest'").fetchone():
             return
         add_event(db, "contest", None, contest_json(serve))  # "If type is contest, then id must be null"
@@ -96,8 +100,7 @@ def static_events(serve: Serve) -> None:
             add_event(db, "languages", item["id"], item)
         add_event(db, "state", None, serve.clock.state())
         for row in db.execute("SELECT * FROM teams ORDER BY id").fetchall():
-            add_event(db, "teams", str(row["id"]), {"id": str(row["id"]), "name": row["name"],
-                                                    "display_name": row["name"]})
+            add_event(db, "teams", str(row["id"]), team_json(row))
 
 
 def problem_events(serve: Serve) -> None:
@@ -164,8 +167,7 @@ def _endpoint(request: Request, caller: Caller):
             return _one([], request)  # (as the pages: none before the start)
         return _one([problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)], request)
     if kind == "teams":
-        return _one([{"id": str(row["id"]), "name": row["name"], "display_name": row["name"]}
-                     for row in store.rows("SELECT * FROM teams ORDER BY id")], request)
+        return _one([team_json(row) for row in store.rows("SELECT * FROM teams ORDER BY id")], request)
     if kind in ("accounts", "account"):
         rows = store.rows("SELECT * FROM accounts ORDER BY username") if caller.coach and kind == "accounts" else \
             [store.account(caller.username)]
@@ -352,8 +354,7 @@ def contest_package(serve: Serve) -> bytes:
              "contest.json": contest_json(serve), "state.json": serve.clock.state(),
              "judgement-types.json": judgement_types_json(), "languages.json": languages_json(serve),
              "problems.json": [problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)],
-             "teams.json": [{"id": str(row["id"]), "name": row["name"], "display_name": row["name"]}
-                            for row in store.rows("SELECT * FROM teams ORDER BY id")],
+             "teams.json": [team_json(row) for row in store.rows("SELECT * FROM teams ORDER BY id")],
              "submissions.json": [_fill(submission_json(row), serve) for row in _submission_rows(serve, coach)],
              "judgements.json": _judged(serve, coach, "judgements"), "runs.json": _judged(serve, coach, "runs"),
              "clarifications.json": [clarification_json(row) for row in _clarification_rows(serve, coach)],
