@@ -63,8 +63,18 @@ def contest_json(serve: Serve) -> dict:
 
 def problem_json(serve: Serve, index: int, slug: str) -> dict:
     problem = serve.problems[slug]
-    return {"id": slug, "label": chr(ord("A") + index) if index < 26 else str(index + 1), "name": problem.name,
-            "ordinal": index, "time_limit": problem.time_limit, "test_data_count": len(problem.tests)}
+    found = {"id": slug, "label": chr(ord("A") + index) if index < 26 else str(index + 1), "name": problem.name,
+             "ordinal": index, "time_limit": problem.time_limit, "test_data_count": len(problem.tests)}
+    if serve.contest.scoring == "ioi":  # max_score: "Required iff contest:scoreboard_type is score"
+        best = max_score(problem)
+        found |= {"max_score": best} if best is not None else {}
+    return found
+
+
+def max_score(problem) -> float | None:
+    """A problem's most points in an ioi contest: a scoring package's maximum (None: unbounded), a
+    pass-fail problem's 100 (the share of its tests passed, out of 100)."""
+    return 100.0 if problem.grading is None else problem.grading.root.maximum
 
 
 def team_json(row) -> dict:
