@@ -196,14 +196,14 @@ def _endpoint(request: Request, caller: Caller):
 
 
 def _judged(serve: Serve, caller: Caller, kind: str) -> list[dict]:
-    query = ("SELECT j.*, s.contest_ms FROM judgements j JOIN submissions s ON s.id = j.submission_id "
+    query = ("SELECT j.*, s.contest_ms, s.time FROM judgements j JOIN submissions s ON s.id = j.submission_id "
              + ("" if caller.coach else "WHERE s.team_id = ? ") + "ORDER BY j.id")
     rows = serve.store.rows(query, *(() if caller.coach else (caller.team_id,)))
     if kind == "judgements":
-        return [judgement_json(row, row["contest_ms"]) for row in rows]
+        return [judgement_json(row, row) for row in rows]  # (the row holds its submission's times too)
     if not (caller.coach or serve.contest.show_failing_test):
         return []  # a team sees its tests' verdicts only where the contest shows the failing test
-    return [run_json(row["id"], ordinal, test) for row in rows
+    return [run_json(row, ordinal, test, row) for row in rows
             for ordinal, test in enumerate(json.loads(row["tests"]), 1) if test.get("verdict")]
 
 

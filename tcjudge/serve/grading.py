@@ -121,9 +121,11 @@ class Grader:
             if problem is None:
                 raise JudgeInputError(f"the contest has no problem {row['problem']!r} any more")
             path = materialize(row, folder)
-            result = self._run(number, row["team_id"], problem, path)
+            finished: dict[str, float] = {}  # test name -> when its run ended (a CLICS run's time)
+            result = self._run(number, row["team_id"], problem, path, finished)
             tests = [{"name": t.name, "verdict": str(t.verdict) if t.verdict else None, "cpu_ms": round(t.cpu_ms, 1),
-                      "memory_mib": round(t.memory_mib, 1), "message": t.message} for t in result.tests]
+                      "memory_mib": round(t.memory_mib, 1), "message": t.message}
+                     | ({"ended": finished[t.name]} if t.name in finished else {}) for t in result.tests]
             verdict = str(result.verdict)
             score = self._score(result)
             message = result.compile_message or (result.first_failure.message if result.first_failure else "")
@@ -143,12 +145,14 @@ class Grader:
             self.live.pop(number, None)
             self._changed(row["team_id"])
 
-    def _run(self, number: int, team_id: int, problem, path: Path):
+    def _run(self, number: int, team_id: int, problem, path: Path, finished: dict[str, float]):
         every_test = self.contest.scoring == "ioi" or problem.grading is not None
         run = SolutionRun(problem, path, problem.tests, not every_test, verdicts_only=True)
         self.live[number] = {"done": 0, "total": len(problem.tests), "cpu_ms": 0.0, "memory_mib": 0.0}
 
         def on_test(_run, _index, test) -> None:
+            if test.verdict is not None:
+                finished[test.name] = time.time()
             live = self.live[number]
             live["done"] += 1
             if test.verdict is not None:

@@ -157,10 +157,10 @@ class Store:
                 (number, started, time.time(), verdict, score, max_cpu_ms, message, json.dumps(tests))).lastrowid
             db.execute("UPDATE submissions SET state = 'judged' WHERE id = ?", (number,))
             row = db.execute("SELECT * FROM judgements WHERE id = ?", (judgement,)).fetchone()
-            add_event(db, "judgements", str(judgement), judgement_json(row, found["contest_ms"]), team_id=found["team_id"])
+            add_event(db, "judgements", str(judgement), judgement_json(row, found), team_id=found["team_id"])
             for ordinal, test in enumerate(tests, 1):
                 if test.get("verdict"):
-                    add_event(db, "runs", f"{judgement}-{ordinal}", run_json(judgement, ordinal, test),
+                    add_event(db, "runs", f"{judgement}-{ordinal}", run_json(row, ordinal, test, found),
                               team_id=found["team_id"])
         return judgement
 
@@ -229,18 +229,27 @@ def clics_id(verdict: str) -> str:
     return CLICS_ID.get(verdict, verdict)
 
 
-def judgement_json(row, contest_ms: int) -> dict:
-    elapsed = int((row["ended"] - row["started"]) * 1000)
+def contest_ms_at(when: float, submission) -> int:
+    """The contest time of a moment, from its submission's (its time and contest time): a judgement
+    and its runs come after it."""
+    return submission["contest_ms"] + round((when - submission["time"]) * 1000)
+
+
+def judgement_json(row, submission) -> dict:
+    """A judgement (written once, complete); its contest times are its own, not its submission's."""
     return {"id": str(row["id"]), "submission_id": str(row["submission_id"]),
             "judgement_type_id": clics_id(row["verdict"]), "start_time": iso(row["started"]),
-            "start_contest_time": reltime(contest_ms), "end_time": iso(row["ended"]),
-            "end_contest_time": reltime(contest_ms + elapsed), "max_run_time": round(row["max_cpu_ms"] / 1000, 3),
-            "valid": bool(row["valid"])} | ({"score": row["score"]} if row["score"] is not None else {})
+            "start_contest_time": reltime(contest_ms_at(row["started"], submission)), "end_time": iso(row["ended"]),
+            "end_contest_time": reltime(contest_ms_at(row["ended"], submission)),
+            "max_run_time": round(row["max_cpu_ms"] / 1000, 3), "valid": bool(row["valid"])} | ({"score": row["score"]} if row["score"] is not None else {})
 
 
-def run_json(judgement: int, ordinal: int, test: dict) -> dict:
-    return {"id": f"{judgement}-{ordinal}", "judgement_id": str(judgement), "ordinal": ordinal,
-            "judgement_type_id": clics_id(test["verdict"]), "run_time": round(test.get("cpu_ms", 0) / 1000, 3)}
+def run_json(judgement, ordinal: int, test: dict, submission) -> dict:
+    """A test's run: its time is when it ended (one graded before that was known: its judgement's end)."""
+    ended = test.get("ended", judgement["ended"])
+    return {"id": f"{judgement['id']}-{ordinal}", "judgement_id": str(judgement["id"]), "ordinal": ordinal,
+            "judgement_type_id": clics_id(test["verdict"]), "time": iso(ended),
+            "contest_time": reltime(contest_ms_at(ended, submission)), "run_time": round(test.get("cpu_ms", 0) / 1000, 3)}
 
 
 def clarification_json(row) -> dict:
