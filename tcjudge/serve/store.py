@@ -236,12 +236,14 @@ def contest_ms_at(when: float, submission) -> int:
 
 
 def judgement_json(row, submission) -> dict:
-    """A judgement (written once, complete); its contest times are its own, not its submission's."""
+    """A judgement (written once, complete); its contest times are its own, not its submission's. No
+    `valid`: the 2023-06 spec has none, and a rejudge, which made an old one invalid, sent no event
+    for it; a rejudge adds a judgement, and a submission's latest judgement is the one that counts."""
     return {"id": str(row["id"]), "submission_id": str(row["submission_id"]),
             "judgement_type_id": clics_id(row["verdict"]), "start_time": iso(row["started"]),
             "start_contest_time": reltime(contest_ms_at(row["started"], submission)), "end_time": iso(row["ended"]),
             "end_contest_time": reltime(contest_ms_at(row["ended"], submission)),
-            "max_run_time": round(row["max_cpu_ms"] / 1000, 3), "valid": bool(row["valid"])} | ({"score": row["score"]} if row["score"] is not None else {})
+            "max_run_time": round(row["max_cpu_ms"] / 1000, 3)} | ({"score": row["score"]} if row["score"] is not None else {})
 
 
 def run_json(judgement, ordinal: int, test: dict, submission) -> dict:
