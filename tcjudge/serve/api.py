@@ -216,18 +216,27 @@ def _clarification_rows(serve: Serve, caller: Caller) -> list:
 
 def scoreboard_json(serve: Serve, caller: Caller) -> dict:
     board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), caller.coach)
-    rows = []
+    ioi, rows = serve.contest.scoring == "ioi", []
     for row in board["rows"]:
-        score = {"score": row["score"]} if serve.contest.scoring == "ioi" else \
-            {"num_solved": row["solved"], "total_time": row["penalty"]}
-        problems = [{"problem_id": slug, "num_judged": cell["tries"], "num_pending": cell["pending"],
-                     "solved": cell["solved_ms"] is not None} | (
-            {"time": cell["solved_ms"] // 60000, "first_to_solve": cell["first"]} if cell["solved_ms"] is not None else {})
-            | ({"score": cell["score"]} if cell["score"] is not None else {})
-            for slug, cell in zip(serve.problems, row["cells"])]
+        score = {"score": row["score"]} if ioi else {"num_solved": row["solved"], "total_time": row["penalty"]}
+        problems = [_problem_cell(slug, cell, ioi) for slug, cell in zip(serve.problems, row["cells"])]
         rows.append({"rank": row["rank"], "team_id": str(row["team_id"]), "score": score, "problems": problems})
     return {"time": iso(time.time()), "contest_time": reltime(serve.clock.now_ms()), "state": serve.clock.state(),
             "rows": rows}
+
+
+def _problem_cell(slug: str, cell: dict, ioi: bool) -> dict:
+    """A scoreboard row's problem: solved "Required iff contest:scoreboard_type is pass-fail", score
+    "Required iff ... score" (one or the other), time "Required iff solved=true or score>0" (minutes:
+    of the first AC, or of the best score); first_to_solve is ours (docs/serve.md)."""
+    found = {"problem_id": slug, "num_judged": cell["tries"], "num_pending": cell["pending"]}
+    if ioi:
+        found["score"] = cell["score"] or 0
+        found |= {"time": cell["score_ms"] // 60000} if found["score"] > 0 else {}
+    else:
+        found["solved"] = cell["solved_ms"] is not None
+        found |= {"time": cell["solved_ms"] // 60000} if found["solved"] else {}
+    return found | ({"first_to_solve": cell["first"]} if cell["solved_ms"] is not None else {})
 
 
 async def post_submission(request: Request):

@@ -85,7 +85,8 @@ def standings(store, contest, clock, problems: list[str], coach: bool) -> dict:
         "SELECT s.id, s.team_id, s.problem, s.contest_ms, s.state, j.verdict, j.score FROM submissions s "
         "LEFT JOIN judgements j ON j.submission_id = s.id AND j.valid = 1 WHERE s.contest_ms >= 0 AND s.contest_ms < ? "
         "ORDER BY s.contest_ms, s.id", int(contest.duration.total_seconds() * 1000))
-    cells = {(team, problem): {"tries": 0, "pending": 0, "solved_ms": None, "penalty": 0, "score": None, "first": False}
+    cells = {(team, problem): {"tries": 0, "pending": 0, "solved_ms": None, "penalty": 0, "score": None, "score_ms": None,
+                               "first": False}
              for team in teams for problem in problems}
     first: dict[str, tuple[int, int]] = {}
     for row in submissions:
@@ -101,7 +102,7 @@ def standings(store, contest, clock, problems: list[str], coach: bool) -> dict:
         if contest.scoring == "ioi":
             cell["tries"] += 1
             if row["score"] is not None and (cell["score"] is None or row["score"] > cell["score"]):
-                cell["score"] = row["score"]
+                cell["score"], cell["score_ms"] = row["score"], row["contest_ms"]
             solved = verdict == "AC"
         else:
             if cell["solved_ms"] is not None:
