@@ -10,7 +10,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from ..errors import JudgeInputError
 from .auth import SESSION_COOKIE, Auth, Caller
@@ -102,8 +102,9 @@ async def error_page(request: Request, exc: HTTPException) -> Response:
     if exc.status_code in (301, 302, 303, 307):
         return Response(status_code=exc.status_code, headers=exc.headers)
     serve: Serve = request.app.state.serve
-    if request.url.path.startswith("/api"):
-        return PlainTextResponse(str(exc.detail), status_code=exc.status_code, headers=exc.headers)
+    if request.url.path.startswith("/api"):  # the CLICS spec: a failure's body is {"code", "message"}
+        return JSONResponse({"code": exc.status_code, "message": str(exc.detail)}, status_code=exc.status_code,
+                            headers=exc.headers)
     return serve.page(request, "error.html", status=exc.status_code, message=exc.detail)
 
 
