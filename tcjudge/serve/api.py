@@ -124,6 +124,34 @@ def problem_events(serve: Serve) -> None:
     serve.problems_announced = True
 
 
+# The properties each endpoint serves (`access` lists them: "any endpoints and their properties listed
+# in access must be provided ... and only these"); a property that is null or absent is one not set.
+PROPERTIES = {
+    "contest": ("id", "name", "formal_name", "start_time", "duration", "scoreboard_freeze_duration", "scoreboard_type"),
+    "judgement-types": ("id", "name", "penalty", "solved"),
+    "languages": ("id", "name", "entry_point_required", "extensions"),
+    "problems": ("id", "label", "name", "ordinal", "time_limit", "test_data_count"),
+    "teams": ("id", "name", "label", "display_name"),
+    "accounts": ("id", "username", "type", "team_id"),
+    "state": ("started", "frozen", "ended", "thawed", "finalized", "end_of_updates"),
+    "submissions": ("id", "language_id", "problem_id", "team_id", "time", "contest_time", "files"),
+    "judgements": ("id", "submission_id", "judgement_type_id", "score", "start_time", "start_contest_time", "end_time",
+                   "end_contest_time", "max_run_time"),
+    "runs": ("id", "judgement_id", "ordinal", "judgement_type_id", "time", "contest_time", "run_time"),
+    "clarifications": ("id", "from_team_id", "to_team_id", "reply_to_id", "problem_id", "text", "time", "contest_time"),
+}
+
+
+def access_json(serve: Serve, caller: Caller) -> dict:
+    """What this caller may read and do: a team submits (POST, HTTP Basic); it reads runs only where
+    the contest shows the failing test. The coach's freeze and rejudge are pages, not API capabilities."""
+    ioi = serve.contest.scoring == "ioi"
+    extra = {"contest": () if ioi else ("penalty_time",), "problems": ("max_score",) if ioi else ()}
+    shown = [kind for kind in PROPERTIES if kind != "runs" or caller.coach or serve.contest.show_failing_test]
+    return {"capabilities": [] if caller.coach else ["team_submit"],
+            "endpoints": [{"type": kind, "properties": list(PROPERTIES[kind] + extra.get(kind, ()))} for kind in shown]}
+
+
 def _one(items: list[dict], request: Request) -> JSONResponse:
     wanted = request.path_params.get("id")
     if wanted is None:
@@ -168,6 +196,8 @@ def _endpoint(request: Request, caller: Caller):
         return JSONResponse(contest_json(serve))
     if kind == "state":
         return JSONResponse(serve.clock.state())
+    if kind == "access":
+        return JSONResponse(access_json(serve, caller))
     if kind == "judgement-types":
         return _one(judgement_types_json(), request)
     if kind == "languages":
@@ -397,7 +427,7 @@ def routes() -> list[Route]:
     listed = ["judgement-types", "languages", "problems", "teams", "accounts", "submissions", "judgements", "runs",
               "clarifications"]
     found = [Route("/api", root), Route("/api/", root), Route("/api/contests", endpoint),
-             Route(base, endpoint), Route(f"{base}/state", endpoint), Route(f"{base}/account", endpoint),
+             Route(base, endpoint), Route(f"{base}/state", endpoint), Route(f"{base}/account", endpoint), Route(f"{base}/access", endpoint),
              Route(f"{base}/scoreboard", endpoint), Route(f"{base}/event-feed", event_feed),
              Route(f"{base}/submissions", post_submission, methods=["POST"]),
              Route(f"{base}/submissions/{{id}}/files", submission_files)]
