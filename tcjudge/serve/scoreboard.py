@@ -62,18 +62,34 @@ class Clock:
         return None
 
     def state(self) -> dict:
-        """The CLICS state object."""
+        """The CLICS state object. Its times only move forward, in the spec's order: frozen is when the
+        scoreboard froze (it stays once thawed or finalized), thawed is set only after a freeze (a
+        finalize thaws: the final results show everything)."""
         from .store import iso
 
         now = time.time()
-        frozen = self.frozen_since_ms()
-        finalized = self.store.meta("finalized")
+        finalized = float(self.store.meta("finalized")) if self.store.meta("finalized") else None
+        frozen = self._froze(now, finalized)
+        thawed = None
+        if frozen is not None:
+            kept = self.store.meta("thawed_at") if self.freeze_mode == "thawed" else None
+            thawed = float(kept) if kept else finalized
         return {"started": iso(self.start) if now >= self.start else None,
-                "frozen": iso(self.start + frozen / 1000) if frozen is not None and now >= self.start + frozen / 1000 else None,
+                "frozen": None if frozen is None else iso(frozen),
                 "ended": iso(self.end) if now >= self.end else None,
-                "thawed": iso(float(self.store.meta("thawed_at"))) if self.store.meta("thawed_at") else None,
-                "finalized": iso(float(finalized)) if finalized else None,
-                "end_of_updates": iso(float(finalized)) if finalized else None}
+                "thawed": None if thawed is None else iso(thawed),
+                "finalized": None if finalized is None else iso(finalized),
+                "end_of_updates": None if finalized is None else iso(finalized)}
+
+    def _froze(self, now: float, finalized: float | None) -> float | None:
+        """When the scoreboard froze (a coach's freeze, or the contest's), if it did before now, the
+        thaw and the finalize."""
+        mode = self.freeze_mode
+        thawed = float(self.store.meta("thawed_at")) if mode == "thawed" and self.store.meta("thawed_at") else None
+        until = min(t for t in (now, thawed, finalized) if t is not None)
+        coach = float(self.store.meta("frozen_at")) if mode != "auto" and self.store.meta("frozen_at") else None
+        contest = self.freeze_at if self.contest.freeze.total_seconds() else None
+        return min((t for t in (coach, contest) if t is not None and t <= until), default=None)
 
 
 def standings(store, contest, clock, problems: list[str], coach: bool) -> dict:
