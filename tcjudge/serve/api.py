@@ -13,6 +13,7 @@ import asyncio
 import base64
 import binascii
 import json
+import threading
 import time
 
 from starlette.concurrency import run_in_threadpool
@@ -93,35 +94,58 @@ def judgement_types_json() -> list[dict]:
 
 
 def static_events(serve: Serve) -> None:
-    """The feed's first events (the contest, its types, languages, problems, state), written once;
-    then a team's event for each team that has none (accounts are made before the server starts, or
-    while it runs: those are announced at its next start)."""
-    with serve.store.write() as db:
-        for row in db.execute("SELECT * FROM teams WHERE CAST(id AS TEXT) NOT IN (SELECT obj_id FROM events WHERE "
-                              "type = 'teams') ORDER BY id").fetchall():
-            if db.execute("SELECT 1 FROM events WHERE type = 'contest'").fetchone():
-                add_event(db, "teams", str(row["id"]), team_json(row))
-        if db.execute("SELECT 1 FROM events WHERE type = 'contest'").fetchone():
-            return
-        add_event(db, "contest", None, contest_json(serve))  # "If type is contest, then id must be null"
-        for item in judgement_types_json():
-            add_event(db, "judgement-types", item["id"], item)
-        for item in languages_json(serve):
-            add_event(db, "languages", item["id"], item)
-        add_event(db, "state", None, serve.clock.state())
-        for row in db.execute("SELECT * FROM teams ORDER BY id").fetchall():
-            add_event(db, "teams", str(row["id"]), team_json(row))
+    """The feed's objects as the server starts (the contest file may have changed since the last run)."""
+    announce(serve, force=True)
 
 
 def problem_events(serve: Serve) -> None:
-    """The problems' events, written once the contest has started (not before: their names are news)."""
-    if getattr(serve, "problems_announced", False) or not serve.clock.started:
+    """The problems' events, once the contest has started (not before: their names are news)."""
+    announce(serve, force=True)
+
+
+_ANNOUNCING = threading.Lock()
+
+
+def announce(serve: Serve, force: bool = False) -> None:
+    """An event for each object of the contest, its judgement types, languages, state, teams and (from
+    the start) problems that is new or has changed since its last event, and a deletion (data null)
+    for one that is gone: "when an object changes one or more times a notification will be sent" and
+    "the latest notification sent for any object is the correct and current state of that object".
+    The state changes with the clock (started, frozen, ended), teams come while the server runs, the
+    contest file changes between runs. Not `force`d (a stream's later polls): at most once a POLL."""
+    now = time.monotonic()
+    if not force and now - getattr(serve, "announced_at", 0.0) < POLL:
         return
-    with serve.store.write() as db:
-        if not db.execute("SELECT 1 FROM events WHERE type = 'problems'").fetchone():
-            for index, slug in enumerate(serve.problems):
-                add_event(db, "problems", slug, problem_json(serve, index, slug))
-    serve.problems_announced = True
+    serve.announced_at = now
+    current = {("contest", None): contest_json(serve)}
+    current |= {("judgement-types", item["id"]): item for item in judgement_types_json()}
+    current |= {("languages", item["id"]): item for item in languages_json(serve)}
+    current |= {("state", None): serve.clock.state()}
+    current |= {("teams", str(row["id"])): team_json(row) for row in serve.store.rows("SELECT * FROM teams ORDER BY id")}
+    kinds = ["contest", "judgement-types", "languages", "state", "teams"]
+    if serve.clock.started:
+        current |= {("problems", slug): problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)}
+        kinds.append("problems")
+    with _ANNOUNCING:
+        known = getattr(serve, "announced", None)
+        if known is None:
+            known = serve.announced = {}
+        for kind in kinds:
+            if (kind, "*") not in known:  # this kind's latest events, read once
+                known[kind, "*"] = True
+                for row in serve.store.rows("SELECT obj_id, data FROM events WHERE id IN (SELECT MAX(id) FROM events "
+                                            "WHERE type = ? GROUP BY obj_id)", kind):
+                    known[kind, row["obj_id"]] = None if row["data"] is None else json.loads(row["data"])
+        gone = [key for key, data in known.items() if key[0] in kinds and key[1] != "*" and data is not None
+                and key not in current and key[0] != "contest"]
+        changes = [(key, data) for key, data in current.items() if known.get(key, None) != data] + \
+            [(key, None) for key in gone]
+        if not changes:
+            return
+        with serve.store.write() as db:
+            for (kind, obj_id), data in changes:
+                add_event(db, kind, obj_id, data)
+        known.update(changes)
 
 
 # The properties each endpoint serves (`access` lists them: "any endpoints and their properties listed
@@ -348,9 +372,10 @@ async def event_feed(request: Request):
     stream = request.query_params.get("stream", "true") != "false"
 
     async def lines():
-        last, quiet_since = since, time.monotonic()
+        last, quiet_since, first = since, time.monotonic(), True
         while True:
-            rows = await run_in_threadpool(_events_after, serve, last)
+            rows = await run_in_threadpool(_events_after, serve, last, first)
+            first = False
             ended = False
             for row in rows:
                 last = row["id"]
@@ -384,8 +409,8 @@ def event_json(row, serve: Serve) -> dict:
             "token": str(row["id"])}
 
 
-def _events_after(serve: Serve, last: int) -> list:
-    problem_events(serve)
+def _events_after(serve: Serve, last: int, first: bool) -> list:
+    announce(serve, force=first)  # a new request sees the state now; a stream's later polls, once a POLL
     return serve.store.rows("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT 500", last)
 
 
@@ -397,6 +422,7 @@ def contest_package(serve: Serve) -> bytes:
 
     from .grading import unzip
 
+    announce(serve, force=True)  # (its event feed as of now)
     coach = Caller("coach", "coach", None)
     store = serve.store
     parts = {"api.json": {"version": "2023-06", "provider": {"name": "topcoder-judge", "version": __version__}},

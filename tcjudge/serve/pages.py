@@ -341,10 +341,9 @@ def freeze(request: Request, caller: Caller, form):
         serve.store.set_meta("finalized", repr(time.time()))
     else:
         raise HTTPException(400, "freeze, unfreeze or finalize")
-    from .store import add_event
+    from .api import announce
 
-    with serve.store.write() as db:
-        add_event(db, "state", None, serve.clock.state())
+    announce(serve, force=True)  # the state's event
     serve.grader.wake()
     return RedirectResponse("/scoreboard", 303)
 
