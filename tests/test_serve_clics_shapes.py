@@ -109,13 +109,16 @@ def schemas(scoreboard_type: str) -> dict[str, dict]:
                   **{"if": {"properties": {"type": {"const": "team"}}}, "then": {"required": ["team_id"],
                                                                                  "properties": {"team_id": ID}}})
     # Submissions: files "Only allowed mime type is application/zip. Only exactly one archive is allowed";
-    # entry_point "For C and C++ no entry point is required and it must therefore be null"
+    # entry_point "For C and C++ no entry point is required and it must therefore be null", and for Java
+    # "must be included" (the spec's schema: present, if null)
     zip_file = {"allOf": [FILE, {"properties": {"mime": {"const": "application/zip"}}}]}
     submission = obj({"id": ID, "language_id": ID, "problem_id": ID, "team_id": ID, "time": TIME, "contest_time": RELTIME,
                       "files": {"type": "array", "items": zip_file, "minItems": 1, "maxItems": 1}},
                      {"entry_point": null({"type": "string"}), "reaction": null(FILES)},
                      **{"if": {"properties": {"language_id": {"enum": ["c", "cpp"]}}},
-                        "then": {"properties": {"entry_point": {"type": "null"}}}})
+                        "then": {"properties": {"entry_point": {"type": "null"}}},
+                        "else": {"if": {"properties": {"language_id": {"const": "java"}}},
+                                 "then": {"required": ["entry_point"]}}})
     # Judgements: end_time, end_contest_time "Required iff judgement_type_id is present"; score "Required iff
     # contest:scoreboard_type is score"
     judgement = obj({"id": ID, "submission_id": ID, "start_time": TIME, "start_contest_time": RELTIME}

@@ -158,7 +158,7 @@ PROPERTIES = {
     "teams": ("id", "name", "label", "display_name"),
     "accounts": ("id", "username", "type", "team_id"),
     "state": ("started", "frozen", "ended", "thawed", "finalized", "end_of_updates"),
-    "submissions": ("id", "language_id", "problem_id", "team_id", "time", "contest_time", "files"),
+    "submissions": ("id", "language_id", "problem_id", "team_id", "time", "contest_time", "entry_point", "files"),
     "judgements": ("id", "submission_id", "judgement_type_id", "score", "start_time", "start_contest_time", "end_time",
                    "end_contest_time", "max_run_time"),
     "runs": ("id", "judgement_id", "ordinal", "judgement_type_id", "time", "contest_time", "run_time"),

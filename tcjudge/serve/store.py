@@ -212,9 +212,10 @@ def reltime(ms: int) -> str:
 
 
 def submission_json(row) -> dict:
+    """A submission; entry_point null: the judge finds a program's entry itself (no language asks for one)."""
     return {"id": str(row["id"]), "language_id": row["language"], "problem_id": row["problem"],
             "team_id": str(row["team_id"]), "time": iso(row["time"]), "contest_time": reltime(row["contest_ms"]),
-            "files": [{"href": f"contests/{{cid}}/submissions/{row['id']}/files", "mime": "application/zip"}]}
+            "entry_point": None, "files": [{"href": f"contests/{{cid}}/submissions/{row['id']}/files", "mime": "application/zip"}]}
 
 
 # CLICS judgement type id -> (name, penalty, solved); our verdicts map to them by CLICS_ID
