@@ -264,6 +264,35 @@ def check_references(seen: dict) -> None:
     assert seen["scoreboard"]["state"] == seen["state"]
 
 
+def _instant(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def _seconds(reltime: str) -> float:
+    sign, text = (-1, reltime[1:]) if reltime.startswith("-") else (1, reltime)
+    hours, minutes, seconds = text.split(":")
+    return sign * (int(hours) * 3600 + int(minutes) * 60 + float(seconds))
+
+
+def check_times(seen: dict) -> None:
+    """Each TIME and its contest time name one moment: a contest time is "Contest relative time when"
+    the same thing happened (within 0.25 s: a submission's two are read from the clock a moment apart,
+    a queue's wait is longer: the second submission waits while the first is judged)."""
+    start = _instant(seen["contest"]["start_time"])
+    pairs = [("submissions", "time", "contest_time"), ("clarifications", "time", "contest_time"),
+             ("runs", "time", "contest_time"), ("judgements", "start_time", "start_contest_time"),
+             ("judgements", "end_time", "end_contest_time")]
+    for kind, absolute, relative in pairs:
+        for item in seen[kind]:
+            if item.get(absolute) is not None:
+                off = _instant(item[absolute]) - start - _seconds(item[relative])
+                assert abs(off) < 0.25, f"{kind}/{item['id']}: {absolute} and {relative} are {off:.3f} s apart"
+    ends = {j["id"]: (_instant(j["start_time"]), _instant(j["end_time"])) for j in seen["judgements"]}
+    for run in seen["runs"]:  # a run completes while its judgement runs
+        began, ended = ends[run["judgement_id"]]
+        assert began <= _instant(run["time"]) <= ended, run
+
+
 def check_state(state: dict) -> None:
     """Contest state's order: started < frozen < ended < thawed < end_of_updates, ended < finalized <
     end_of_updates, each "must not be set if" the one before is null."""
@@ -346,7 +375,7 @@ def run_contest(site: Site) -> None:
     """What a contest does, for its JSON: a page submission and an API one, judged; a queued Java one; a
     question, its answer and a broadcast."""
     red, coach = site.client("red"), site.client("coach")
-    site.grader.grade(number_of(submit(red)))
+    first = number_of(submit(red))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("adder.py", WRONG)
@@ -354,7 +383,8 @@ def run_contest(site: Site) -> None:
                                            json={"problem_id": "adder", "language_id": "python3",
                                                  "files": [{"data": base64.b64encode(buffer.getvalue()).decode()}]})
     assert response.status_code == 200, response.text
-    site.grader.grade(int(response.json()["id"]))
+    for number in (first, int(response.json()["id"])):  # the second waits in the queue while the first is judged
+        site.grader.grade(number)
     site.store.add_submission(site.team("blue"), "adder", "java", "Adder.java", b"public class Adder {}", False,
                               site.serve.clock.now_ms())  # queued: a pending submission and a Java one
     token = csrf_of(red.get("/clarifications").text)
@@ -372,12 +402,16 @@ def coach_action(site: Site, action: str) -> None:
     assert response.status_code == 303, response.text
 
 
-def check_everything(site: Site, scoreboard_type: str) -> None:
+def check_everything(site: Site, scoreboard_type: str, moved: bool = False) -> None:
+    """Both views; `moved`: the test moved the contest's clock back, so the times stored before no longer
+    sit where the contest's start now puts them (a real contest's start does not move under it)."""
     shapes = schemas(scoreboard_type)
     for username in ("coach", "red"):
         api = Api(site, username)
         seen = check_view(api, shapes, scoreboard_type)
         check_references(seen)
+        if not moved:
+            check_times(seen)
         check_state(seen["state"])
         check_feed(api, shapes, seen)
         check_files_and_errors(api, seen)
@@ -393,10 +427,10 @@ def test_every_endpoint_has_the_2023_06_shapes(tmp_path, scoring, scoreboard_typ
     check_everything(site, scoreboard_type)  # frozen by the coach
     clock = site.serve.clock
     clock.start, clock.end, clock.freeze_at = clock.start - 3 * 3600, clock.end - 3 * 3600, clock.freeze_at - 3 * 3600
-    check_everything(site, scoreboard_type)  # ended
+    check_everything(site, scoreboard_type, moved=True)  # ended
     coach_action(site, "unfreeze")
     coach_action(site, "finalize")
-    check_everything(site, scoreboard_type)  # thawed, finalized: the feed ends
+    check_everything(site, scoreboard_type, moved=True)  # thawed, finalized: the feed ends
     events = Api(site, "red").feed()
     assert events[-1]["type"] == "state" and events[-1]["data"]["end_of_updates"], "end_of_updates is the last event"
 
@@ -413,13 +447,14 @@ def test_a_team_without_the_failing_test_is_offered_no_runs(tmp_path):
 
 @pytest.mark.skipif(not os.environ.get("CCS_SPECS_SCHEMAS"), reason="CCS_SPECS_SCHEMAS (icpc/ccs-specs 2023-06 "
                     "json-schema/, for a check against the spec's own schemas) is not set")
-def test_the_specs_own_schemas_when_given(tmp_path):
+@pytest.mark.parametrize("scoring", ["icpc", "ioi"])
+def test_the_specs_own_schemas_when_given(tmp_path, scoring):
     from referencing import Registry, Resource
 
     folder = Path(os.environ["CCS_SPECS_SCHEMAS"])
     loaded = {path.stem: json.loads(path.read_text()) for path in folder.glob("*.json")}
     registry = Registry().with_resources((schema["$id"], Resource.from_contents(schema)) for schema in loaded.values())
-    site = Site(tmp_path, extra="show_failing_test: true\n")
+    site = Site(tmp_path, extra=f"scoring: {scoring}\nshow_failing_test: true\n")
     run_contest(site)
     coach_action(site, "freeze")
     api = Api(site, "coach")
