@@ -353,6 +353,16 @@ def check_files_and_errors(api: Api, seen: dict) -> None:
     response = api.http.get(f"{api.base}/state")
     assert response.status_code == 401 and response.json()["code"] == 401
     check(ERROR, response.json(), "401")
+    # Reconnection: "If the token is invalid ... the request will fail with a 400 error"; a valid one
+    # gives "at least all changes since the token"
+    for token in ("999999", "x", "-1"):
+        response = api.http.get(f"{api.base}/event-feed?stream=false&since_token={token}", auth=api.auth)
+        assert response.status_code == 400 and response.json()["code"] == 400, token
+    events = api.feed()
+    middle = events[len(events) // 2]["token"]
+    text = api.http.get(f"{api.base}/event-feed?stream=false&since_token={middle}", auth=api.auth).text
+    later = [json.loads(line) for line in text.splitlines() if line.strip()]
+    assert later == events[len(events) // 2 + 1:]
 
 
 def check_access(api: Api, seen: dict) -> None:

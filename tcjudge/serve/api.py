@@ -368,7 +368,10 @@ async def event_feed(request: Request):
     try:
         since = int(request.query_params.get("since_token", "0"))
     except ValueError:
-        raise HTTPException(400, "since_token: an event's token") from None
+        since = -1
+    newest = (await run_in_threadpool(serve.store.row, "SELECT COALESCE(MAX(id), 0) AS id FROM events"))["id"]
+    if not 0 <= since <= newest:  # the spec: "If the token is invalid ... the request will fail with a 400 error"
+        raise HTTPException(400, "since_token: an event's token")
     stream = request.query_params.get("stream", "true") != "false"
 
     async def lines():
