@@ -117,6 +117,12 @@ def announce(serve: Serve, force: bool = False) -> None:
     if not force and now - getattr(serve, "announced_at", 0.0) < POLL:
         return
     serve.announced_at = now
+    with _ANNOUNCING:  # (what is now, read under the lock: two callers never write an older state last)
+        _announce(serve)
+
+
+def _announce(serve: Serve) -> None:
+    """announce's work: each object now, against its latest event (read once per kind, then kept)."""
     current = {("contest", None): contest_json(serve)}
     current |= {("judgement-types", item["id"]): item for item in judgement_types_json()}
     current |= {("languages", item["id"]): item for item in languages_json(serve)}
@@ -126,26 +132,25 @@ def announce(serve: Serve, force: bool = False) -> None:
     if serve.clock.started:
         current |= {("problems", slug): problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)}
         kinds.append("problems")
-    with _ANNOUNCING:
-        known = getattr(serve, "announced", None)
-        if known is None:
-            known = serve.announced = {}
-        for kind in kinds:
-            if (kind, "*") not in known:  # this kind's latest events, read once
-                known[kind, "*"] = True
-                for row in serve.store.rows("SELECT obj_id, data FROM events WHERE id IN (SELECT MAX(id) FROM events "
-                                            "WHERE type = ? GROUP BY obj_id)", kind):
-                    known[kind, row["obj_id"]] = None if row["data"] is None else json.loads(row["data"])
-        gone = [key for key, data in known.items() if key[0] in kinds and key[1] != "*" and data is not None
-                and key not in current and key[0] != "contest"]
-        changes = [(key, data) for key, data in current.items() if known.get(key, None) != data] + \
-            [(key, None) for key in gone]
-        if not changes:
-            return
-        with serve.store.write() as db:
-            for (kind, obj_id), data in changes:
-                add_event(db, kind, obj_id, data)
-        known.update(changes)
+    known = getattr(serve, "announced", None)
+    if known is None:
+        known = serve.announced = {}
+    for kind in kinds:
+        if (kind, "*") not in known:  # this kind's latest events, read once
+            known[kind, "*"] = True
+            for row in serve.store.rows("SELECT obj_id, data FROM events WHERE id IN (SELECT MAX(id) FROM events "
+                                        "WHERE type = ? GROUP BY obj_id)", kind):
+                known[kind, row["obj_id"]] = None if row["data"] is None else json.loads(row["data"])
+    gone = [key for key, data in known.items() if key[0] in kinds and key[1] != "*" and data is not None
+            and key not in current and key[0] != "contest"]
+    changes = [(key, data) for key, data in current.items() if known.get(key, None) != data] + \
+        [(key, None) for key in gone]
+    if not changes:
+        return
+    with serve.store.write() as db:
+        for (kind, obj_id), data in changes:
+            add_event(db, kind, obj_id, data)
+    known.update(changes)
 
 
 # The properties each endpoint serves (`access` lists them: "any endpoints and their properties listed
