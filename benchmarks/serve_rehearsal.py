@@ -302,7 +302,7 @@ def _report(items, answered, unanswered, counts, verdicts, listed, judged_in, wa
         failures.append("an answered submission was lost")
     if misses:
         failures.append(f"{len(misses)} verdict(s) not as their folders say")
-    if len([j for j in listed if j.get("valid", True)]) != len(counts):
+    if len(listed) != len(counts) or {j["submission_id"] for j in listed} != {str(n) for n in counts}:
         failures.append("the API's judgements are not one per submission")
     for failure in failures:
         print(f"FAIL: {failure}")
