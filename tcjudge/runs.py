@@ -60,6 +60,7 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
                                     verdicts_only=verdicts_only))
     for path in catalog.skipped:
         print(f"judge: note: not graded ({_skipped_why(path)}): {display_path(path)}", file=sys.stderr)
+    catalog.note_faults()
     for (slug, language), number in missing.items():  # one line per package, not per file (issue 21: Kotlin)
         print(f"judge: note: {slug}: {count(number, f'{language.title} submission')} skipped: "
               f"{language.missing_message()}", file=sys.stderr)
@@ -68,7 +69,7 @@ def stored_runs(catalog: Catalog, slugs: list[str], stop_on_failure: bool,
               file=sys.stderr)
     if not runs:
         chosen = slugs or catalog.slugs()
-        left_out = len(catalog.skipped) + sum(unavailable.values()) + sum(missing.values())
+        left_out = len(catalog.skipped) + sum(unavailable.values()) + sum(missing.values()) + len(catalog.faults)
         why = f": {count(left_out, 'stored solution')} left out (see the notes above)" if left_out else ""
         where = catalog.solutions_folder(chosen[0]) if len(chosen) == 1 else catalog.solutions_dir
         raise JudgeInputError(f"no stored solutions to grade{why}", where)
@@ -133,6 +134,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     stored = [s for s in catalog.stored_solutions(problem.slug)  # programs: a folder of answers takes no time
               if not (problem.kind.answers and s.path.is_dir()) and languages.for_path(s.path).toolchain() is not None]
     del catalog.skipped[noted:]  # (noted once, when the runs are chosen)
+    catalog.note_faults()  # (its own faults leave a submission out of the limit too: said here, before the limit)
     lower = _bounding_runs(problem, stored, "lower", timing.cap)
     if not lower:
         problem.time_limit_from = f"the default: no submission to compute one from ({timing.words})"

@@ -95,11 +95,11 @@ def solution_and_problem(catalog: Catalog, solution: Path, slug: str | None):
     return problem
 
 
-def save_junit(path: Path, results: list[GradeResult], stored: bool) -> None:
+def save_junit(path: Path, results: list[GradeResult], stored: bool, left_out: dict[Path, str] | None = None) -> None:
     from ..reports.junit import write_junit
 
     try:
-        write_junit(path, results, stored)
+        write_junit(path, results, stored, left_out)
     except OSError as err:
         raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
     print(f"wrote {path}")

@@ -91,6 +91,7 @@ def _grade(options, solution: Path, spares: Spares) -> int:
     jobs = worker_count(options)
     started = time.monotonic()
     expected, expected_score = stored_expectation(catalog, problem, solution, tests, options.first_failure)
+    catalog.note_faults(only=solution)  # a package's submission whose expectation cannot be read: graded, said why unchecked
     judged = judge_runs(options, "grade", [SolutionRun(problem, solution, tests, options.first_failure, expected,
                                                        expected_score, verdicts_only=options.hide_expected)], fresh=True,
                         spares=spares, meanwhile=_prepare_the_end)

@@ -12,7 +12,7 @@ from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..reports.history import History
 from ..reports.pages import write_index
-from ..reports.tables import changes_section, check_row, check_table, reused_note, run_json, write_report
+from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json, write_report
 from ..text import count
 from ..runs import judge_runs, stored_runs
 from .common import EXIT_FAILED, EXIT_OK, add_grading_options, fresh_with_note, make_folder, save_json
@@ -54,8 +54,8 @@ def run(options) -> int:
         raise JudgeInputError(f"cannot write the report: {err.strerror}", err.filename or options.out) from None
     matched = sum(result.matched for result in judged.results)
     print(f"\n{count(len(judged.results), 'solution')} graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
-          f"{matched} got their expected verdict")
+          f"{matched} got their expected verdict{left_out_note(catalog.faults)}")
     print(changes_section(judged.outcome))
     if options.json:
-        save_json(options.json, run_json(judged))
-    return EXIT_OK if matched == len(judged.results) else EXIT_FAILED
+        save_json(options.json, run_json(judged, catalog.faults))
+    return EXIT_OK if matched == len(judged.results) and not catalog.faults else EXIT_FAILED

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
@@ -40,6 +41,8 @@ class Catalog:
         self.languages = languages  # file extension -> language: what a solution file is, and its classes
         self._loaded: dict[str, Problem] = {}
         self.skipped: list[Path] = []  # package submissions the judge cannot run (language, layout)
+        self.faults: dict[Path, str] = {}  # package submissions left out for a fault of their own -> why
+        self.faults_noted: set[Path] = set()  # (each said once a command)
 
     def slugs(self) -> list[str]:
         if self.problems_dir.exists() and not self.problems_dir.is_dir():
@@ -127,11 +130,23 @@ class Catalog:
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
         """The stored solutions of a problem, in a stable order, where its kind keeps them (ours:
         solutions/<slug>/<expected verdict folder>/; a Kattis/ICPC package: its own submissions/<verdict>/,
-        what cannot run yet noted in `skipped`)."""
+        what cannot run yet noted in `skipped`, what is left out for its own fault in `faults`)."""
         folder = self.problems_dir / slug
-        found, skipped = kind_of(folder).stored_solutions(folder, self.solutions_dir / slug, self.languages)
+        found, skipped, faults = kind_of(folder).stored_solutions(folder, self.solutions_dir / slug, self.languages)
         self.skipped += skipped
+        self.faults |= faults
         return [StoredSolution(path, expected) for path, expected in found]
+
+    def note_faults(self, only: Path | None = None) -> int:
+        """Say, once each, which submissions are left out for a fault of their own (an expectation
+        that cannot be read, a file that cannot be), one line each (`only`: that one's, if it is);
+        how many there are in all."""
+        for path, why in self.faults.items():
+            if path not in self.faults_noted and (only is None or _same_file(path, only) or path == only):
+                shown = f"{display_path(path.parent)}/{safe_text(path.name)}"  # a link as itself, not where it leads
+                print(f"judge: note: left out ({safe_text(why)}): {shown}", file=sys.stderr)
+                self.faults_noted.add(path)
+        return len(self.faults)
 
 
 def _absolute(path: Path) -> Path:

@@ -287,20 +287,27 @@ class PackageExpectations:
         self.root = root
         self.rules: dict[str, dict] = {}
         self.lines: dict[str, int] = {}
+        self.faults: dict[str, JudgeInputError] = {}  # a key whose rule is not a mapping: its submissions' fault
         path = root / SUBMISSIONS_FILE
         if path.is_file():
             spec, lines = load_mapping(path)
             for key, value in spec.items():
                 if not isinstance(value, dict):
-                    raise JudgeInputError(f"{key}: expected a mapping of requirements", path, lines.get(str(key)))
+                    self.faults[str(key)] = JudgeInputError(f"{key}: expected a mapping of requirements", path,
+                                                            lines.get(str(key)))
+                    continue
                 self.rules[str(key)] = value
                 self.lines[str(key)] = lines.get(str(key)) or 1
 
     def expectation(self, submission: Path) -> Expectation | None:
         """What the submission (a file or folder under submissions/<folder>/) must get; None when
-        nothing says (a folder the format does not know, no glob of submissions.yaml, no tag)."""
+        nothing says (a folder the format does not know, no glob of submissions.yaml, no tag).
+        JudgeInputError when what says cannot be read (a rule or a tag of its own): that submission's fault."""
         relative = submission.relative_to(self.root).as_posix()
         folder = relative.split("/")[0]
+        for key, fault in self.faults.items():  # a faulty rule leaves out what it covers, not the package
+            if key == folder or covers(key, relative):
+                raise fault
         canonical = folder_default(folder)
         requirements = []
         if canonical is not None:

@@ -159,14 +159,15 @@ class Kind:
         return solutions
 
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
-                         ) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+                         ) -> tuple[list[tuple[Path, Expectation]], list[Path], dict[Path, str]]:
         """(solution, expectation) for every stored solution of the problem in `folder`, in a stable
-        order, and the entries left out. Ours: `solutions` (solutions/<slug>/) holds one folder per
+        order, the entries left out (a language or layout the judge does not run here), and those left
+        out for a fault of their own (path -> why: an expectation that cannot be read). Ours: `solutions` (solutions/<slug>/) holds one folder per
         expected verdict, of files in the `languages` (by file extension)."""
         from .expectations import Expectation  # (here: grading a file asks for no stored solution)
 
         if not solutions.is_dir():
-            return [], []
+            return [], [], {}
         found = []
         for entry in sorted(solutions.iterdir()):
             if entry.name.startswith(".") or entry.name == "__pycache__":
@@ -179,7 +180,7 @@ class Kind:
             else:
                 known = ", ".join(FOLDER_VERDICTS)
                 raise JudgeInputError(f"not an expected-verdict folder (use one of: {known})", entry)
-        return found, []
+        return found, [], {}
 
     def expected_score(self, problem: Problem, solution: Path) -> Any:
         """The score a stored solution must get (a scoring.ScoreRange), besides its verdict; None:

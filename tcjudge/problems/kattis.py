@@ -28,10 +28,13 @@ installed here). See docs/kattis.md.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Mapping
 
+from ..errors import JudgeInputError
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .expectations import SUBMISSIONS_FILE, Expectation, PackageExpectations
@@ -72,7 +75,7 @@ class PackageKind(StdinKind):
         return folder / "submissions"
 
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
-                         ) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+                         ) -> tuple[list[tuple[Path, Expectation]], list[Path], dict[Path, str]]:
         return submissions(folder, languages)
 
     def expected_score(self, problem: Problem, solution: Path) -> ScoreRange | None:
@@ -137,16 +140,17 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     return problem, findings
 
 
-def submissions(folder: Path, languages: Mapping[str, SolutionLanguage],
-                answers: bool = False) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+def submissions(folder: Path, languages: Mapping[str, SolutionLanguage], answers: bool = False,
+                ) -> tuple[list[tuple[Path, Expectation]], list[Path], dict[Path, str]]:
     """(submission, expectation) for every submission under submissions/<folder>/ that the judge can
     run (or, with `answers`, a folder of answer files: submitanswer.py) and that something expects
-    something of (the folder, submissions.yaml, an @EXPECTED_RESULTS@ comment: expectations.py), and
-    the entries it skips (other languages or a missing compiler, folders nothing says anything about)."""
-    found, skipped = [], []
+    something of (the folder, submissions.yaml, an @EXPECTED_RESULTS@ comment: expectations.py), the
+    entries it skips (other languages or a missing compiler, folders nothing says anything about), and
+    those left out for a fault of their own, with why: one submission never refuses its package."""
+    found, skipped, faults = [], [], {}
     root = folder / "submissions"
     if not root.is_dir():
-        return found, skipped
+        return found, skipped, faults
     expectations = PackageExpectations(root)
     for group in sorted(root.iterdir()):
         if group.name.startswith(".") or group.name == SUBMISSIONS_FILE:
@@ -157,13 +161,42 @@ def submissions(folder: Path, languages: Mapping[str, SolutionLanguage],
         for entry in sorted(group.iterdir()):
             if entry.name.startswith("."):
                 continue
-            runnable = _runnable(entry, languages) or (answers and entry.is_dir())
-            expectation = expectations.expectation(entry) if runnable else None
-            if expectation is None:
+            why = _unreadable(entry)  # first: reading a fifo's text to look for a tag would wait forever
+            if why is None:
+                try:
+                    runnable = _runnable(entry, languages) or (answers and entry.is_dir())
+                    expectation = expectations.expectation(entry) if runnable else None
+                except JudgeInputError as err:
+                    why = f"what it must get cannot be read: {_within_package(err, folder)}"
+            if why is not None:
+                faults[entry] = why
+            elif expectation is None:
                 skipped.append(entry)
             else:
                 found.append((entry, expectation))
-    return found, skipped
+    return found, skipped, faults
+
+
+def _within_package(err: JudgeInputError, folder: Path) -> str:
+    """The error, its file named from the package's folder (`submissions/submissions.yaml:3: ...`)."""
+    path = Path(err.path) if err.path is not None else None
+    if path is not None and path.is_relative_to(folder):
+        path = path.relative_to(folder)
+    return str(JudgeInputError(err.message, path, err.line))
+
+
+def _unreadable(entry: Path) -> str | None:
+    """Why a submission's file or folder cannot be read (a link that leads nowhere, a fifo, a device,
+    no permission), else None; nothing is opened that could block."""
+    try:
+        mode = entry.stat().st_mode
+    except OSError as err:
+        return f"cannot be read: {'a link that leads nowhere' if entry.is_symlink() else err.strerror}"
+    if stat.S_ISDIR(mode):
+        return None if os.access(entry, os.R_OK | os.X_OK) else "cannot be read: permission denied"
+    if not stat.S_ISREG(mode):
+        return "cannot be read: neither a regular file nor a folder"
+    return None if os.access(entry, os.R_OK) else "cannot be read: permission denied"
 
 
 def _runnable(path: Path, languages: Mapping[str, SolutionLanguage]) -> bool:

@@ -51,7 +51,7 @@ class SubmitAnswerKind(PackageKind):
         return "answers: a folder with one NAME.ans per test (sample/1.ans, ...), or a program that writes them"
 
     def stored_solutions(self, folder: Path, solutions: Path, languages: Mapping[str, SolutionLanguage],
-                         ) -> tuple[list[tuple[Path, Expectation]], list[Path]]:
+                         ) -> tuple[list[tuple[Path, Expectation]], list[Path], dict[Path, str]]:
         return submissions(folder, languages, answers=True)
 
 

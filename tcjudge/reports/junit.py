@@ -3,7 +3,8 @@
 For `grade`, a test that did not pass is a <failure> (an internal error is an <error>). For `check`,
 a stored solution is meant to fail when its folder says so: its failing tests are then expected, and
 are reported as skipped with the reason (as pytest reports an xfail), so the XML is red exactly when
-`check` exits 1. Each check suite opens with an "expected verdict" testcase that fails on a mismatch.
+`check` exits 1. Each check suite opens with an "expected verdict" testcase that fails on a mismatch;
+a submission left out for a fault of its own is a suite whose one testcase is an <error>.
 """
 
 from __future__ import annotations
@@ -17,8 +18,14 @@ from ..text import safe_lines, safe_text
 from ..verdicts import Verdict
 
 
-def junit_tree(results: list[GradeResult], stored: bool) -> ET.ElementTree:
+def junit_tree(results: list[GradeResult], stored: bool, left_out: dict[Path, str] | None = None) -> ET.ElementTree:
     root = ET.Element("testsuites", name="judge")
+    for path, why in (left_out or {}).items():  # left out for its own fault: an error, as check exits 1
+        shown = f"{display_path(path.parent)}/{safe_text(path.name)}"  # a link as itself
+        suite = ET.SubElement(root, "testsuite", name=shown, tests="1", failures="0", errors="1", skipped="0", time="0")
+        case = ET.SubElement(suite, "testcase", classname=safe_text(f"{path.parent.parent.parent.name}.{path.stem}"),
+                             name="expected verdict", time="0")
+        ET.SubElement(case, "error", type="left out", message=safe_text(f"left out: {why}"))
     for result in results:
         suite = ET.SubElement(root, "testsuite", name=display_path(result.solution))
         classname = safe_text(f"{result.problem.slug}.{result.solution.stem}")  # a file name is the submitter's
@@ -71,5 +78,5 @@ def _failure_text(test: TestResult | None) -> str:
     return safe_lines("\n".join(lines), 1_000_000)  # XML cannot hold a control character or a lone surrogate
 
 
-def write_junit(path: Path, results: list[GradeResult], stored: bool) -> None:
-    junit_tree(results, stored).write(path, encoding="utf-8", xml_declaration=True)
+def write_junit(path: Path, results: list[GradeResult], stored: bool, left_out: dict[Path, str] | None = None) -> None:
+    junit_tree(results, stored, left_out).write(path, encoding="utf-8", xml_declaration=True)
