@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tcjudge.languages.java import JAVA
+from tcjudge.languages.kotlin import KOTLIN
 from tcjudge.languages.python import PYTHON
 from tcjudge.problems.checkers.output_validator import OutputValidator
 from tcjudge.problems.constants import read_constants
@@ -230,3 +232,24 @@ def test_an_interactor_that_fails_is_named_with_its_last_lines(judge, tmp_path):
     assert code != 0
     assert ("sample/1: the output validator nextone/output_validator exited with status 1, not 42 or 43: "
             "raise ValueError('no number in it') | ValueError: no number in it") in out, out + err
+
+
+def test_class_names_of_files_named_as_domjudge_names_them():
+    """kotlinc's facade class of test-hello.kt is Test_helloKt (before: Test-helloKt, CE); a Java
+    folder's entry file test-hello.java holding `class Main` runs Main (before: class test-hello, CE)."""
+    from tcjudge.languages.kotlin import facade_class
+
+    assert facade_class("test-hello") == "Test_helloKt" and facade_class("main") == "MainKt"
+    assert facade_class("a.b+c") == "A_b_cKt"
+    main = "class Main {\n  public static void main(String[] a) {}\n}\n"
+    assert JAVA.entry_class(main, "test-hello") == "Main"
+    assert JAVA.entry_class("class Helper {}\n" + main, "x") == "Main"
+    assert JAVA.entry_class("class Helper {}\npublic class Solution {}\n", "x") == "Solution"
+    assert JAVA.entry_class(main, "Main") == "Main" and JAVA.entry_class("", "Main") == "Main"
+
+
+@pytest.mark.skipif(KOTLIN.toolchain() is None or JAVA.toolchain() is None, reason="kotlinc or a JDK is missing")
+def test_kotlin_and_java_submissions_with_odd_file_names_are_graded(judge):
+    code, out, err = judge("--problems", LAYOUTS, "check", "oddnames")
+    assert code == 0, out + err
+    assert "3 of 3 solutions got their expected verdict" in out

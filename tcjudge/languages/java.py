@@ -76,15 +76,30 @@ class Java(Language):
     def toolchain(self) -> Toolchain | None:
         return _jdk()
 
+    def entry_class(self, code: str, stem: str) -> str:
+        """The class a folder's entry file runs: the one named as the file (problemtools' rule), else the
+        file's public class, else the class that declares the main method before the marker (DOMjudge
+        finds the class with main: its extra-file-java keeps a `class Main` in test-hello.java, a name
+        no class can have); javap then checks that it has main (CE, naming it, if not)."""
+        declared = ANY_CLASS.findall(code)
+        if stem in declared or not declared:
+            return stem
+        public = PUBLIC_CLASS.findall(code)
+        if public:
+            return public[0]
+        main = self.entry_marker.search(code)
+        before = ANY_CLASS.findall(code[:main.start()]) if main else []
+        return before[-1] if before else declared[0]
+
     def program(self, path: Path, problem, source_limit: int) -> dict:
         toolchain, files = self.to_compile(path, problem, source_limit, "Main.java")
         stdin = problem.kind.program
         if len(files) > 1 and not stdin:
             raise CompileError("a solution of several files is a standard-input program; this problem asks for a class")
         if Path(path).is_dir():
-            main_file = self.entry_file(files)  # problemtools: the class is named as its file
-            file_class, shown = Path(main_file).stem, {name: name for name in files}
+            main_file = self.entry_file(files)
             code = code_only(files[main_file].decode("utf-8", "replace"))
+            file_class, shown = self.entry_class(code, Path(main_file).stem), {name: name for name in files}
         else:
             source = files.pop(safe_file_name(Path(path).name, "Main.java"))
             code = code_only(source.decode("utf-8", "replace"))

@@ -3,7 +3,8 @@ kotlinc into one jar with the Kotlin runtime in it, run on the JDK by our Java r
 (java.py: the same JVM, limits and sandbox profile as a Java program).
 
 The program's class is the format's: the entry file's name, first letter upper case, then `Kt`
-(main.kt -> MainKt; problemtools' `{Mainclass}Kt`), in the entry file's package. A file or a folder
+(main.kt -> MainKt; problemtools' `{Mainclass}Kt`), in the entry file's package; a character of the
+name that is not a letter or digit is `_` there, as kotlinc makes it (test-hello.kt -> Test_helloKt). A file or a folder
 of files (every .kt file compiled together; the entry file chosen as Language.entry_file chooses it).
 kotlinc is a JVM program too: it is confined as every compiler is (build.py), with its own home and
 the JDK's readable. Where kotlinc is not installed, a package's Kotlin submissions are skipped with
@@ -51,13 +52,21 @@ class Kotlin(Language):
         entry = self.entry_file(files)
         stem = Path(entry).stem
         package = PACKAGE.search(code_only(files[entry].decode("utf-8", "replace")))
-        main_class = f"{stem[:1].upper()}{stem[1:]}Kt"
+        main_class = facade_class(stem)
         qualified = f"{package.group(1)}.{main_class}" if package else main_class
         outcome = cached_build([self.name, toolchain.version, FLAGS, qualified, *flatten(files)],
                                lambda folder: _compile(toolchain, folder, files, qualified))
         if not outcome.ok:
             raise CompileError(outcome.message)
         return stdin_program(toolchain, str(outcome.folder / "solution.jar"), qualified, problem.memory_limit)
+
+
+def facade_class(stem: str) -> str:
+    """The class kotlinc makes of a file's top-level functions, named as kotlinc names it: every
+    character that is not a letter or a digit made `_`, the first letter upper case, then `Kt`
+    (test-hello.kt -> Test_helloKt: DOMjudge's hello example; before, Test-helloKt, which no JVM has)."""
+    name = re.sub(r"\W", "_", stem) or "_"
+    return f"{name[:1].upper()}{name[1:]}Kt"
 
 
 def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], qualified: str):
