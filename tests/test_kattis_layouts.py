@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tcjudge.languages.c import C
+from tcjudge.languages.cpp import CPP
 from tcjudge.languages.java import JAVA
 from tcjudge.languages.kotlin import KOTLIN
 from tcjudge.languages.python import PYTHON
@@ -253,3 +255,12 @@ def test_kotlin_and_java_submissions_with_odd_file_names_are_graded(judge):
     code, out, err = judge("--problems", LAYOUTS, "check", "oddnames")
     assert code == 0, out + err
     assert "3 of 3 solutions got their expected verdict" in out
+
+
+@pytest.mark.skipif(CPP.toolchain() is None or C.toolchain() is None, reason="gcc or g++ is missing")
+def test_c_and_cpp_threads_with_default_attributes_start(judge):
+    """Before: pthread_create failed (EAGAIN: a thread's default stack was the stack limit, the
+    memory limit) and both submissions exited 1 / aborted: RE."""
+    code, out, err = judge("--problems", LAYOUTS, "check", "threaded")
+    assert code == 0, out + err
+    assert "2 of 2 solutions got their expected verdict" in out

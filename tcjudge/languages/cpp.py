@@ -27,6 +27,7 @@ from pathlib import Path
 from ..problems.tctypes import TCType
 from .base import CompileError, Language, Toolchain, code_only, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
+from .c import THREAD_STACK, THREAD_STACK_FILE
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
 STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
@@ -69,7 +70,7 @@ class Cpp(Language):
         if entry is not None and len(files) > 1:
             raise CompileError("a solution of several files is a standard-input program; this problem asks for a class")
         outcome = cached_build(
-            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), entry, *flatten(files)],
+            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), THREAD_STACK, entry, *flatten(files)],
             lambda folder: _compile(toolchain, folder, files, entry, self.extensions))
         if not outcome.ok:
             raise CompileError(outcome.message)
@@ -121,6 +122,8 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry:
         (folder / units[0]).write_text(
             f'#include "tcjudge.hpp"\n#define main tcjudge_contestant_main\n#include "{next(iter(files))}"\n'
             f'#undef main\n{entry}')
+    units.append(THREAD_STACK_FILE)  # (c.py: a thread's default stack, as without a stack limit)
+    (folder / THREAD_STACK_FILE).write_text(THREAD_STACK)
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
     first_failure = None
     for standard in STANDARDS:
