@@ -143,8 +143,7 @@ class Catalog:
         how many there are in all."""
         for path, why in self.faults.items():
             if path not in self.faults_noted and (only is None or _same_file(path, only) or path == only):
-                shown = f"{display_path(path.parent)}/{safe_text(path.name)}"  # a link as itself, not where it leads
-                print(f"judge: note: left out ({safe_text(why)}): {shown}", file=sys.stderr)
+                print(f"judge: note: left out ({safe_text(why)}): {display_link(path)}", file=sys.stderr)
                 self.faults_noted.add(path)
         return len(self.faults)
 
@@ -186,6 +185,11 @@ def defined_classes(path: Path, languages: Mapping[str, SolutionLanguage], limit
     if language is None:
         raise JudgeInputError(f"unknown solution language (file extensions known: {', '.join(sorted(languages))})", path)
     return language.classes(source)
+
+
+def display_link(path: Path) -> str:
+    """display_path of a file that may be a link: the link as itself, not where it leads."""
+    return f"{display_path(path.parent)}/{safe_text(path.name)}"
 
 
 def display_path(path: Path) -> str:

@@ -151,11 +151,10 @@ class Grader:
         self.live[number] = {"done": 0, "total": len(problem.tests), "cpu_ms": 0.0, "memory_mib": 0.0}
 
         def on_test(_run, _index, test) -> None:
-            if test.verdict is not None:
-                finished[test.name] = time.time()
             live = self.live[number]
             live["done"] += 1
             if test.verdict is not None:
+                finished[test.name] = time.time()
                 live["cpu_ms"] = max(live["cpu_ms"], test.cpu_ms)
                 live["memory_mib"] = max(live["memory_mib"], test.memory_mib)
             with self._wake:

@@ -68,12 +68,13 @@ class Clock:
         from .store import iso
 
         now = time.time()
-        finalized = float(self.store.meta("finalized")) if self.store.meta("finalized") else None
-        frozen = self._froze(now, finalized)
-        thawed = None
-        if frozen is not None:
-            kept = self.store.meta("thawed_at") if self.freeze_mode == "thawed" else None
-            thawed = float(kept) if kept else finalized
+        mode, finalized = self.freeze_mode, self._meta_time("finalized")
+        thawed_at = self._meta_time("thawed_at") if mode == "thawed" else None
+        coach = self._meta_time("frozen_at") if mode != "auto" else None
+        contest = self.freeze_at if self.contest.freeze.total_seconds() else None
+        until = min(t for t in (now, thawed_at, finalized) if t is not None)  # a freeze after these never was
+        frozen = min((t for t in (coach, contest) if t is not None and t <= until), default=None)
+        thawed = (thawed_at or finalized) if frozen is not None else None
         return {"started": iso(self.start) if now >= self.start else None,
                 "frozen": None if frozen is None else iso(frozen),
                 "ended": iso(self.end) if now >= self.end else None,
@@ -81,15 +82,10 @@ class Clock:
                 "finalized": None if finalized is None else iso(finalized),
                 "end_of_updates": None if finalized is None else iso(finalized)}
 
-    def _froze(self, now: float, finalized: float | None) -> float | None:
-        """When the scoreboard froze (a coach's freeze, or the contest's), if it did before now, the
-        thaw and the finalize."""
-        mode = self.freeze_mode
-        thawed = float(self.store.meta("thawed_at")) if mode == "thawed" and self.store.meta("thawed_at") else None
-        until = min(t for t in (now, thawed, finalized) if t is not None)
-        coach = float(self.store.meta("frozen_at")) if mode != "auto" and self.store.meta("frozen_at") else None
-        contest = self.freeze_at if self.contest.freeze.total_seconds() else None
-        return min((t for t in (coach, contest) if t is not None and t <= until), default=None)
+    def _meta_time(self, key: str) -> float | None:
+        """A moment the store keeps (a coach's freeze, thaw, finalize), read once."""
+        kept = self.store.meta(key)
+        return float(kept) if kept else None
 
 
 def standings(store, contest, clock, problems: list[str], coach: bool) -> dict:

@@ -292,7 +292,7 @@ def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findin
         findings.errors.append(err)
         return
     for path, why in catalog.faults.items():  # what check leaves out with a note is the setter's to fix
-        if path.parent.parent.parent == problem.path:
+        if path.is_relative_to(problem.path):
             findings.error(f"left out by check: {why}", path)
     ours = [t for t in problem.tests if t.is_ours]
     runs = [SolutionRun(problem, s.path, ours if s.expected.verdict is Verdict.WA else problem.tests, True, s.expected)
