@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import stat
 from collections import namedtuple
 
@@ -111,6 +112,17 @@ class Limits(namedtuple("Limits", "time memory_mib")):
         """The longest a test can take by these rules (CPU twice: once used, once undercounted
         idle time of threads running side by side)."""
         return 2 * self.time + self.idle + self.overload
+
+
+def ready_to_read(fds: list[int], timeout: float) -> list[int]:
+    """Which of `fds` can be read, or have ended, within `timeout` seconds: select()'s answer without
+    its bound on descriptor numbers (1024): `judge serve` holds one per connection, and select()
+    refused its pipes and pidfds with ValueError, an IE for every test. A closed descriptor is
+    returned (POLLNVAL), so that reading it fails as it did."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    return [fd for fd, _ in poller.poll(max(0.0, timeout) * 1000)]
 
 
 class SourceError(Exception):

@@ -236,3 +236,28 @@ def test_a_zygote_that_does_not_end_when_asked_is_killed(monkeypatch):
     os.kill(worker.process.pid, signal.SIGSTOP)  # it cannot read the request to end
     assert worker.close() is False and worker.process.returncode == -signal.SIGKILL
     worker_module.remove_stale_cgroups()  # (it could not remove its own)
+
+
+def test_a_judge_holding_over_a_thousand_descriptors_grades_as_any(tmp_path):
+    """`judge serve` holds a descriptor per connection: the worker's pipes and pidfds then have
+    numbers past 1024, which select() refuses (ValueError: IE for every test); poll() has no such bound."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1200
+    if soft < wanted + 100:
+        if hard != resource.RLIM_INFINITY and hard < wanted + 100:
+            pytest.skip(f"RLIMIT_NOFILE's hard limit is {hard}: a process cannot hold {wanted} descriptors")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted + 100, hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(wanted)]
+    try:
+        problem = load_problem(FIXTURE_PROBLEMS / "adder")
+        runs = [SolutionRun(problem, TESTDATA / "solutions" / name, problem.tests, True)
+                for name in ("accepted.py", "wrong_answer.py")]
+        with Pool(1) as pool:
+            results = pool.grade(runs)
+        assert [str(result.verdict) for result in results] == ["AC", "WA"], [r.first_failure for r in results]
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -26,11 +26,10 @@ from __future__ import annotations
 import math
 import os
 import resource
-import select
 import signal
 import time
 
-from ..protocol import ACCEPTED, NOT_STARTED
+from ..protocol import ACCEPTED, NOT_STARTED, ready_to_read
 from .processes import die_with_parent, kill_group
 from .sandbox import trusted
 
@@ -96,7 +95,7 @@ class Interactor:
                 self.reap(False)
                 return
             watched = [self.pidfd] + ([self.program_input] if self.program_input >= 0 else [])
-            ready = select.select(watched, [], [], remaining)[0]
+            ready = ready_to_read(watched, remaining)
             if self.program_input in ready:
                 self._drop_written()
             if self.pidfd in ready:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import math
 import os
-import select
 import time
 
-from ..protocol import READY_LINE
+from ..protocol import READY_LINE, ready_to_read
 from .processes import kill_group
 from .sandbox._sys import read_whole
 
@@ -276,7 +275,7 @@ def await_ready(child: Child, timeout: float) -> tuple[float, str | None]:
     line = b""
     while len(line) < len(READY_LINE):
         remaining = deadline - time.monotonic()
-        if remaining <= 0 or not select.select([child.result_r], [], [], remaining)[0]:
+        if remaining <= 0 or not ready_to_read([child.result_r], remaining):
             return 0.0, f"the runtime did not start within {timeout:g} s"
         chunk = os.read(child.result_r, len(READY_LINE) - len(line))
         if not chunk:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import select
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..protected import PROJECT_ROOT
-from ..protocol import SOURCE_LIMIT, Limits
+from ..protocol import SOURCE_LIMIT, Limits, ready_to_read
 
 if TYPE_CHECKING:
     from ..verdicts import RunFacts
@@ -176,7 +175,7 @@ class Worker:
         while end < 0:
             remaining = deadline - time.monotonic()
             try:
-                if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                if remaining <= 0 or not ready_to_read([fd], remaining):
                     raise self._died(f"did not answer within {timeout:.0f} s")
                 chunk = os.read(fd, 1 << 20)
             except OSError:  # its pipe was closed by the pool (cancelled) while this thread waited
@@ -212,7 +211,7 @@ def _wait_for_exit(process: subprocess.Popen, timeout: float) -> None:
         process.wait(timeout)
         return
     try:
-        if not select.select([pidfd], [], [], timeout)[0]:
+        if not ready_to_read([pidfd], timeout):
             raise subprocess.TimeoutExpired(process.args, timeout)
     finally:
         os.close(pidfd)

@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import resource
-import select
 import shutil
 import signal
 import subprocess
@@ -32,6 +31,7 @@ from pathlib import Path
 
 from ..cachedir import cache_root, private
 from ..protected import PROJECT_ROOT, judge_folders
+from ..protocol import ready_to_read
 from ..record import record
 
 PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
@@ -258,7 +258,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
             if remaining <= 0:
                 stopped = True
                 break
-            if not select.select([fd], [], [], remaining)[0]:
+            if not ready_to_read([fd], remaining):
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
