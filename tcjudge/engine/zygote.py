@@ -48,6 +48,7 @@ from . import child as child_side
 from .solution import Program, Solution
 from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, prctl, reap_orphans, sched_getcpu
 from . import interaction
+from .preparation import baseline_kib, hold_child_descriptors, load_confinement, open_cgroups, vm_data_bytes
 from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock, reset_peak
 
 RUNQUEUE_GRACE = 0.01  # seconds to wait for a runnable child's queued wait to show in its statistics
@@ -66,7 +67,7 @@ class Zygote:
         self.solution: Solution | None = None
         self.devnull = devnull
         self.pid = os.getpid()
-        self.data_baseline = _vm_data_bytes()
+        self.data_baseline = vm_data_bytes()
         self.spare: Child | None = None  # the next test's child, forked while the judge was busy
         self.warm: Child | None = None  # a serving runtime that has run a test and can take the next
         self.ending: list[int] = []  # children killed after returning, reaped once the answer is out
@@ -90,9 +91,9 @@ class Zygote:
         protected = [str(path) for path in request.get("protect", [])]  # the problem's project folders
         if self.confinement is not None and (program is not None or any(map(self.confinement.reaches, protected))):
             # a compiled program's own layers, or a project kept beneath a folder the interpreter reads
-            held = _hold_child_descriptors(self.devnull)  # the layers' descriptors must not be 3 or 4
+            held = hold_child_descriptors(self.devnull)  # the layers' descriptors must not be 3 or 4
             try:
-                self.solution.confinement, problems = _load_confinement(
+                self.solution.confinement, problems = load_confinement(
                     [self.project_root, *protected], program.readable if program else [],
                     program.profile if program else "python")
             finally:
@@ -107,7 +108,7 @@ class Zygote:
             self.nproc = tasks_of_uid(os.getuid()) + MAX_TASKS
         gc.collect()
         gc.freeze()  # children then leave the zygote's objects alone: fewer copied pages per fork
-        self.data_baseline = _vm_data_bytes()
+        self.data_baseline = vm_data_bytes()
         response = {"ok": True}
         if request.get("check") and (not self.solution.stdin_mode or self.solution.program is None):
             # a method's class is looked for; a Python program is compiled only, none of its code runs,
@@ -491,49 +492,6 @@ class Zygote:
         return None
 
 
-def _hold_child_descriptors(devnull: int) -> list[int]:
-    """Occupy every free descriptor up to ARGS_FD (a child dup2s its channels there), so what is
-    opened next lands above them; the caller closes the returned placeholders."""
-    held = []
-    while (fd := os.dup(devnull)) <= ARGS_FD:
-        held.append(fd)
-    os.close(fd)
-    return held
-
-
-def _vm_data_bytes() -> int:
-    with open("/proc/self/status") as handle:
-        return next((int(line.split()[1]) * 1024 for line in handle if line.startswith("VmData:")), 0)
-
-
-def _open_cgroups():
-    """This zygote's folder of per-test cgroups, or None and why not (never fatal)."""
-    try:
-        from tcjudge.engine.sandbox import cgroup
-
-        cgroup.sweep()  # left by zygotes killed before they could clean up
-        return cgroup.Cgroups.open(f"{cgroup.PREFIX}{os.getpid()}")
-    except Exception as err:  # noqa: BLE001 - an optional layer
-        return None, f"{type(err).__name__}: {err}"
-
-
-def _load_confinement(secrets: list[str], readable: list[str] = (), profile: str = "python"):
-    """The kernel confinement layers, prepared once here (once per compiled program: its folder
-    and runtime become readable, its profile allows the exec; once per solution whose project lies
-    beneath a folder the interpreter reads) and entered by every child.
-
-    Returns (confinement or None, problems): a layer that cannot be prepared is reported, never fatal.
-    The `secrets` (the judge's own folder; the problem's project: problems, expected outputs,
-    reports) must stay unreadable to solutions.
-    """
-    try:
-        from tcjudge.engine import sandbox
-
-        return sandbox.prepare(readable, must_not_cover=secrets, profile=sandbox.PROFILES[profile]), []
-    except Exception as err:  # any failure of an optional layer degrades to running without it
-        return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
-
-
 def serve(confine: bool = True, judge: int | None = None) -> None:
     """Answer requests until the judge closes our stdin; `confine`: enter the kernel layers;
     `judge`: the judge's pid (we end with it, even if it ended before we could ask to)."""
@@ -552,15 +510,15 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
     if confine:  # as root: every child drops the bounding set; it inherits an empty one instead
         from tcjudge.engine.sandbox import drop_bounding_set
         drop_bounding_set()
-    confinement, problems = _load_confinement([project_root]) if confine else (None, ["kernel layers off"])
+    confinement, problems = load_confinement([project_root]) if confine else (None, ["kernel layers off"])
     os.close(placeholder)
     sys.path[:] = [entry for entry in sys.path if entry != project_root]  # solutions import no judge code
-    cgroups, no_cgroups = _open_cgroups() if confine else (None, "kernel layers off")
+    cgroups, no_cgroups = open_cgroups() if confine else (None, "kernel layers off")
     zygote = Zygote(confinement, devnull, project_root, cgroups)
     sys.dont_write_bytecode = True  # our own modules' bytecode is written as the judge's is; a child writes none
     gc.collect()  # the interpreter's objects frozen here, beside the judge's start: a load's collection
     gc.freeze()  # then sees only its own (the first full one took 2.5 ms of the first test's wait)
-    _send({"ready": True, "baseline_kib": _baseline_kib(), "problems": problems,
+    _send({"ready": True, "baseline_kib": baseline_kib(), "problems": problems,
            "bounds": cgroups.description if cgroups else f"rlimits only: {no_cgroups}"})
     requests = os.fdopen(0, "rb", buffering=1 << 16)
     for line in requests:
@@ -589,11 +547,3 @@ def _send(message: dict) -> None:
     view = memoryview(json.dumps(message).encode() + b"\n")
     while view:
         view = view[os.write(1, view):]
-
-
-def _baseline_kib() -> int:
-    """Peak memory of a child that does nothing: what every test's figure includes before the solution."""
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    return os.wait4(pid, 0)[2].ru_maxrss
