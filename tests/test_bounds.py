@@ -38,7 +38,7 @@ def in_test_cgroup(memory_bytes: int, work) -> tuple[int, cgroup.Slot, str]:
     if pid == 0:
         code = 1
         try:
-            CGROUPS.join(slot)
+            CGROUPS.join(slot.joins)
             os.write(write_fd, str(work()).encode())
             code = 0
         finally:

@@ -109,6 +109,12 @@ class CompiledCode:
             return None
         return writing
 
+    def settled(self) -> bool:
+        """Whether what a child is forked with can no longer change: the code is known, or no child
+        will be asked for it again."""
+        self.collect()
+        return self.marshaled is not None or (self._reading is None and self._tries >= CODE_TRIES)
+
     def collect(self) -> None:
         """Read what the child wrote, without waiting; at its end, keep it if it is whole."""
         if self._reading is None:

@@ -46,6 +46,7 @@ import time
 from ..protocol import ARGS_FD, CRASH_CAP, CRASH_FD, OUTPUT_CAP, REPORT_CAP, RESULT_FD, SourceError
 from . import child as child_side
 from .solution import Program, Solution
+from .template import Templates
 from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, prctl, reap_orphans, sched_getcpu
 from . import interaction
 from .preparation import baseline_kib, hold_child_descriptors, load_confinement, open_cgroups, vm_data_bytes
@@ -71,11 +72,13 @@ class Zygote:
         self.spare: Child | None = None  # the next test's child, forked while the judge was busy
         self.warm: Child | None = None  # a serving runtime that has run a test and can take the next
         self.ending: list[int] = []  # children killed after returning, reaped once the answer is out
+        self.templates = Templates()  # who forks the children once the state they inherit is settled
 
     # -- requests -------------------------------------------------------------------------------
 
     def load(self, request: dict) -> dict:
         self.discard_waiting()
+        self.templates.retire()
         self._close_program_confinement()
         if self.solution is not None and self.solution.code is not None:
             self.solution.code.close()
@@ -155,7 +158,8 @@ class Zygote:
             self.warm = None
 
     def _waiting_children(self) -> set[int]:
-        return set(self.ending) | {child.pid for child in (self.spare, self.warm) if child is not None}
+        return set(self.ending) | {child.pid for child in (self.spare, self.warm) if child is not None} \
+            | self.templates.pids()
 
     # -- one child ------------------------------------------------------------------------------
 
@@ -317,22 +321,42 @@ class Zygote:
         # the memory limit + cgroup.HEADROOM for every language: the cgroup counts pages charged, not the
         # address space a runtime maps (the share RLIMIT_DATA leaves the JVM is mostly never touched)
         slot = self.cgroups.create(solution.memory_bytes) if self.cgroups else None
-        # the child's one CPU: with -j > 1 the zygote's own, which it inherits; else the one it runs on
-        # when it pins itself (never a wait for the CPU the zygote is busy on); an interactive child's
-        # is the zygote's, known here, where its interactor is started beside it
-        cpu = sched_getcpu() if solution.interactive else child_side.OWN_CPU
+        # the child's one CPU: with -j > 1 the zygote's own (named: a template forked before the judge
+        # pinned the zygote runs anywhere); else the one it runs on when it pins itself (never a wait for
+        # the CPU the zygote is busy on); an interactive child's is the zygote's, known here, where its
+        # interactor is started beside it
+        allowed = os.sched_getaffinity(0)
+        cpu = next(iter(allowed)) if len(allowed) == 1 else sched_getcpu() if solution.interactive else child_side.OWN_CPU
         code_w = solution.code.channel() if solution.code is not None else None
         channels.code = -1 if code_w is None else code_w
-        pid = os.fork()
-        if pid == 0:
-            join = (lambda: self.cgroups.join(slot)) if slot is not None else None
-            child_side.start(solution, channels, self.pid, join, self.data_baseline, self.nproc, cpu)
+        pid = self._spawn(channels, slot, cpu)
         if slot is not None:
             self.slots[pid] = slot
         for fd in (args_r, result_w, output_w, setup_w, crash_w, *theirs, *([code_w] if code_w is not None else [])):
             os.close(fd)
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
         return Child(pid, args_w, result_r, output_r, setup_r, answer_r, for_interactor, cpu, crash_r)
+
+    def _spawn(self, channels: child_side.Channels, slot, cpu: int) -> int:
+        """A new child on `channels`: forked by the template when the state it inherits is settled
+        (engine/template.py), else by the zygote itself."""
+        template = self.templates.for_state(self)
+        if template is not None:
+            try:
+                return template.fork(channels, slot.joins if slot is not None else None, cpu)
+            except OSError as err:  # gone (killed?) or out of processes: fork here from now on
+                print(f"zygote: the template cannot fork ({err}); forking here", file=sys.stderr)
+                self.templates.retire(usable=False)
+        pid = os.fork()
+        if pid == 0:
+            self.start_child(channels, slot.joins if slot is not None else None, cpu)
+        return pid
+
+    def start_child(self, channels: child_side.Channels, joins, cpu: int) -> None:  # (never returns)
+        """In a new child, forked here or by the template: set up and run the solution (`joins`: its
+        cgroup's, sandbox.cgroup.Slot)."""
+        join = (lambda: self.cgroups.join(joins)) if joins is not None else None
+        child_side.start(self.solution, channels, self.pid, join, self.data_baseline, self.nproc, cpu)
 
     def _never_ready(self, child: Child, why: str) -> dict:
         """A runtime that did not start (say, the JVM refused its settings): the judge's fault, IE."""
@@ -534,6 +558,7 @@ def serve(confine: bool = True, judge: int | None = None) -> None:
         except OSError as err:  # no spare this time (out of processes or memory): fork on demand
             print(f"zygote: cannot fork a spare child: {err}", file=sys.stderr)
     zygote.discard_waiting()
+    zygote.templates.retire()
     for pid in zygote.ending:
         os.waitpid(pid, 0)
     zygote.ending = []

@@ -54,10 +54,14 @@ DELEGATE = "systemd-run --user --scope -p Delegate=yes"  # gives a user a cgroup
 class Slot:
     """The cgroup (one folder per hierarchy) of one child; reused for a later child once emptied."""
 
-    __slots__ = ("dirs", "memory", "limit", "oom_base")
+    __slots__ = ("dirs", "memory", "limit", "oom_base", "joins")
 
-    def __init__(self, dirs: tuple[str, ...], memory: str, limit: int):
+    def __init__(self, dirs: tuple[str, ...], memory: str, limit: int, version: int = 2):
         self.dirs = dirs
+        # the files a child writes itself into (join): v1's "tasks" moves the writing thread without the
+        # global threadgroup lock (whose RCU grace period made a move cost ~0.5 ms of wall time)
+        self.joins = tuple(os.fsencode(os.path.join(folder, "tasks" if version == 1 else "cgroup.procs"))
+                           for folder in dirs)
         self.memory = memory  # the folder with the memory controller's files
         self.limit = limit
         self.oom_base = 0  # OOM kills counted before the current child (the counter cannot be reset)
@@ -136,7 +140,7 @@ class Cgroups:
             for path in made:
                 _rmdir(path)
             raise
-        return Slot(tuple(made), paths["memory"], limit)
+        return Slot(tuple(made), paths["memory"], limit, self.version)
 
     def _set_memory(self, folder: str, limit: int) -> None:
         if self.version == 2:
@@ -148,15 +152,15 @@ class Cgroups:
             for name in order if limit <= current else order[::-1]:
                 _write(folder, name, limit, optional=name.endswith("memsw.limit_in_bytes"))
 
-    def join(self, slot: Slot) -> None:
+    @staticmethod
+    def join(joins: tuple[bytes, ...]) -> None:
         """In the child, first thing (while it has one thread): move this process into its test's
-        cgroup. v1: "0" into `tasks` moves the calling thread without the global threadgroup lock
-        (whose RCU grace period made a move cost ~0.5 ms of wall time); v2 has no such shortcut."""
-        name, me = ("tasks", b"0") if self.version == 1 else ("cgroup.procs", str(os.getpid()).encode())
-        for folder in slot.dirs:
-            fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CLOEXEC)
+        cgroup, "0" (the writer) into each of a Slot's `joins`. Paths made by the zygote: what a child
+        runs of Python before the solution costs it pages copied from its parent."""
+        for path in joins:
+            fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
             try:
-                os.write(fd, me)
+                os.write(fd, b"0")
             finally:
                 os.close(fd)
 

@@ -1,0 +1,80 @@
+"""The template (engine/template.py): once a solution's code is known, a quiet copy of the zygote
+forks each test's child, so the zygote's own work no longer copies pages its children share; and
+when the template is gone, the zygote forks the children itself with the same verdicts."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+from tcjudge.engine.worker import Worker
+
+from .conftest import TESTDATA
+
+SOLUTION = str(TESTDATA / "solutions" / "accepted.py")
+ZYGOTE_FAULTS_PER_TEST = 100  # a zygote that forks its children itself copied about 240 pages per test
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as handle:
+            found.update(int(child) for child in handle.read().split())
+    return found
+
+
+def _minor_faults(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as handle:
+        return int(handle.read().rsplit(")", 1)[1].split()[7])
+
+
+def _loaded_worker() -> Worker:
+    worker = Worker()
+    worker.load(("adder",), SOLUTION, "Adder", "add", 2, 256, check=True)
+    return worker
+
+
+def _template_of(worker: Worker) -> int:
+    """The zygote's child that outlives tests: each test takes the spare and forks the next, and
+    the children it killed are reaped a test or two later."""
+    zygote = worker.process.pid
+    lasting = _children(zygote)
+    for _ in range(5):
+        worker.run(((1, 2), 3))
+        lasting &= _children(zygote)
+    assert len(lasting) == 1, f"one process should outlive the tests below the zygote: {lasting}"
+    return lasting.pop()
+
+
+def test_children_are_forked_by_a_template_and_the_zygote_copies_few_pages():
+    worker = _loaded_worker()
+    try:
+        for _ in range(3):  # the first test's child compiles the code; the template starts after it
+            assert worker.run(((1, 2), 3)).ended == "returned"
+        template = _template_of(worker)
+        zygote = worker.process.pid
+        before = _minor_faults(zygote)
+        results = [worker.run(((index, 2), 3)) for index in range(50)]
+        faults = (_minor_faults(zygote) - before) / 50
+        assert [json.loads(facts.report)["value"] for facts in results] == [(index + 2) * 3 for index in range(50)]
+        assert template in _children(zygote), "the same template forks every later test's child"
+        assert faults < ZYGOTE_FAULTS_PER_TEST, f"the zygote took {faults:.0f} page faults per test"
+    finally:
+        worker.close()
+
+
+def test_a_template_that_dies_leaves_the_zygote_forking_its_children_itself():
+    worker = _loaded_worker()
+    try:
+        for _ in range(3):
+            worker.run(((1, 2), 3))
+        template = _template_of(worker)
+        os.kill(template, signal.SIGKILL)
+        time.sleep(0.1)
+        results = [worker.run(((index, 2), 3)) for index in range(10)]
+        assert [json.loads(facts.report)["value"] for facts in results] == [(index + 2) * 3 for index in range(10)]
+        assert template not in _children(worker.process.pid)
+    finally:
+        worker.close()
