@@ -97,14 +97,15 @@ class Template:
         ours.settimeout(REPLY_TIMEOUT)  # (a timeout is an OSError: the caller forks itself from then on)
         return cls(key, pid, ours)
 
-    def fork(self, channels: child_side.Channels, joins: tuple[bytes, ...] | None, cpu: int) -> int:
-        """A new child of the zygote set up on these `channels` (in its cgroup: a Slot's `joins`; on `cpu`):
-        its pid. Raises OSError if the template is gone or cannot fork."""
+    def fork(self, channels: child_side.Channels, joins: tuple[bytes, ...] | None, cpu: int, pinned: bool) -> int:
+        """A new child of the zygote set up on these `channels` (in its cgroup: a Slot's `joins`; on `cpu`,
+        where the template forks too when the zygote is `pinned` there): its pid. Raises OSError if the
+        template is gone or cannot fork."""
         import socket
 
         fds = [getattr(channels, name) for name in CHANNELS] + ([channels.code] if channels.code >= 0 else [])
         request = json.dumps({"joins": None if joins is None else [os.fsdecode(path) for path in joins],
-                              "cpu": cpu}).encode()
+                              "cpu": cpu, "pin": pinned}).encode()
         self._sock.sendmsg([request], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
         reply = self._sock.recv(PID.size)
         if len(reply) != PID.size:
@@ -135,6 +136,7 @@ def _serve(sock, zygote) -> None:
     for fd in range(CRASH_FD):  # 0-5 held, so no received descriptor lands where a child's dup2 goes
         if fd not in keep and fd != 2:
             os.dup2(zygote.devnull, fd)
+    pinned = None
     while True:
         try:
             request, ancillary, _, _ = sock.recvmsg(REQUEST_CAP, socket.CMSG_SPACE(8 * 4))
@@ -147,6 +149,9 @@ def _serve(sock, zygote) -> None:
             if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                 fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
         asked = json.loads(request)
+        if asked["pin"] and asked["cpu"] != pinned:  # pinned after this template started: -j N > 1
+            os.sched_setaffinity(0, {asked["cpu"]})
+            pinned = asked["cpu"]
         joins = None if asked["joins"] is None else tuple(map(os.fsencode, asked["joins"]))
         code = fds[len(CHANNELS)] if len(fds) > len(CHANNELS) else -1
         channels = child_side.Channels(*fds[:len(CHANNELS)], code=code)

@@ -329,7 +329,7 @@ class Zygote:
         cpu = next(iter(allowed)) if len(allowed) == 1 else sched_getcpu() if solution.interactive else child_side.OWN_CPU
         code_w = solution.code.channel() if solution.code is not None else None
         channels.code = -1 if code_w is None else code_w
-        pid = self._spawn(channels, slot, cpu)
+        pid = self._spawn(channels, slot, cpu, len(allowed) == 1)
         if slot is not None:
             self.slots[pid] = slot
         for fd in (args_r, result_w, output_w, setup_w, crash_w, *theirs, *([code_w] if code_w is not None else [])):
@@ -337,13 +337,14 @@ class Zygote:
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
         return Child(pid, args_w, result_r, output_r, setup_r, answer_r, for_interactor, cpu, crash_r)
 
-    def _spawn(self, channels: child_side.Channels, slot, cpu: int) -> int:
+    def _spawn(self, channels: child_side.Channels, slot, cpu: int, pinned: bool) -> int:
         """A new child on `channels`: forked by the template when the state it inherits is settled
-        (engine/template.py), else by the zygote itself."""
+        (engine/template.py; on the zygote's CPU when the zygote is `pinned` to `cpu`), else by the
+        zygote itself."""
         template = self.templates.for_state(self)
         if template is not None:
             try:
-                return template.fork(channels, slot.joins if slot is not None else None, cpu)
+                return template.fork(channels, slot.joins if slot is not None else None, cpu, pinned)
             except OSError as err:  # gone (killed?) or out of processes: fork here from now on
                 print(f"zygote: the template cannot fork ({err}); forking here", file=sys.stderr)
                 self.templates.retire(usable=False)
