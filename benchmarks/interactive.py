@@ -108,7 +108,7 @@ def main() -> None:
             return timed([tools["verifyproblem"], str(package(tests)), "-p", "submissions", "-j", "1"], scratch, env)[0]
 
         round_trip = worker_median(package(options.tests))
-        whole, extra = per_test(ours, options.tests)
+        whole, extra = per_test(ours, options.tests, options.reps)
         rows = [["this judge: worker's interactive round trip (median)", f"{round_trip:.2f}", "", ""],
                 ["this judge: `judge.py grade -j1`", f"{whole:.2f}", f"{extra:.2f}", "1.0x"]]
         label = "problemtools `verifyproblem -p submissions -j 1`"
@@ -116,7 +116,7 @@ def main() -> None:
             rows.append([label, "not run", "", ""])
         else:
             try:
-                peer_whole, peer_extra = per_test(problemtools, options.tests)
+                peer_whole, peer_extra = per_test(problemtools, options.tests, options.reps)
                 rows.append([label, f"{peer_whole:.2f}", f"{peer_extra:.2f}", f"{peer_extra / extra:.1f}x"])
             except (RuntimeError, subprocess.TimeoutExpired) as err:
                 notes.append(f"verifyproblem failed: {err}")
