@@ -23,9 +23,9 @@ import nox
 
 VERSIONS = ["3.11", "3.12", "3.13"]
 # The short tier: what a new Python changes most (verdicts and recursion, memory bounds, the
-# sandbox's layers), in a few minutes.
+# sandbox's layers, the template's raw clone through the interpreter's fork hooks), in a few minutes.
 SHORT = ["tests/test_verdicts.py", "tests/test_verdict_rules.py", "tests/test_bounds.py",
-         "tests/test_sandbox_layers.py"]
+         "tests/test_sandbox_layers.py", "tests/test_template.py"]
 
 nox.options.error_on_missing_interpreters = False  # CI sets CI=true, which would make it an error
 nox.options.download_python = "never"  # the versions are this machine's; none is fetched
