@@ -160,6 +160,7 @@ def _serve(sock, zygote) -> None:
             pid = -err.errno
         if pid == 0:
             sock.close()
+            gc.enable()  # the template's own setting: a solution's cyclic garbage is collected as under the zygote
             zygote.start_child(channels, joins, asked["cpu"])
         for fd in set(fds):
             os.close(fd)
