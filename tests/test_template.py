@@ -103,3 +103,36 @@ def test_a_child_the_template_forks_collects_its_garbage(tmp_path):
     finally:
         worker.close()
 
+
+THREAD_IDS = """
+import signal, threading, time
+class Probe:
+    def look(self, a, b):
+        main, got, failed = threading.get_ident(), [], []
+        clock = time.clock_gettime(time.pthread_getcpuclockid(main)) >= 0
+        signal.signal(signal.SIGUSR1, lambda *_: got.append(1))
+        def poke():
+            try:
+                signal.pthread_kill(main, signal.SIGUSR1)
+            except OSError as err:
+                failed.append(err.errno)
+        helper = threading.Thread(target=poke)
+        helper.start()
+        helper.join()
+        time.sleep(0.01)
+        return [clock, got, failed]
+"""
+
+
+def test_a_child_the_template_forks_knows_its_own_thread_id(tmp_path):
+    """glibc caches a thread's kernel id in its thread block; a raw clone does not update it (fork
+    does): in the template's children, the main thread's CPU clock and pthread_kill named the template's."""
+    path = tmp_path / "thread_ids.py"
+    path.write_text(THREAD_IDS)
+    worker = Worker()
+    try:
+        worker.load(("thread_ids",), path, "Probe", "look", 5, 256, check=True)
+        results = [worker.run(((1, 2), 3)) for _ in range(4)]
+        assert [json.loads(facts.report).get("value") for facts in results] == [[True, [1], []]] * 4
+    finally:
+        worker.close()

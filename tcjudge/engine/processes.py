@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import _thread
 import ctypes
+import errno
 import os
 import signal
+import time
 
 from .sandbox._sys import read_whole
 
@@ -26,10 +29,14 @@ _before_fork, _after_fork_child, _after_fork_parent = (
 def _clone_parent() -> int:
     """os.fork(), but the new process is a child of our parent (CLONE_PARENT): how the template
     forks a test's child for the zygote to wait for (engine/template.py). The interpreter hears of
-    the fork as os.fork tells it; the caller has one thread."""
+    the fork as os.fork tells it, glibc of the new thread id as fork tells it; the caller has one thread."""
+    cell = thread_id_cell()
+    if cell is None:
+        raise OSError(errno.ENOSYS, "glibc's thread id cannot be set in a cloned process")
     _before_fork()
     pid = _syscall6(SYS_CLONE, CLONE_PARENT | signal.SIGCHLD, 0, 0, 0, 0)
     if pid == 0:
+        cell.value = os.getpid()  # else pthread_kill, pthread_getcpuclockid (...) name the template's thread
         _after_fork_child()
         return 0
     error = ctypes.get_errno()
@@ -40,6 +47,31 @@ def _clone_parent() -> int:
 
 
 clone_parent = _clone_parent if SYS_CLONE is not None else None
+_thread_id: ctypes.c_int | bool | None = None  # found once per process: thread_id_cell
+
+
+def thread_id_cell() -> ctypes.c_int | None:
+    """Where glibc keeps the calling thread's kernel id (its struct pthread's tid, which its fork
+    updates in the new process and a raw clone does not), or None (not glibc?). Found by moving a
+    candidate and seeing pthread_getcpuclockid, which computes its clock from that field, follow."""
+    global _thread_id
+    if _thread_id is None:
+        me, tid = _thread.get_ident(), _thread.get_native_id()
+
+        def cached() -> int:
+            return ~(time.pthread_getcpuclockid(me) >> 3)  # glibc: clock = ~tid << 3 | 6
+
+        _thread_id = False
+        for offset in range(0, 1024, 4) if cached() == tid else ():  # the field lies well within the block
+            cell = ctypes.c_int.from_address(me + offset)
+            if cell.value == tid:
+                cell.value = tid + 1
+                moved = cached() == tid + 1
+                cell.value = tid
+                if moved:
+                    _thread_id = cell
+                    break
+    return _thread_id or None
 
 
 def die_with_parent(parent: int) -> None:

@@ -24,7 +24,7 @@ import struct
 
 from ..protocol import CRASH_FD
 from . import child as child_side
-from .processes import clone_parent, die_with_parent
+from .processes import clone_parent, die_with_parent, thread_id_cell
 
 PID = struct.Struct("<i")
 REPLY_TIMEOUT = 10.0  # seconds for a fork: past it the template is taken for stuck and the zygote forks itself
@@ -75,7 +75,7 @@ class Template:
     @classmethod
     def start(cls, key: tuple, zygote) -> Template | None:
         """Fork the template from the zygote as it is now; None if that fails (the zygote forks itself)."""
-        if clone_parent is None:
+        if clone_parent is None or thread_id_cell() is None:  # (found here, on the thread the template is forked from)
             return None
         import _socket  # (socket's own module, without socket.py's imports: 5 ms of a zygote's start)
 
