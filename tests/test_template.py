@@ -9,6 +9,8 @@ import os
 import signal
 import time
 
+import pytest
+
 from tcjudge.engine.worker import Worker
 
 from .conftest import TESTDATA
@@ -134,5 +136,30 @@ def test_a_child_the_template_forks_knows_its_own_thread_id(tmp_path):
         worker.load(("thread_ids",), path, "Probe", "look", 5, 256, check=True)
         results = [worker.run(((1, 2), 3)) for _ in range(4)]
         assert [json.loads(facts.report).get("value") for facts in results] == [[True, [1], []]] * 4
+    finally:
+        worker.close()
+
+
+ROBUST_LIST = """
+import ctypes
+class Probe:
+    def look(self, a, b):
+        head, size = ctypes.c_void_p(), ctypes.c_size_t()
+        ctypes.CDLL(None).syscall(274, 0, ctypes.byref(head), ctypes.byref(size))  # get_robust_list (x86_64)
+        return head.value is not None
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the system call's number is x86_64's")
+def test_a_child_the_template_forks_has_glibcs_robust_mutex_list(tmp_path):
+    """The kernel forgets a process's robust-futex list at a fork; glibc's fork registers it again,
+    a raw clone did not: a robust mutex the main thread held at its death was never marked abandoned."""
+    path = tmp_path / "robust.py"
+    path.write_text(ROBUST_LIST)
+    worker = Worker()
+    try:
+        worker.load(("robust",), path, "Probe", "look", 5, 256, check=True)
+        results = [worker.run(((1, 2), 3)) for _ in range(4)]
+        assert [json.loads(facts.report).get("value") for facts in results] == [True] * 4
     finally:
         worker.close()

@@ -21,6 +21,7 @@ prctl, sched_getcpu, execve = libc.prctl, libc.sched_getcpu, libc.execve
 
 CLONE_PARENT = 0x00008000
 SYS_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(os.uname().machine)  # (arguments all 0 on these)
+SYS_SET_ROBUST_LIST, SYS_GET_ROBUST_LIST = {"x86_64": (273, 274)}.get(os.uname().machine, (99, 100))
 _syscall6 = ctypes.CFUNCTYPE(*[ctypes.c_long] * 7, use_errno=True)(("syscall", libc))
 _before_fork, _after_fork_child, _after_fork_parent = (
     ctypes.pythonapi.PyOS_BeforeFork, ctypes.pythonapi.PyOS_AfterFork_Child, ctypes.pythonapi.PyOS_AfterFork_Parent)
@@ -33,10 +34,14 @@ def _clone_parent() -> int:
     cell = thread_id_cell()
     if cell is None:
         raise OSError(errno.ENOSYS, "glibc's thread id cannot be set in a cloned process")
+    head, size = ctypes.c_void_p(), ctypes.c_size_t()  # glibc's list of robust mutexes, which a new process loses
+    _syscall6(SYS_GET_ROBUST_LIST, 0, ctypes.addressof(head), ctypes.addressof(size), 0, 0, 0)
     _before_fork()
     pid = _syscall6(SYS_CLONE, CLONE_PARENT | signal.SIGCHLD, 0, 0, 0, 0)
     if pid == 0:
         cell.value = os.getpid()  # else pthread_kill, pthread_getcpuclockid (...) name the template's thread
+        if head.value:  # registered again, as glibc's fork does
+            _syscall6(SYS_SET_ROBUST_LIST, head.value, size.value, 0, 0, 0, 0)
         _after_fork_child()
         return 0
     error = ctypes.get_errno()
