@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -177,5 +179,52 @@ def test_a_child_the_template_forks_has_glibcs_robust_mutex_list(tmp_path):
         worker.load(("robust",), path, "Probe", "look", 5, 256, check=True)
         results = [worker.run(((1, 2), 3)) for _ in range(4)]
         assert [json.loads(facts.report).get("value") for facts in results] == [True] * 4
+    finally:
+        worker.close()
+
+
+DIES_AFTER_CLONING = """
+import os, signal, sys
+code = sys.argv[sys.argv.index("-c") + 1]
+sys.argv = ["-c", *sys.argv[sys.argv.index("-c") + 2:]]
+sys.path.insert(0, {root!r})
+from tcjudge.engine import template
+
+class DieAfterSecondClone:  # the template's reply: it dies between its clone and its answer, once
+    size, calls = template.PID.size, 0
+    def pack(self, pid):
+        DieAfterSecondClone.calls += 1
+        if DieAfterSecondClone.calls == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return template.PID.pack(pid)
+
+template.PID = DieAfterSecondClone()
+exec(code)
+"""
+
+LOUD = """
+import sys
+print("loaded", file=sys.stderr)
+class Adder:
+    def add(self, values, factor):
+        return sum(values) * factor
+"""
+
+
+def test_a_template_that_dies_after_cloning_leaves_no_second_process_on_a_tests_channels(tmp_path):
+    """A template killed between its clone and its answer has made a child of the zygote on the
+    channels it was sent: the zygote, forking the test's child itself, must not hand it the same ones
+    (two processes then shared one test's arguments, output and result)."""
+    python = tmp_path / "python"
+    python.write_text(f"#!{sys.executable} -S\n" + DIES_AFTER_CLONING.format(root=str(Path(__file__).parent.parent)))
+    python.chmod(0o755)
+    solution = tmp_path / "loud.py"
+    solution.write_text(LOUD)
+    worker = Worker(python=str(python))
+    try:
+        worker.load(("loud",), solution, "Adder", "add", 2, 256, check=True)
+        results = [worker.run(((index, 2), 3)) for index in range(6)]
+        assert [json.loads(facts.report).get("value") for facts in results] == [(index + 2) * 3 for index in range(6)]
+        assert [facts.output.count("loaded") for facts in results] == [1] * 6
     finally:
         worker.close()

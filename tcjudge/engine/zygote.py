@@ -330,24 +330,32 @@ class Zygote:
         code_w = solution.code.channel() if solution.code is not None else None
         channels.code = -1 if code_w is None else code_w
         pid = self._spawn(channels, slot, cpu, len(allowed) == 1)
+        child_ends = (args_r, result_w, output_w, setup_w, crash_w, *theirs, *([code_w] if code_w is not None else []))
+        if pid is None:  # the template failed, perhaps after it cloned a child onto these channels and this
+            # cgroup (reap_orphans ends that child): neither is handed to another; the zygote forks from now on
+            for fd in (*child_ends, args_w, result_r, output_r, setup_r, crash_r, *(for_interactor or ()),
+                       *([answer_r] if answer_r is not None else [])):
+                os.close(fd)
+            return self._fork()
         if slot is not None:
             self.slots[pid] = slot
-        for fd in (args_r, result_w, output_w, setup_w, crash_w, *theirs, *([code_w] if code_w is not None else [])):
+        for fd in child_ends:
             os.close(fd)
         os.set_blocking(args_w, False)  # a child stuck while loading must not block the zygote
         return Child(pid, args_w, result_r, output_r, setup_r, answer_r, for_interactor, cpu, crash_r)
 
-    def _spawn(self, channels: child_side.Channels, slot, cpu: int, pinned: bool) -> int:
+    def _spawn(self, channels: child_side.Channels, slot, cpu: int, pinned: bool) -> int | None:
         """A new child on `channels`: forked by the template when the state it inherits is settled
         (engine/template.py; on the zygote's CPU when the zygote is `pinned` to `cpu`), else by the
-        zygote itself."""
+        zygote itself. None: the template failed (it is ended; the zygote forks the next ones)."""
         template = self.templates.for_state(self)
         if template is not None:
             try:
                 return template.fork(channels, slot.joins if slot is not None else None, cpu, pinned)
-            except OSError as err:  # gone (killed?) or out of processes: fork here from now on
+            except OSError as err:  # gone (killed?), stuck or out of processes: fork here from now on
                 print(f"zygote: the template cannot fork ({err}); forking here", file=sys.stderr)
                 self.templates.retire(usable=False)
+                return None
         pid = os.fork()
         if pid == 0:
             self.start_child(channels, slot.joins if slot is not None else None, cpu)
