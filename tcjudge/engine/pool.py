@@ -140,8 +140,8 @@ class Pool:
         self._on_started: Callable[[], None] | None = None  # the grading's on_started
         self._killed_workers = False  # a worker discarded during the grading did not end on its own
         self._no_jobs_left = threading.Event()  # a worker found the queue empty, or the grading was cancelled
-        self._first_worker_at = 0.0  # when the grading's first worker had its zygote (time.monotonic)
         self._tests_done = 0  # tests of the grading done so far (a later worker's start is weighed by them)
+        self._first_test_at = 0.0  # when its first test was done (time.monotonic): the rate counts from there
 
     def __enter__(self) -> Pool:
         return self
@@ -237,14 +237,17 @@ class Pool:
         """Wait until the first worker has its zygote, then LATER_WORKERS_AFTER; False, at once, when
         the grading is cancelled or the other workers have taken every test (a grading's end never
         waits for a later worker's timer), and False when the tests left would be done sooner than
-        another zygote starts (ZYGOTE_START) at the rate the first worker has kept so far (asked again
-        every LATER_WORKERS_AFTER: a slow test that comes later slows that rate, and starts it)."""
+        another zygote starts (ZYGOTE_START) at the rate the first worker has kept since its first test
+        (asked again every LATER_WORKERS_AFTER: a slow test that comes later slows that rate, and starts
+        it). Counted from the grading's start, the rate took in the first test's load and compile: 20
+        trivial tests, 6 done in 56 ms, looked like 120 ms of work left, and -j2 started a zygote
+        that cost more than the tests it took."""
         while not self._first_worker.wait(0.05):
             if self._no_jobs_left.is_set():
                 return False
         while not self._no_jobs_left.wait(LATER_WORKERS_AFTER):
-            done, spent = self._tests_done, time.monotonic() - self._first_worker_at
-            if not done or jobs.qsize() * spent / done > ZYGOTE_START:
+            done = self._tests_done  # the rate from the first test's end on: its load and compile are done once
+            if done < 2 or jobs.qsize() * (time.monotonic() - self._first_test_at) / (done - 1) > ZYGOTE_START:
                 return True
         return False
 
@@ -304,6 +307,8 @@ class Pool:
 
     def _record(self, run: SolutionRun, index: int, result: TestResult, on_test: TestCallback | None) -> None:
         self._tests_done += 1  # (a count for a heuristic: a lost increment between threads costs nothing)
+        if self._tests_done == 1:
+            self._first_test_at = time.monotonic()
         if run.verdicts_only:
             result = verdict_only(result)
         run.record(index, result)
@@ -400,8 +405,6 @@ class Pool:
                 self._first_workers.append(worker)
                 if self._cpus[0] is not None and cpu is None:  # pinned while it started
                     worker.pin(self._cpus[0])
-        if not self._first_worker.is_set():
-            self._first_worker_at = time.monotonic()
         self._first_worker.set()
         if self._on_started:
             self._callback(self._on_started)
