@@ -261,3 +261,30 @@ def test_a_judge_holding_over_a_thousand_descriptors_grades_as_any(tmp_path):
         for fd in held:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_spare_that_cannot_start_leaves_its_taker_an_error_not_a_wait(monkeypatch):
+    """A zygote's start that fails in the starter thread for any reason (not only out of processes
+    or memory) is the taker's to report: the thread ended by it left `take` waiting for ever."""
+    from tcjudge.engine import spares as spares_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a fault of the judge's own")
+
+    monkeypatch.setattr(spares_module, "Worker", broken)
+    outcome = []
+    with spares_module.Spares() as spares:
+        spares.start(1)
+        taker = threading.Thread(target=lambda: outcome.append(_taken(spares)), daemon=True)
+        taker.start()
+        taker.join(30)
+    assert not taker.is_alive(), "take() waited for a zygote that never comes"
+    assert outcome == ["RuntimeError: a fault of the judge's own"]
+
+
+def _taken(spares) -> str:
+    try:
+        spares.take()
+    except RuntimeError as err:
+        return f"RuntimeError: {err}"
+    return "a worker"

@@ -82,8 +82,8 @@ class Spares:
                     return
             try:
                 started = [Worker(self.python, self.confine, wait=False)]
-            except OSError:  # out of processes or memory: a taker then starts its own, and says why
-                started = []
+            except Exception:  # noqa: BLE001 - out of processes or memory, or a fault of ours: a taker then
+                started = []  # starts its own and says why (this thread ended by it left every taker waiting)
             with self._changed:
                 self._asked -= 1
                 self._started += started
