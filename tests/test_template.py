@@ -100,6 +100,19 @@ def test_a_template_that_dies_leaves_the_zygote_forking_its_children_itself():
         worker.close()
 
 
+def _four_tests(folder, name: str, source: str, memory_mib: int) -> list:
+    """What Probe.look returned on four tests of one worker: the first forked by the zygote, the
+    later ones by its template."""
+    path = folder / f"{name}.py"
+    path.write_text(source)
+    worker = Worker()
+    try:
+        worker.load((name,), path, "Probe", "look", 5, memory_mib, check=True)
+        return [json.loads(worker.run(((1, 2), 3)).report).get("value") for _ in range(4)]
+    finally:
+        worker.close()
+
+
 CYCLES = """
 class Probe:
     def look(self, a, b):
@@ -113,15 +126,7 @@ class Probe:
 def test_a_child_the_template_forks_collects_its_garbage(tmp_path):
     """The template runs with the collector off; its children must not: a solution that makes cyclic
     garbage passed its first test (forked by the zygote) and ran out of memory on every later one."""
-    path = tmp_path / "cycles.py"
-    path.write_text(CYCLES)
-    worker = Worker()
-    try:
-        worker.load(("cycles",), path, "Probe", "look", 5, 64, check=True)
-        results = [worker.run(((1, 2), 3)) for _ in range(4)]
-        assert [json.loads(facts.report).get("value") for facts in results] == [1] * 4
-    finally:
-        worker.close()
+    assert _four_tests(tmp_path, "cycles", CYCLES, memory_mib=64) == [1] * 4
 
 
 THREAD_IDS = """
@@ -147,15 +152,7 @@ class Probe:
 def test_a_child_the_template_forks_knows_its_own_thread_id(tmp_path):
     """glibc caches a thread's kernel id in its thread block; a raw clone does not update it (fork
     does): in the template's children, the main thread's CPU clock and pthread_kill named the template's."""
-    path = tmp_path / "thread_ids.py"
-    path.write_text(THREAD_IDS)
-    worker = Worker()
-    try:
-        worker.load(("thread_ids",), path, "Probe", "look", 5, 256, check=True)
-        results = [worker.run(((1, 2), 3)) for _ in range(4)]
-        assert [json.loads(facts.report).get("value") for facts in results] == [[True, [1], []]] * 4
-    finally:
-        worker.close()
+    assert _four_tests(tmp_path, "thread_ids", THREAD_IDS, memory_mib=256) == [[True, [1], []]] * 4
 
 
 ROBUST_LIST = """
@@ -172,15 +169,7 @@ class Probe:
 def test_a_child_the_template_forks_has_glibcs_robust_mutex_list(tmp_path):
     """The kernel forgets a process's robust-futex list at a fork; glibc's fork registers it again,
     a raw clone did not: a robust mutex the main thread held at its death was never marked abandoned."""
-    path = tmp_path / "robust.py"
-    path.write_text(ROBUST_LIST)
-    worker = Worker()
-    try:
-        worker.load(("robust",), path, "Probe", "look", 5, 256, check=True)
-        results = [worker.run(((1, 2), 3)) for _ in range(4)]
-        assert [json.loads(facts.report).get("value") for facts in results] == [True] * 4
-    finally:
-        worker.close()
+    assert _four_tests(tmp_path, "robust", ROBUST_LIST, memory_mib=256) == [True] * 4
 
 
 DIES_AFTER_CLONING = """
