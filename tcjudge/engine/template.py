@@ -18,6 +18,7 @@ child the zygote forks itself (the fallback wherever a template cannot be had).
 
 from __future__ import annotations
 
+import _socket  # (socket's own C module, without socket.py's imports: 5 ms of a zygote's start)
 import gc
 import json
 import os
@@ -49,11 +50,8 @@ class Templates:
         if (not self.usable or solution.compile_only or (solution.program is not None and solution.program.serves)
                 or (solution.code is not None and not solution.code.settled())):
             return None
-        key = (id(solution),)
-        if self.current is not None and self.current.key != key:
-            self.retire()
-        if self.current is None:
-            self.current = Template.start(key, zygote)
+        if self.current is None:  # (every load retires the previous solution's)
+            self.current = Template.start(zygote)
             self.usable = self.current is not None
         return self.current
 
@@ -69,18 +67,16 @@ class Templates:
 
 
 class Template:
-    """The zygote's handle on its template process. `key`: the state it was forked in."""
+    """The zygote's handle on its template process."""
 
-    def __init__(self, key: tuple, pid: int, sock):
-        self.key, self.pid, self._sock = key, pid, sock
+    def __init__(self, pid: int, sock):
+        self.pid, self._sock = pid, sock
 
     @classmethod
-    def start(cls, key: tuple, zygote) -> Template | None:
+    def start(cls, zygote) -> Template | None:
         """Fork the template from the zygote as it is now; None if that fails (the zygote forks itself)."""
         if clone_parent is None or thread_id_cell() is None:  # (found here, on the thread the template is forked from)
             return None
-        import _socket  # (socket's own module, without socket.py's imports: 5 ms of a zygote's start)
-
         ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
         try:
             pid = os.fork()
@@ -96,14 +92,12 @@ class Template:
                 os._exit(0)
         theirs.close()
         ours.settimeout(REPLY_TIMEOUT)  # (a timeout is an OSError: the caller forks itself from then on)
-        return cls(key, pid, ours)
+        return cls(pid, ours)
 
     def fork(self, channels: child_side.Channels, joins: tuple[bytes, ...] | None, cpu: int, pinned: bool) -> int:
         """A new child of the zygote set up on these `channels` (in its cgroup: a Slot's `joins`; on `cpu`,
         where the template forks too when the zygote is `pinned` there): its pid. Raises OSError if the
         template is gone or cannot fork."""
-        import _socket
-
         fds = [getattr(channels, name) for name in CHANNELS] + ([channels.code] if channels.code >= 0 else [])
         request = json.dumps({"joins": None if joins is None else [os.fsdecode(path) for path in joins],
                               "cpu": cpu, "pin": pinned}).encode()
@@ -128,8 +122,6 @@ class Template:
 
 def _serve(sock, zygote) -> None:
     """In the template: fork a child per request until the zygote closes the socket."""
-    import _socket
-
     die_with_parent(zygote.pid)
     gc.disable()  # what it allocates per request is freed at once; a collection would only copy pages
     keep = {sock.fileno(), zygote.devnull, CRASH_FD, *_confinement_fds(zygote)}

@@ -348,17 +348,18 @@ class Zygote:
         """A new child on `channels`: forked by the template when the state it inherits is settled
         (engine/template.py; on the zygote's CPU when the zygote is `pinned` to `cpu`), else by the
         zygote itself. None: the template failed (it is ended; the zygote forks the next ones)."""
+        joins = slot.joins if slot is not None else None
         template = self.templates.for_state(self)
         if template is not None:
             try:
-                return template.fork(channels, slot.joins if slot is not None else None, cpu, pinned)
+                return template.fork(channels, joins, cpu, pinned)
             except OSError as err:  # gone (killed?), stuck or out of processes: fork here from now on
                 print(f"zygote: the template cannot fork ({err}); forking here", file=sys.stderr)
                 self.templates.retire(usable=False)
                 return None
         pid = os.fork()
         if pid == 0:
-            self.start_child(channels, slot.joins if slot is not None else None, cpu)
+            self.start_child(channels, joins, cpu)
         return pid
 
     def start_child(self, channels: child_side.Channels, joins, cpu: int) -> None:  # (never returns)
