@@ -78,16 +78,16 @@ def test_skipped_tests_still_reach_the_progress():
 
 def _lose_workers(monkeypatch, times: int) -> list[int]:
     """Kill the zygote under the next `times` tests (a worker lost for the machine's reasons)."""
-    real_run, killed = Worker.run, []
+    real_send, killed = Worker.send_test, []
 
-    def run(worker, args):
+    def send_test(worker, *args, **kwargs):
         if len(killed) < times:
             killed.append(worker.process.pid)
             worker.process.kill()
             worker.process.wait()
-        return real_run(worker, args)
+        return real_send(worker, *args, **kwargs)
 
-    monkeypatch.setattr(Worker, "run", run)
+    monkeypatch.setattr(Worker, "send_test", send_test)
     return killed
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import sys
 import threading
 import time
@@ -111,6 +112,10 @@ LATER_WORKERS_AFTER = 0.05
 # costs at its rate so far: at -j2 on 2 cores, 20 trivial tests (60 ms in all) were 5% slower than at
 # -j1, the second zygote's start competing with the first worker for the CPUs it would save.
 ZYGOTE_START = 0.1  # seconds of CPU a zygote takes to start (an interpreter and the kernel layers), roughly
+# A test's request is sent ahead, before the answer to the one before is read and judged, only when it
+# fits in a pipe whatever its capacity: the judge's write then never waits for a zygote that is itself
+# waiting to write a long answer the judge has not read yet.
+AHEAD_CAP = select.PIPE_BUF
 
 
 class Pool:
@@ -253,12 +258,17 @@ class Pool:
 
     def _take_jobs(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
+        slot = self._slot
+        slot.jobs, slot.ahead, slot.sent = jobs, None, None  # see _send_ahead
         while self._callback_error is None and not self._cancelled.is_set():
-            try:
-                run, index = jobs.get_nowait()
-            except queue.Empty:
-                self._no_jobs_left.set()
-                return
+            if slot.ahead is not None:
+                (run, index), slot.ahead = slot.ahead, None
+            else:
+                try:
+                    run, index = jobs.get_nowait()
+                except queue.Empty:
+                    self._no_jobs_left.set()
+                    return
             try:
                 worker = self._run_job(worker, run, index, on_test)
             finally:
@@ -271,7 +281,8 @@ class Pool:
     def _run_job(self, worker: Worker | None, run: SolutionRun, index: int,
                  on_test: TestCallback | None) -> Worker | None:
         test = run.tests[index]
-        if run.skips(index):  # decided before starting or loading anything for it
+        if run.skips(index):  # decided before starting or loading anything for it (or, if sent ahead, before judging it)
+            worker = self._drop_sent_ahead(worker, run, index)
             self._report_skipped(run, index, on_test)
             return worker
         if run.answers:
@@ -284,7 +295,7 @@ class Pool:
                     self._discard(worker)  # a worker serves one solution: nothing of one reaches the next
                     worker = None
                 worker = worker or self._new_worker()
-                result = self._run_test(worker, run, test)
+                result = self._run_test(worker, run, index)
             except WorkerDied as err:  # the zygote, not the solution, was lost: once may be transient
                 self._discard(worker)
                 worker = None  # a retry, or the next job, starts a new one
@@ -327,8 +338,10 @@ class Pool:
         return TestResult(test.name, verdict, message=message, input=input_text(test) if failed else "",
                           output=facts.output if failed else "", score=score)
 
-    def _run_test(self, worker: Worker, run: SolutionRun, test: TestCase) -> TestResult | None:
+    def _run_test(self, worker: Worker, run: SolutionRun, index: int) -> TestResult | None:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
+        test = run.tests[index]
+        sent, self._slot.sent = self._slot.sent, None  # (sent to a worker that died since: sent again)
         if not self._ensure_loaded(worker, run):
             return None
         awarded = None  # what the answer check awarded besides the verdict (a validator's score files)
@@ -341,13 +354,55 @@ class Pool:
 
             facts, (verdict, message), awarded = interactive_test(worker, run.problem, test)
         else:
-            facts = worker.run_input(test.input.read()) if run.problem.kind.program else worker.run(test.args)
+            if not _sent_to(sent, worker, run, index):
+                self._send_test(worker, run, test)
+            self._send_ahead(worker, run)
+            facts = worker.answer()
             verdict, message, awarded = judge_test(test, facts, run.problem)
         verdict, message, score = score_test(test, verdict, message, awarded)
         failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
         return TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
                           returned_text(facts), input_text(test) if failed else "", facts.output if failed else "",
                           score)
+
+    @staticmethod
+    def _send_test(worker: Worker, run: SolutionRun, test: TestCase, cap: int | None = None) -> bool:
+        if run.problem.kind.program:
+            return worker.send_test(data=test.input.read(), cap=cap)
+        return worker.send_test(args=test.args, cap=cap)
+
+    def _send_ahead(self, worker: Worker, run: SolutionRun) -> None:
+        """Take this thread's next test now and, when it is another plain test of the same solution,
+        send its request before this test's answer is read: the zygote starts it as soon as it has done
+        with this one, where it waited while the judge read, judged and recorded this one's answer
+        (0.4 ms per trivial test at -j1, 0.8 ms at -j2). Its answer is read at its turn; a test the
+        stop on a failure then skips is answered all the same, and its answer dropped."""
+        slot = self._slot
+        if slot.ahead is None:
+            try:
+                slot.ahead = slot.jobs.get_nowait()
+            except queue.Empty:
+                return
+        following, index = slot.ahead
+        kind, test = run.problem.kind, run.tests[index]
+        if following is not run or kind.multi_pass or kind.interactive or run.skips(index):
+            return
+        if kind.program and not 0 <= test.input.size() <= AHEAD_CAP * 3 // 4:  # (base64: 4 bytes for 3)
+            return  # (an input that cannot be read fails at its own turn, not this test's)
+        if self._send_test(worker, run, test, cap=AHEAD_CAP):
+            slot.sent = (worker, run, index)
+
+    def _drop_sent_ahead(self, worker: Worker | None, run: SolutionRun, index: int) -> Worker | None:
+        """Read and drop the answer to this test's request if it was sent ahead; the worker, or None if it died."""
+        sent, self._slot.sent = self._slot.sent, None
+        if worker is None or not _sent_to(sent, worker, run, index):
+            return worker
+        try:
+            worker.answer()
+        except WorkerDied:
+            self._discard(worker)
+            return None
+        return worker
 
     def _report_skipped(self, run: SolutionRun, index: int, on_test: TestCallback | None) -> None:
         """A test that will not run is done for the progress: its callback gets a result without a verdict."""
@@ -418,3 +473,8 @@ class Pool:
                 self._workers.remove(worker)
         if not worker.close():
             self._killed_workers = True
+
+
+def _sent_to(sent: tuple | None, worker: Worker, run: SolutionRun, index: int) -> bool:
+    """Whether `sent` (a thread's (worker, run, index) sent ahead) is this test's request on this worker."""
+    return sent is not None and sent[0] is worker and sent[1] is run and sent[2] == index

@@ -116,7 +116,8 @@ class Worker:
         return response
 
     def run(self, args: tuple) -> RunFacts:
-        return _facts(self._ask({"op": "run", "args": list(args)}))
+        self.send_test(args=args)
+        return self.answer()
 
     def run_interactive(self, interactor: dict) -> RunFacts:
         """One test of an interactive program: the zygote starts `interactor` (tcjudge.protocol) beside it."""
@@ -124,7 +125,24 @@ class Worker:
 
     def run_input(self, data: bytes) -> RunFacts:
         """One test of a stdin program: `data` on its standard input, its standard output in the facts."""
-        return _facts(self._ask({"op": "run", "input": base64.b64encode(data).decode()}))
+        self.send_test(data=data)
+        return self.answer()
+
+    def send_test(self, args: tuple | None = None, data: bytes | None = None, cap: int | None = None) -> bool:
+        """Send one test's request (a method's `args`, or a stdin program's input `data`) without
+        waiting for its answer, which answer() reads: the zygote holds requests in order and starts
+        the next as soon as it has done with the one before. False, and nothing sent, when the request
+        is longer than `cap` bytes."""
+        request = {"op": "run", "args": list(args)} if data is None else {"op": "run", "input": base64.b64encode(data).decode()}
+        line = json.dumps(request).encode() + b"\n"
+        if cap is not None and len(line) > cap:
+            return False
+        self._send(line)
+        return True
+
+    def answer(self) -> RunFacts:
+        """The facts of the oldest test sent and not answered yet; raises WorkerDied."""
+        return _facts(self._answer())
 
     def ask_to_end(self) -> None:
         """Tell the zygote to end (it then reaps its children and removes their cgroups), without
@@ -154,11 +172,17 @@ class Worker:
     # -- the pipe protocol ------------------------------------------------------------------------
 
     def _ask(self, request: dict) -> dict:
+        self._send(json.dumps(request).encode() + b"\n")
+        return self._answer()
+
+    def _send(self, line: bytes) -> None:
         try:
-            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.write(line)
             self.process.stdin.flush()
         except (OSError, ValueError):  # a dead zygote, or a pipe the pool closed (cancelled) under us
             raise self._died("stopped accepting requests") from None
+
+    def _answer(self) -> dict:
         response = self._receive(self._answer_timeout)
         if "internal_error" in response:
             raise WorkerDied(f"the worker failed: {response['internal_error']}")

@@ -55,6 +55,15 @@ class Data:
         except OSError as err:
             raise JudgeInputError(f"cannot read test data: {err.strerror}", self.path) from None
 
+    def size(self) -> int:
+        """Its length in bytes, without reading it (what read() would give; -1: it cannot be read)."""
+        if self.inline is not None:
+            return len(self.inline)
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return -1
+
 
 @record(frozen=True)
 class TestCase:

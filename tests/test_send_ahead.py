@@ -1,0 +1,75 @@
+"""Requests sent ahead (engine/pool.py _send_ahead): a worker thread sends its next test's request
+before it reads and judges the answer to the one before, so the zygote never waits for the judge;
+answers still come back in order, and a test that a stop on failure skips after its request was
+sent is answered all the same and its answer dropped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tcjudge.engine.pool import AHEAD_CAP, Pool, SolutionRun
+from tcjudge.engine.worker import Worker
+from tcjudge.problems.loader import load_problem
+from tcjudge.verdicts import Verdict
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
+
+ADDER = FIXTURE_PROBLEMS / "adder"
+ACCEPTED = TESTDATA / "solutions" / "accepted.py"
+
+
+def test_requests_sent_together_are_answered_in_order():
+    worker = Worker()
+    try:
+        worker.load(("adder",), ACCEPTED, "Adder", "add", 2, 256, check=False)
+        assert worker.send_test(args=((1, 2, 3), 2)) and worker.send_test(args=((5,), -3))
+        assert [json.loads(worker.answer().report)["value"] for _ in range(2)] == [12, -15]
+        assert not worker.send_test(args=(tuple(range(AHEAD_CAP)), 1), cap=AHEAD_CAP)  # too long: not sent
+        assert json.loads(worker.run(((4,), 4)).report)["value"] == 16  # ... and nothing was left in the pipe
+    finally:
+        worker.close()
+
+
+def _record_calls(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    real_send, real_answer = Worker.send_test, Worker.answer
+
+    def send_test(worker, args=None, data=None, cap=None):
+        sent = real_send(worker, args=args, data=data, cap=cap)
+        if sent:
+            calls.append(f"send {list(args[0])}")
+        return sent
+
+    def answer(worker):
+        facts = real_answer(worker)
+        calls.append(f"answer {json.loads(facts.report)['value']}")
+        return facts
+
+    monkeypatch.setattr(Worker, "send_test", send_test)
+    monkeypatch.setattr(Worker, "answer", answer)
+    return calls
+
+
+def test_the_next_test_is_sent_before_this_ones_answer_is_read(monkeypatch):
+    calls = _record_calls(monkeypatch)
+    problem = load_problem(ADDER)
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, ACCEPTED, problem.tests, stop_on_failure=True)])
+    assert result.verdict is Verdict.AC and result.passed == 4
+    assert calls == ["send [1, 2, 3]", "send []", "answer 12", "send [1000000000, 1000000000, 1000000000]",
+                     "answer 0", "send [-5, 2]", "answer 3000000000000", "answer 9"]
+
+
+def test_a_test_skipped_after_its_request_was_sent_has_its_answer_dropped(tmp_path: Path):
+    """Two runs of one solution share a worker: the second run's first answer must be its own, not
+    the answer to the first run's skipped test, whose request was sent while the failing one ran."""
+    solution = tmp_path / "wrong_when_empty.py"
+    solution.write_text("class Adder:\n    def add(self, values, factor):\n"
+                        "        return sum(values) * factor if values else 1\n")
+    problem = load_problem(ADDER)
+    runs = [SolutionRun(problem, solution, problem.tests, stop_on_failure=True) for _ in range(2)]
+    with Pool(1) as pool:
+        results = pool.grade(runs)
+    for result in results:
+        assert [test.verdict for test in result.tests] == [Verdict.AC, Verdict.WA, None, None]
