@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import _socket  # (socket's own C module, without socket.py's imports: 5 ms of a zygote's start)
 import gc
-import json
 import os
 import signal
 import struct
@@ -30,6 +29,10 @@ from . import child as child_side
 from .processes import clone_parent, die_with_parent, thread_id_cell
 
 PID = struct.Struct("<i")
+# A fork request: the child's CPU, whether the template pins itself there, whether a cgroup's join
+# files follow (NUL-separated): a fixed layout, where JSON's decoder copied about 20 pages of the
+# template per fork (each page the template writes while a child lives is copied)
+REQUEST = struct.Struct("<i??")
 REPLY_TIMEOUT = 10.0  # seconds for a fork: past it the template is taken for stuck and the zygote forks itself
 REQUEST_CAP = 1 << 16  # bytes of one fork request: a cgroup's folders and a CPU
 CHANNELS = ("stdin", "stdout", "output", "result", "args", "setup", "crash")
@@ -99,8 +102,7 @@ class Template:
         where the template forks too when the zygote is `pinned` there): its pid. Raises OSError if the
         template is gone or cannot fork."""
         fds = [getattr(channels, name) for name in CHANNELS] + ([channels.code] if channels.code >= 0 else [])
-        request = json.dumps({"joins": None if joins is None else [os.fsdecode(path) for path in joins],
-                              "cpu": cpu, "pin": pinned}).encode()
+        request = REQUEST.pack(cpu, pinned, bool(joins)) + (b"\0".join(joins) if joins else b"")
         self._sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, struct.pack(f"{len(fds)}i", *fds))])
         reply = self._sock.recv(PID.size)
         if len(reply) != PID.size:
@@ -141,11 +143,11 @@ def _serve(sock, zygote) -> None:
         for level, kind, data in ancillary:
             if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
                 fds += struct.unpack(f"{len(data) // 4}i", data[:len(data) - len(data) % 4])
-        asked = json.loads(request)
-        if asked["pin"] and asked["cpu"] != pinned:  # pinned after this template started: -j N > 1
-            os.sched_setaffinity(0, {asked["cpu"]})
-            pinned = asked["cpu"]
-        joins = None if asked["joins"] is None else tuple(map(os.fsencode, asked["joins"]))
+        cpu, pin, joined = REQUEST.unpack_from(request)
+        if pin and cpu != pinned:  # pinned after this template started: -j N > 1
+            os.sched_setaffinity(0, {cpu})
+            pinned = cpu
+        joins = tuple(request[REQUEST.size:].split(b"\0")) if joined else None
         code = fds[len(CHANNELS)] if len(fds) > len(CHANNELS) else -1
         channels = child_side.Channels(*fds[:len(CHANNELS)], code=code)
         try:
@@ -155,7 +157,7 @@ def _serve(sock, zygote) -> None:
         if pid == 0:
             sock.close()
             gc.enable()  # the template's own setting: a solution's cyclic garbage is collected as under the zygote
-            zygote.start_child(channels, joins, asked["cpu"])
+            zygote.start_child(channels, joins, cpu)
         for fd in set(fds):
             os.close(fd)
         sock.send(PID.pack(pid))
