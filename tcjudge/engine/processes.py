@@ -34,14 +34,13 @@ def _clone_parent() -> int:
     cell = thread_id_cell()
     if cell is None:
         raise OSError(errno.ENOSYS, "glibc's thread id cannot be set in a cloned process")
-    head, size = ctypes.c_void_p(), ctypes.c_size_t()  # glibc's list of robust mutexes, which a new process loses
-    _syscall6(SYS_GET_ROBUST_LIST, 0, ctypes.addressof(head), ctypes.addressof(size), 0, 0, 0)
+    head, size = _robust_list()
     _before_fork()
     pid = _syscall6(SYS_CLONE, CLONE_PARENT | signal.SIGCHLD, 0, 0, 0, 0)
     if pid == 0:
         cell.value = os.getpid()  # else pthread_kill, pthread_getcpuclockid (...) name the template's thread
-        if head.value:  # registered again, as glibc's fork does
-            _syscall6(SYS_SET_ROBUST_LIST, head.value, size.value, 0, 0, 0, 0)
+        if head:  # registered again, as glibc's fork does
+            _syscall6(SYS_SET_ROBUST_LIST, head, size, 0, 0, 0, 0)
         _after_fork_child()
         return 0
     error = ctypes.get_errno()
@@ -52,6 +51,18 @@ def _clone_parent() -> int:
 
 
 clone_parent = _clone_parent if SYS_CLONE is not None else None
+_robust: dict[int, tuple[int, int]] = {}  # per thread: its robust list, which glibc registers once, at its start
+
+
+def _robust_list() -> tuple[int, int]:
+    """The calling thread's list of robust mutexes (head, size), which a new process loses: asked
+    once per thread, not at every clone (a ctypes call in the template copies pages)."""
+    key = _thread.get_native_id()
+    if key not in _robust:
+        head, size = ctypes.c_void_p(), ctypes.c_size_t()
+        _syscall6(SYS_GET_ROBUST_LIST, 0, ctypes.addressof(head), ctypes.addressof(size), 0, 0, 0)
+        _robust[key] = (head.value or 0, size.value)
+    return _robust[key]
 _thread_id: ctypes.c_int | bool | None = None  # found once per process: thread_id_cell
 
 
