@@ -10,13 +10,16 @@ from pathlib import Path
 
 from tcjudge.engine.pool import AHEAD_CAP, Pool, SolutionRun
 from tcjudge.engine.worker import Worker
+from tcjudge.problems.format import Data
 from tcjudge.problems.loader import load_problem
+from tcjudge.record import replace
 from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
 ADDER = FIXTURE_PROBLEMS / "adder"
 ACCEPTED = TESTDATA / "solutions" / "accepted.py"
+STDIN = TESTDATA / "stdin"
 
 
 def test_requests_sent_together_are_answered_in_order():
@@ -73,3 +76,25 @@ def test_a_test_skipped_after_its_request_was_sent_has_its_answer_dropped(tmp_pa
         results = pool.grade(runs)
     for result in results:
         assert [test.verdict for test in result.tests] == [Verdict.AC, Verdict.WA, None, None]
+
+
+def _stdin_tests(*inputs: Data | tuple[int, int]) -> tuple:
+    """The stdin fixture `add` with one test per input, (a, b) (answered a + b) or a Data (answered
+    0), and its solution."""
+    problem = load_problem(STDIN / "problems" / "add")
+    tests = [replace(problem.tests[0], name=f"test-{number}",
+                     input=given if isinstance(given, Data) else Data(inline=b"1\n%d %d\n" % given),
+                     answer=Data(inline=b"0\n" if isinstance(given, Data) else b"%d\n" % sum(given)))
+             for number, given in enumerate(inputs)]
+    return problem, tests, STDIN / "solutions" / "add.py"
+
+
+def test_an_input_that_cannot_be_read_fails_its_own_test_not_the_one_before():
+    """/proc/self/mem says it is empty (so small enough to send ahead) and cannot be read from 0 (EIO):
+    the test before must not take its error, nor leave its own answer in the pipe for the next test."""
+    problem, tests, solution = _stdin_tests((1, 2), Data(path=Path("/proc/self/mem")), (5, 5), (7, 7))
+    with Pool(1) as pool:
+        every, stopped = pool.grade([SolutionRun(problem, solution, tests, stop_on_failure=stop) for stop in (False, True)])
+    assert [test.verdict for test in every.tests] == [Verdict.AC, Verdict.IE, Verdict.AC, Verdict.AC]
+    assert "cannot read test data" in every.tests[1].message
+    assert [test.verdict for test in stopped.tests] == [Verdict.AC, Verdict.IE, None, None]

@@ -389,7 +389,13 @@ class Pool:
             return
         if kind.program and not 0 <= test.input.size() <= AHEAD_CAP * 3 // 4:  # (base64: 4 bytes for 3)
             return  # (an input that cannot be read fails at its own turn, not this test's)
-        if self._send_test(worker, run, test, cap=AHEAD_CAP):
+        try:
+            sent = self._send_test(worker, run, test, cap=AHEAD_CAP)
+        except WorkerDied:
+            raise
+        except Exception:  # the next test's fault (an input stat() sees but read() cannot): its own turn
+            return  # raises it again, while this test's answer, already asked for, is read as it should be
+        if sent:
             slot.sent = (worker, run, index)
 
     def _drop_sent_ahead(self, worker: Worker | None, run: SolutionRun, index: int) -> Worker | None:
