@@ -6,6 +6,7 @@ sent is answered all the same and its answer dropped."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from tcjudge.engine.pool import AHEAD_CAP, Pool, SolutionRun
@@ -98,3 +99,19 @@ def test_an_input_that_cannot_be_read_fails_its_own_test_not_the_one_before():
     assert [test.verdict for test in every.tests] == [Verdict.AC, Verdict.IE, Verdict.AC, Verdict.AC]
     assert "cannot read test data" in every.tests[1].message
     assert [test.verdict for test in stopped.tests] == [Verdict.AC, Verdict.IE, None, None]
+
+
+def test_a_skipped_test_sent_ahead_is_not_waited_for(tmp_path: Path):
+    """A solution wrong on its first test that sleeps on the second (sent ahead while the first ran):
+    the stop on failure skips the second without waiting for its idle limit (2 * 1 s + 1 s here)."""
+    solution = tmp_path / "wrong_then_sleeps.py"
+    solution.write_text("import time\na, b = map(int, open(0).read().split()[1:])\n"
+                        "while a == 2:\n    time.sleep(1)\nprint(a + b + 1)\n")
+    problem, tests, _ = _stdin_tests((1, 1), (2, 2), (3, 3))
+    assert problem.time_limit == 1
+    with Pool(1) as pool:
+        started = time.monotonic()
+        [result] = pool.grade([SolutionRun(problem, solution, tests, stop_on_failure=True)])
+        took = time.monotonic() - started
+    assert [test.verdict for test in result.tests] == [Verdict.WA, None, None]
+    assert took < 1.5, f"{took:.2f} s"

@@ -399,12 +399,15 @@ class Pool:
             slot.sent = (worker, run, index)
 
     def _drop_sent_ahead(self, worker: Worker | None, run: SolutionRun, index: int) -> Worker | None:
-        """Read and drop the answer to this test's request if it was sent ahead; the worker, or None if it died."""
+        """Read and drop the answer to this test's request if it was sent ahead; the worker, or None
+        if it died. An answer that takes longer than a new zygote's start is not waited for: the
+        zygote is killed (with the test, a child of it), as a skipped test that runs to its limits
+        (a solution that fails one test, then sleeps or spins on the next) cost the grading that long."""
         sent, self._slot.sent = self._slot.sent, None
         if worker is None or not _sent_to(sent, worker, run, index):
             return worker
         try:
-            worker.answer()
+            worker.answer(timeout=ZYGOTE_START)
         except WorkerDied:
             self._discard(worker)
             return None

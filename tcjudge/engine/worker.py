@@ -140,9 +140,10 @@ class Worker:
         self._send(line)
         return True
 
-    def answer(self) -> RunFacts:
-        """The facts of the oldest test sent and not answered yet; raises WorkerDied."""
-        return _facts(self._answer())
+    def answer(self, timeout: float | None = None) -> RunFacts:
+        """The facts of the oldest test sent and not answered yet; raises WorkerDied, and past
+        `timeout` seconds (default: as long as the test can take) kills the zygote first."""
+        return _facts(self._answer(timeout))
 
     def ask_to_end(self) -> None:
         """Tell the zygote to end (it then reaps its children and removes their cgroups), without
@@ -182,8 +183,8 @@ class Worker:
         except (OSError, ValueError):  # a dead zygote, or a pipe the pool closed (cancelled) under us
             raise self._died("stopped accepting requests") from None
 
-    def _answer(self) -> dict:
-        response = self._receive(self._answer_timeout)
+    def _answer(self, timeout: float | None = None) -> dict:
+        response = self._receive(self._answer_timeout if timeout is None else timeout)
         if "internal_error" in response:
             raise WorkerDied(f"the worker failed: {response['internal_error']}")
         return response
