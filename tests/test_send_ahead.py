@@ -115,3 +115,25 @@ def test_a_skipped_test_sent_ahead_is_not_waited_for(tmp_path: Path):
         took = time.monotonic() - started
     assert [test.verdict for test in result.tests] == [Verdict.WA, None, None]
     assert took < 1.5, f"{took:.2f} s"
+
+
+def test_a_test_is_not_taken_ahead_from_an_idle_worker(tmp_path: Path, monkeypatch):
+    """Two slow tests at -j2: the first worker thread must not take the second test ahead while the
+    second thread, started meanwhile, finds no test left (it ran them one after the other, 1.27 s
+    against 0.85 s for two tests of 0.6 s of CPU)."""
+    answered_by: list[int] = []
+    real_answer = Worker.answer
+
+    def answer(worker, timeout=None):
+        answered_by.append(id(worker))
+        return real_answer(worker, timeout)
+
+    monkeypatch.setattr(Worker, "answer", answer)
+    solution = tmp_path / "slow.py"
+    solution.write_text("import time\na, b = map(int, open(0).read().split()[1:])\nstarted = time.process_time()\n"
+                        "while time.process_time() - started < 0.5:\n    pass\nprint(a + b)\n")
+    problem, tests, _ = _stdin_tests((1, 1), (2, 2))
+    with Pool(2) as pool:
+        [result] = pool.grade([SolutionRun(problem, solution, tests, stop_on_failure=True)])
+    assert result.verdict is Verdict.AC
+    assert len(set(answered_by)) == 2
