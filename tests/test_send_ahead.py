@@ -137,3 +137,24 @@ def test_a_test_is_not_taken_ahead_from_an_idle_worker(tmp_path: Path, monkeypat
         [result] = pool.grade([SolutionRun(problem, solution, tests, stop_on_failure=True)])
     assert result.verdict is Verdict.AC
     assert len(set(answered_by)) == 2
+
+
+def test_a_worker_lost_with_a_request_sent_ahead_is_replaced_and_both_tests_sent_again(monkeypatch):
+    """The zygote dies while the next test's request waits in its pipe: the test is retried on a new
+    zygote and the next one sent to it again, every answer still its own test's."""
+    killed: list[int] = []
+    real_answer = Worker.answer
+
+    def answer(worker, timeout=None):
+        if not killed:
+            killed.append(worker.process.pid)
+            worker.process.kill()
+            worker.process.wait()
+        return real_answer(worker, timeout)
+
+    monkeypatch.setattr(Worker, "answer", answer)
+    problem, tests, solution = _stdin_tests((1, 2), (3, 4), (5, 6), (7, 8))
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, solution, tests, stop_on_failure=False)])
+    assert len(killed) == 1
+    assert [test.verdict for test in result.tests] == [Verdict.AC] * 4
