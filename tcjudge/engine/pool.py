@@ -376,7 +376,8 @@ class Pool:
         send its request before this test's answer is read: the zygote starts it as soon as it has done
         with this one, where it waited while the judge read, judged and recorded this one's answer
         (0.4 ms per trivial test at -j1, 0.8 ms at -j2). Its answer is read at its turn; a test the
-        stop on a failure then skips is answered all the same, and its answer dropped."""
+        stop on a failure then skips has its answer dropped (see _drop_sent_ahead). Never the last
+        tests of a grading at -j > 1, which another worker thread may be idle to take."""
         slot = self._slot
         if slot.ahead is None:
             if slot.jobs.qsize() < len(self._cpus):  # a grading's last tests are left to the other worker
