@@ -20,6 +20,7 @@ import psutil
 import pytest
 
 from tcjudge.engine import pool as pool_module
+from tcjudge.engine import worker as worker_module
 from tcjudge.engine.pool import Pool, SolutionRun
 from tcjudge.engine.worker import Worker
 from tcjudge.engine.processes import die_with_parent
@@ -157,6 +158,33 @@ def test_a_longer_grading_starts_the_second_worker(tmp_path, monkeypatch):
     assert len(_zygotes_seen(slow, 12)) == 2
 
 
+def test_every_zygote_of_a_grading_ends_on_its_own_before_its_thread_does(tmp_path, monkeypatch):
+    # A zygote dies with the worker thread that started it (PR_SET_PDEATHSIG): before the fix each one
+    # was killed as its thread ended, so it never removed its cgroups (a sweep did) nor ended its
+    # template (init reaped it). Now each thread ends its zygote first: every one exits 0, no sweep.
+    monkeypatch.setattr(pool_module, "LATER_WORKERS_AFTER", 0.3)
+    swept = []
+    monkeypatch.setattr(worker_module, "remove_stale_cgroups", lambda *args: swept.append(args))
+    started = []
+
+    class Recorded(Worker):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    monkeypatch.setattr(pool_module, "Worker", Recorded)
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\nclass Adder:\n    def add(self, values, factor):\n        time.sleep(0.1)\n"
+                    "        return sum(values) * factor\n")
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    with Pool(2) as pool:
+        [result] = pool.grade([SolutionRun(problem, slow, (problem.tests * 8)[:12], False)])
+        ended = [worker.process.poll() for worker in started]
+        assert pool._workers == []
+    assert str(result.verdict) == "AC", result
+    assert ended == [0, 0] and swept == []
+
+
 def test_a_later_worker_starts_only_when_the_tests_left_outlast_a_zygotes_start(monkeypatch):
     # 400 trivial tests, weighed every 0.1 s: what is left takes far less than the hour a zygote's
     # start is made to cost here, so the first worker does them all (before, a second one started)
@@ -213,7 +241,6 @@ def _capabilities(pid: int) -> dict[str, str]:
 
 
 def test_waiting_for_a_process_to_exit_returns_when_it_has_and_times_out_when_it_does_not():
-    from tcjudge.engine import worker as worker_module
 
     quick = subprocess.Popen(["sh", "-c", "exit 3"])
     worker_module._wait_for_exit(quick, 30)
@@ -229,7 +256,6 @@ def test_waiting_for_a_process_to_exit_returns_when_it_has_and_times_out_when_it
 
 
 def test_a_zygote_that_does_not_end_when_asked_is_killed(monkeypatch):
-    from tcjudge.engine import worker as worker_module
 
     monkeypatch.setattr(worker_module, "CLOSE_GRACE", 0.2)
     worker = Worker()

@@ -268,6 +268,7 @@ class Pool:
                     run, index = jobs.get_nowait()
                 except queue.Empty:
                     self._no_jobs_left.set()
+                    self._discard(worker)  # ended now, idle, it cleans up after itself (see _discard)
                     return
             try:
                 worker = self._run_job(worker, run, index, on_test)
@@ -478,6 +479,9 @@ class Pool:
         return worker
 
     def _discard(self, worker: Worker | None) -> None:
+        """End `worker` and forget it. A worker thread ends its zygote so before the thread ends: a
+        zygote dies with the thread that started it (PR_SET_PDEATHSIG), killed before it can remove its
+        cgroups (left to remove_stale_cgroups) or end its template (left to init)."""
         if worker is None:
             return
         with self._workers_lock:
