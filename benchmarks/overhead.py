@@ -113,10 +113,11 @@ def process_per_test(count: int) -> list[float]:
 
 
 def adopt_orphans() -> None:
-    """Become the subreaper of every process started from here on. A pool's zygote ends with the
-    worker thread that started it (its parent-death signal follows that thread), before it reaps its
-    template and last children; init reaped those, and their CPU (the template's: about 0.7 ms a
-    trivial test, measured against cpuacct) was missing from tree_cpu."""
+    """Become the subreaper of every process started from here on. A zygote killed before it reaps
+    its template and last children (its parent-death signal follows the worker thread that started
+    it: until a thread ended its zygote first, every pool's zygote died so) leaves them to init, and
+    their CPU (the template's: about 0.7 ms a trivial test, measured against cpuacct) was missing
+    from tree_cpu."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
