@@ -127,6 +127,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     if timing is None:
         return
     from .problems.timing import MAX_LIMIT, UNSET  # (a package's without a time limit)
+    from .reports.history import TIMING_COMMAND
 
     if not problem.time_limit_from.startswith(UNSET):
         return
@@ -140,7 +141,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
         problem.time_limit_from = f"the default: no submission to compute one from ({timing.words})"
         return
     print(f"Timing {count(len(lower), 'submission')} of {problem.slug} for its time limit (none given)")
-    results = judge_runs(options, "time limit", lower, getattr(options, "fresh", False)).results
+    results = judge_runs(options, TIMING_COMMAND, lower, getattr(options, "fresh", False)).results
     from .problems.expectations import UNTIMED
 
     failed = [r for r in results if r.verdict in UNTIMED]
@@ -161,7 +162,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     if upper:
         print(f"Timing {count(len(upper), 'submission')} of {problem.slug} that must time out at "
               f"{timing.time_limit_to_tle:g}x its limit")
-        for result in judge_runs(options, "time limit", upper, getattr(options, "fresh", False)).results:
+        for result in judge_runs(options, TIMING_COMMAND, upper, getattr(options, "fresh", False)).results:
             if not any(t.verdict is Verdict.TLE for t in result.tests):
                 print(f"judge: warning: {display_path(result.solution)} must time out, but gets {result.verdict} "
                       f"at {margin:g} s, {timing.time_limit_to_tle:g}x the computed {problem.time_limit:g} s limit "

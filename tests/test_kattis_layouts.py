@@ -264,3 +264,19 @@ def test_c_and_cpp_threads_with_default_attributes_start(judge):
     code, out, err = judge("--problems", LAYOUTS, "check", "threaded")
     assert code == 0, out + err
     assert "2 of 2 solutions got their expected verdict" in out
+
+
+def test_a_computed_time_limits_timing_run_is_not_the_last_run_a_check_compares_with(judge, tmp_path):
+    """The timing run grades a package's submissions at the timing's cap and stops each at its first
+    failure: a check compared its full results with those, and every check of problemtools' oddecho
+    said "partially_accepted/sol.py: WA 0 -> AC 50" though nothing had changed."""
+    package = tmp_path / "problems" / "partialscore"
+    shutil.copytree(LAYOUTS / "partialscore", package)
+    yaml = package / "problem.yaml"
+    yaml.write_text(yaml.read_text().replace("limits:\n  time_limit: 2\n", ""))
+    assert "time_limit" not in yaml.read_text()
+    for _ in range(2):
+        code, out, err = judge("--problems", package.parent, "check", "partialscore")
+        assert code == 0, out + err
+        assert "Timing" in out and "small_only.py: WA 40" in out
+    assert "changes since the last run: none" in out, out

@@ -74,6 +74,8 @@ CREATE TABLE IF NOT EXISTS tests (
 CREATE INDEX IF NOT EXISTS results_by_content ON results (solution_hash, problem_hash);
 CREATE INDEX IF NOT EXISTS results_by_solution ON results (solution, problem);
 """
+TIMING_COMMAND = "time limit"  # the runs that time a package's submissions for its computed limit: at the
+# timing's cap, each stopped at its first failure, they are never the last run a solution's result is compared with
 TEST_COLUMNS = ("name", "verdict", "cpu_ms", "wall_ms", "memory_mib", "message", "returned", "input", "output", "score")
 # columns added since the first schema: (table, column, type), added to an older file when it is opened
 ADDED_COLUMNS = (("results", "score", "REAL"), ("tests", "score", "REAL"), ("results", "machine", "TEXT"))
@@ -336,7 +338,7 @@ class History:
     def record(self, command: str, argv: list[str], started: float, runs: list[SolutionRun],
                results: list[GradeResult], reused: dict[int, int], status: str = "complete") -> Outcome:
         """Write one run (a single transaction) and compare it with the latest earlier result of each
-        solution. `reused` maps an index in `results` to the result id whose tests it reused."""
+        solution (a timing run's excepted: TIMING_COMMAND). `reused` maps an index in `results` to the result id whose tests it reused."""
         if self.in_memory:  # a run recorded here would vanish with the process
             raise RuntimeError(f"the history {self.path} did not exist and was opened with create=False: "
                                "a run recorded in memory would be lost")
@@ -359,8 +361,8 @@ class History:
         row = self.db.execute(
             """SELECT COALESCE(r.tests_from, r.id), r.compile_message FROM results r JOIN runs ON runs.id = r.run_id
                WHERE r.solution = ? AND r.problem = ? AND r.all_tests AND runs.status = 'complete'
-                 AND r.run_id < ? ORDER BY r.id DESC LIMIT 1""",
-            (str(run.solution.resolve()), run.problem.slug, run_id)).fetchone()
+                 AND runs.command != ? AND r.run_id < ? ORDER BY r.id DESC LIMIT 1""",
+            (str(run.solution.resolve()), run.problem.slug, TIMING_COMMAND, run_id)).fetchone()
         if row is None:
             return None
         try:
