@@ -58,3 +58,32 @@ def test_problems_given_a_file_says_it_is_not_a_folder(tmp_path):
     (tmp_path / "notes.txt").write_text("x")
     run = judge_in(tmp_path, "--problems", "notes.txt", "check")
     assert run.returncode == 2 and "not a folder" in run.stderr, run.stderr
+
+
+def test_check_and_report_of_every_problem_leave_out_one_that_does_not_load_and_grade_the_others(tmp_path):
+    """A folder of packages with one broken (BAPCtools' divsort ships no data: its generators make it)
+    stopped `check` at that problem's error before anything was graded. Now it is said, as an input
+    error, and left out; the others are graded; the exit status is still 2."""
+    import json
+    import shutil
+
+    from .conftest import TESTDATA
+
+    problems = tmp_path / "problems"
+    shutil.copytree(TESTDATA / "kattis_layouts" / "partialscore", problems / "partialscore")
+    shutil.copytree(TESTDATA / "kattis_layouts" / "partialscore", problems / "nodata")
+    shutil.rmtree(problems / "nodata" / "data")
+    for command in ("check", "report"):
+        run = judge_in(tmp_path, command, "--json", f"{command}.json")
+        assert run.returncode == 2 and "Traceback" not in run.stderr, run.stdout + run.stderr
+        assert "nodata/data: the package has no tests" in run.stderr and "left out" in run.stderr
+        assert "partially_accepted/small_only.py" in run.stdout, run.stdout
+        assert "1 problem left out, not loading (nodata)" in run.stdout
+        written = json.loads((tmp_path / f"{command}.json").read_text())
+        assert [s["problem"] for s in written["solutions"]] == ["partialscore"] * 2
+        assert [p["problem"] for p in written["problems_left_out"]] == ["nodata"]
+    named = judge_in(tmp_path, "check", "nodata")  # named, it is the command's input: its error ends it
+    assert named.returncode == 2 and "no tests" in named.stderr and "Checking" not in named.stdout
+    shutil.rmtree(problems / "partialscore")
+    alone = judge_in(tmp_path, "check")
+    assert alone.returncode == 2 and "no problem here loads (1 left out" in alone.stderr, alone.stderr

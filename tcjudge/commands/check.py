@@ -12,7 +12,7 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json
 from ..text import count, safe_text
 from ..runs import judge_runs, settle_time_limit, stored_runs, worker_count
-from .common import EXIT_FAILED, EXIT_OK, add_grading_options, fresh_with_note, save_json, save_junit
+from .common import EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_OK, add_grading_options, fresh_with_note, save_json, save_junit
 
 HELP = "every stored solution must get its expected verdict"
 ORDER = 2  # its place in --help
@@ -30,9 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
-    for slug in options.slugs or catalog.slugs():
+    slugs = catalog.chosen(options.slugs)  # (a problem that does not load is left out: catalog.broken)
+    for slug in slugs:
         settle_time_limit(options, catalog, catalog.problem(slug))
-    runs = stored_runs(catalog, options.slugs, stop_on_failure=not options.all_tests,
+    runs = stored_runs(catalog, slugs, stop_on_failure=not options.all_tests,
                         verdicts_only=options.hide_expected)
     print(f"Checking {count(len(runs), 'stored solution')} of {count(len({run.problem.slug for run in runs}), 'problem')} "
           f"with {worker_count(options)} worker(s)")
@@ -52,11 +53,13 @@ def run(options) -> int:
     print(check_table([check_row(result) for result in results]))
     matched = sum(result.matched for result in results)
     print(f"{matched} of {count(len(results), 'solution')} got their expected verdict "
-          f"({time.monotonic() - started:.1f} s{reused_note(judged)}){left_out_note(catalog.faults)}")
+          f"({time.monotonic() - started:.1f} s{reused_note(judged)}){left_out_note(catalog.faults, catalog.broken)}")
     print(changes_section(judged.outcome))
     if options.json:
-        save_json(options.json, run_json(judged, catalog.faults))
+        save_json(options.json, run_json(judged, catalog.faults, catalog.broken))
     if options.junit:
         save_junit(options.junit, results, stored=True, left_out=catalog.faults)
+    if catalog.broken:  # the input error it was before the others were checked too
+        return EXIT_INPUT_ERROR
     # a submission left out for its own fault was not shown to get what it must: not all is well
     return EXIT_OK if matched == len(results) and not catalog.faults else EXIT_FAILED

@@ -15,7 +15,7 @@ from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json, write_report
 from ..text import count
 from ..runs import judge_runs, stored_runs
-from .common import EXIT_FAILED, EXIT_OK, add_grading_options, fresh_with_note, make_folder, save_json
+from .common import EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_OK, add_grading_options, fresh_with_note, make_folder, save_json
 
 HELP = "grade every stored solution on every test; write reports/"
 ORDER = 3  # its place in --help
@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
-    runs = stored_runs(catalog, options.slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
+    slugs = catalog.chosen(options.slugs)  # (a problem that does not load is left out: catalog.broken)
+    runs = stored_runs(catalog, slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
     make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
     started = time.monotonic()
     judged = judge_runs(options, "report", runs, fresh_with_note(options))
@@ -54,8 +55,10 @@ def run(options) -> int:
         raise JudgeInputError(f"cannot write the report: {err.strerror}", err.filename or options.out) from None
     matched = sum(result.matched for result in judged.results)
     print(f"\n{count(len(judged.results), 'solution')} graded in {time.monotonic() - started:.1f} s{reused_note(judged)}; "
-          f"{matched} got their expected verdict{left_out_note(catalog.faults)}")
+          f"{matched} got their expected verdict{left_out_note(catalog.faults, catalog.broken)}")
     print(changes_section(judged.outcome))
     if options.json:
-        save_json(options.json, run_json(judged, catalog.faults))
+        save_json(options.json, run_json(judged, catalog.faults, catalog.broken))
+    if catalog.broken:  # the input error it was before the others were graded too
+        return EXIT_INPUT_ERROR
     return EXIT_OK if matched == len(judged.results) and not catalog.faults else EXIT_FAILED

@@ -43,6 +43,7 @@ class Catalog:
         self.skipped: list[Path] = []  # package submissions the judge cannot run (language, layout)
         self.faults: dict[Path, str] = {}  # package submissions left out for a fault of their own -> why
         self.faults_noted: set[Path] = set()  # (each said once a command)
+        self.broken: dict[str, str] = {}  # problems an every-problem command left out: slug -> why it does not load
 
     def slugs(self) -> list[str]:
         if self.problems_dir.exists() and not self.problems_dir.is_dir():
@@ -55,6 +56,28 @@ class Catalog:
                                   f"problems: --problems {display_path(_absolute(self.problems_dir).parent)}",
                                   self.problems_dir)
         return found
+
+    def chosen(self, slugs: list[str]) -> list[str]:
+        """The problems a command over problems works on: those named (a named one that does not load
+        ends the command), else every one that loads. One that does not is said on stderr, as an input
+        error is, and left out (`broken`): one broken package in a folder of many no longer stops the
+        others being checked."""
+        if slugs:
+            return list(slugs)
+        loaded = []
+        for slug in self.slugs():
+            try:
+                self.problem(slug)
+            except JudgeInputError as err:
+                self.broken[slug] = str(err)
+                said = safe_text(str(err), limit=len(str(err)) * 4 + 100)  # (as cli.main says an input error)
+                print(f"judge: error: {said} (left out: the other problems go on)", file=sys.stderr)
+            else:
+                loaded.append(slug)
+        if self.broken and not loaded:
+            raise JudgeInputError(f"no problem here loads ({len(self.broken)} left out, see the errors above)",
+                                  self.problems_dir)
+        return loaded
 
     def problem(self, slug: str) -> Problem:
         if slug not in self._loaded:

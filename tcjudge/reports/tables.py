@@ -170,18 +170,24 @@ def changes_section(outcome: Outcome) -> str:
     return "\n".join(lines)
 
 
-def run_json(judged: Judged, left_out: dict[Path, str] | None = None) -> dict:
-    """check's and report's --json: every result, the changes, how many results were reused, and the
-    submissions left out for a fault of their own (`left_out`: each `solution` and `reason`)."""
+def run_json(judged: Judged, left_out: dict[Path, str] | None = None, broken: dict[str, str] | None = None) -> dict:
+    """check's and report's --json: every result, the changes, how many results were reused, the
+    submissions left out for a fault of their own (`left_out`: each `solution` and `reason`) and the
+    problems left out because they do not load (`problems_left_out`: each `problem` and `reason`)."""
     return {"solutions": [result.to_json() for result in judged.results],
             "changes": [change.to_json() for change in judged.outcome.changes],
             "reused": judged.reused, "run": judged.outcome.run_id,
-            "left_out": [{"solution": str(path), "reason": safe_text(why)} for path, why in (left_out or {}).items()]}
+            "left_out": [{"solution": str(path), "reason": safe_text(why)} for path, why in (left_out or {}).items()],
+            "problems_left_out": [{"problem": slug, "reason": safe_text(why)} for slug, why in (broken or {}).items()]}
 
 
-def left_out_note(left_out: dict[Path, str]) -> str:
-    """The summary's words for the submissions left out for a fault of their own ("" when none)."""
-    return f"; {count(len(left_out), 'submission')} left out, see the notes above" if left_out else ""
+def left_out_note(left_out: dict[Path, str], broken: dict[str, str] | None = None) -> str:
+    """The summary's words for the submissions left out for a fault of their own, and the problems
+    left out because they do not load ("" when none)."""
+    note = f"; {count(len(left_out), 'submission')} left out, see the notes above" if left_out else ""
+    if broken:
+        note += f"; {count(len(broken), 'problem')} left out, not loading ({', '.join(safe_text(s) for s in broken)})"
+    return note
 
 
 def history_text(history: History, target: str | None, limit: int) -> str:
