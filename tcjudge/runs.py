@@ -115,6 +115,15 @@ def _expected_score(problem: Problem, stored) -> ScoreRange | None:
     return ScoreRange(*asked) if asked is not None else problem.kind.expected_score(problem, stored.path)
 
 
+def settled_problems(options, catalog: Catalog) -> list[str]:
+    """The problems `check` and `report` grade (Catalog.chosen: the named ones, else every one that
+    loads), each package's time limit computed first, so that both grade a package alike."""
+    slugs = catalog.chosen(options.slugs)
+    for slug in slugs:
+        settle_time_limit(options, catalog, catalog.problem(slug))
+    return slugs
+
+
 def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     """A package that gives no time limit gets the one its format computes from its submissions'
     running times (problems/timing.py): the tests that bound it from below (each submission's tests

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -84,3 +85,17 @@ def test_the_tle_submissions_must_time_out_at_the_margin(judge, tmp_path):
     assert len(warnings) == 1 and "time_limit_exceeded/fast.py must time out, but gets AC at " in warnings[0], err
     assert re.search(r"at (\d+(\.\d+)?) s, 1\.5x the computed (\d+(\.5)?) s limit \(time_multipliers\.time_limit_to_tle\)",
                      warnings[0]), err
+
+
+def test_report_grades_a_package_at_the_limit_check_computes(judge, tmp_path):
+    """report graded a package that gives no time limit at the default (1 s), where check computes
+    one (digitsum: 0.5 s), so their verdicts could differ; the pages now show check's limit."""
+    limits = {}
+    for command in ("check", "report"):
+        code, out, err = judge("--problems", PACKAGES, command, "digitsum", "--json", tmp_path / f"{command}.json",
+                               *(["--out", tmp_path / "out"] if command == "report" else []))
+        assert code == 0, out + err
+        assert "Timing 4 submissions of digitsum for its time limit" in out
+        written = json.loads((tmp_path / f"{command}.json").read_text())
+        limits[command] = {result["limits"]["time_s"] for result in written["solutions"]}
+    assert len(limits["check"]) == 1 and limits["report"] == limits["check"]  # (0.5 s here, against the default 1 s)

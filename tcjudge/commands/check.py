@@ -11,7 +11,7 @@ from .. import languages
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json
 from ..text import count, safe_text
-from ..runs import judge_runs, settle_time_limit, stored_runs, worker_count
+from ..runs import judge_runs, settled_problems, stored_runs, worker_count
 from .common import EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_OK, add_grading_options, fresh_with_note, save_json, save_junit
 
 HELP = "every stored solution must get its expected verdict"
@@ -30,9 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
-    slugs = catalog.chosen(options.slugs)  # (a problem that does not load is left out: catalog.broken)
-    for slug in slugs:
-        settle_time_limit(options, catalog, catalog.problem(slug))
+    slugs = settled_problems(options, catalog)  # (one that does not load is left out: catalog.broken)
     runs = stored_runs(catalog, slugs, stop_on_failure=not options.all_tests,
                         verdicts_only=options.hide_expected)
     print(f"Checking {count(len(runs), 'stored solution')} of {count(len({run.problem.slug for run in runs}), 'problem')} "

@@ -14,7 +14,7 @@ from ..reports.history import History
 from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json, write_report
 from ..text import count
-from ..runs import judge_runs, stored_runs
+from ..runs import judge_runs, settled_problems, stored_runs
 from .common import EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_OK, add_grading_options, fresh_with_note, make_folder, save_json
 
 HELP = "grade every stored solution on every test; write reports/"
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options) -> int:
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
-    slugs = catalog.chosen(options.slugs)  # (a problem that does not load is left out: catalog.broken)
+    slugs = settled_problems(options, catalog)  # (one that does not load is left out: catalog.broken)
     runs = stored_runs(catalog, slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
     make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
     started = time.monotonic()
