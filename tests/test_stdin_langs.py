@@ -243,3 +243,17 @@ def test_show_output_of_a_program_says_what_it_shows(judge, tmp_path):
     shown = out.split("--- output of", 1)[1]
     assert "Traceback (most recent call last):" in shown and "raise ValueError('boom')" in shown, out
     assert "child.py" not in shown  # the judge's own frames are left out
+
+
+def test_a_java_programs_jvm_starts_with_its_whole_heap_and_a_serving_jvm_with_a_small_one():
+    """As problemtools runs Java (-Xms = -Xmx): grown from 8 MiB, the serial collector compacted
+    everything live at each step (BAPCtools' test-memsize.java, 1 MiB at a time to OutOfMemoryError
+    under 2 GiB: 5.2 s of CPU against 2.3 s). A serving JVM keeps its small, shrinking heap."""
+    from tcjudge.languages.java import SERVING_HEAP, stdin_program
+
+    toolchain = JAVA.toolchain()
+    if toolchain is None:
+        pytest.skip("no JDK here")
+    argv = stdin_program(toolchain, "classes", "Main", 700)["argv"]
+    assert "-Xmx700m" in argv and "-Xms700m" in argv and not set(SERVING_HEAP) & set(argv)
+    assert "-Xms8m" in SERVING_HEAP

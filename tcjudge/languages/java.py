@@ -45,13 +45,18 @@ RUNTIME_DATA_MIB = 768  # what the JVM itself maps beyond the heap and that stac
 START_CPU_SECONDS = 10  # RLIMIT_CPU headroom for JVM start-up, which the zygote does not charge
 SERVE_CPU_SECONDS = 60  # the same for a JVM that serves test after test: it retires when its CPU nears it
 JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xshare:auto", "-XX:-UseContainerSupport",
-             "-Xms8m", "-XX:-ShrinkHeapInSteps", "-Djava.security.manager=disallow",
+             "-Djava.security.manager=disallow",
              "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr",
              "-XX:+SuppressFatalErrorMessage")
 # The JVM's own messages go to the captured output, never to the result channel (descriptor 1 here):
-# warnings to stderr, and a crash aborts without its report (which HotSpot writes to stdout). A small
-# initial heap that shrinks at once gives memory back after each test of a serving JVM (its resident
-# memory at ready is then the same before every test); no solution can install a security manager.
+# warnings to stderr, and a crash aborts without its report (which HotSpot writes to stdout); no
+# solution can install a security manager.
+SERVING_HEAP = ("-Xms8m", "-XX:-ShrinkHeapInSteps")
+# A small initial heap that shrinks at once gives memory back after each test of a serving JVM (its
+# resident memory at ready is then the same before every test). A standard-input program's JVM runs
+# one test and starts with its whole heap (-Xms = -Xmx), as problemtools runs Java: grown from 8 MiB,
+# the serial collector compacts everything live at each step, and BAPCtools' test-memsize.java (1 MiB
+# at a time until OutOfMemoryError under 2 GiB) took 5.2 s of CPU against 2.3 s, TLE for its RTE.
 JAVAC_FLAGS = ("-encoding", "UTF-8", "-nowarn", "-Xmaxerrs", "5", "-J-Xmx512m", "-J-XX:+UseSerialGC",
                "-J-XX:-UsePerfData", "-J-XX:TieredStopAtLevel=1", "-J-XX:-UseContainerSupport")
 PUBLIC_CLASS = re.compile(r"\bpublic\s+(?:(?:final|abstract|strictfp)\s+)*class\s+([A-Za-z_$][\w$]*)")
@@ -124,8 +129,8 @@ class Java(Language):
         types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
         entry = ["-cp", str(_runtime(toolchain)), "tcjudge.Main", "serve", str(STACK_MIB), classes, qualified,
                  problem.method, *types]
-        return _jvm(toolchain, problem.memory_limit, entry, classes) | {"stdio": True, "serves": True,
-                                                                       "cpu_extra": SERVE_CPU_SECONDS}
+        return _jvm(toolchain, problem.memory_limit, entry, classes, SERVING_HEAP) | {
+            "stdio": True, "serves": True, "cpu_extra": SERVE_CPU_SECONDS}
 
 
 def stdin_program(toolchain: Toolchain, classes: str, qualified: str, memory_mib: int) -> dict:
@@ -133,12 +138,12 @@ def stdin_program(toolchain: Toolchain, classes: str, qualified: str, memory_mib
     holds the class `qualified`, whose main our runtime/tcjudge/Stdin.java calls (Java, Kotlin)."""
     entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(_runtime(toolchain)), "tcjudge.Stdin",
              str(STACK_MIB), classes, qualified]
-    return _jvm(toolchain, memory_mib, entry, classes) | {"stdio": False, "serves": False,
-                                                         "cpu_extra": START_CPU_SECONDS}
+    return _jvm(toolchain, memory_mib, entry, classes, (f"-Xms{memory_mib}m",)) | {
+        "stdio": False, "serves": False, "cpu_extra": START_CPU_SECONDS}
 
 
-def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str) -> dict:
-    return {"argv": [toolchain.programs["java"], f"-Xmx{memory_mib}m", *JVM_FLAGS, *entry],
+def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str, heap: tuple[str, ...]) -> dict:
+    return {"argv": [toolchain.programs["java"], f"-Xmx{memory_mib}m", *heap, *JVM_FLAGS, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
             "readable": [classes, str(_runtime(toolchain)), *jvm_readable(toolchain)],
             "profile": "jvm", "ready": True, "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB}
