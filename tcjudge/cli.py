@@ -21,7 +21,7 @@ from . import __version__, commands, project
 from .commands.common import EXIT_CLOSED_PIPE, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, positive
 from .errors import JudgeInputError
 from .protocol import SOURCE_LIMIT
-from .text import safe_text
+from .text import whole_line
 
 
 def main(argv: list[str] | None = None, spares=None) -> int:
@@ -53,8 +53,8 @@ def _main(argv: list[str] | None, spares) -> int:
         code = options.command(options)
         return EXIT_CLOSED_PIPE if guard and guard.gone else code
     except JudgeInputError as err:
-        message = safe_text(str(err), limit=len(str(err)) * 4 + 100)  # one line: a hostile file name never reaches the terminal raw
-        print(f"judge: error: {message}", file=sys.stderr)
+        # one line: a hostile file name never reaches the terminal raw
+        print(f"judge: error: {whole_line(str(err))}", file=sys.stderr)
         return EXIT_INPUT_ERROR
     except KeyboardInterrupt:
         print("\njudge: interrupted", file=sys.stderr)

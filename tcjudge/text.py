@@ -45,6 +45,11 @@ def safe_text(text: object, limit: int = MESSAGE_LIMIT) -> str:
     return _CUT_ESCAPE.sub("", escaped[: max(limit - len(marker), 0)]) + marker
 
 
+def whole_line(text: str) -> str:
+    """`text` made safe (safe_text) and never cut: an input error's one line names its file whole."""
+    return safe_text(text, limit=len(text) * 4 + 100)
+
+
 def safe_lines(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """`safe_text` for text whose lines matter (printed output, a program's answer): at most `limit`
     characters, each line made safe and the line breaks kept."""

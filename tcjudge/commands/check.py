@@ -12,7 +12,7 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json
 from ..text import count, safe_text
 from ..runs import judge_runs, settled_problems, stored_runs, worker_count
-from .common import EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_OK, add_grading_options, fresh_with_note, save_json, save_junit
+from .common import add_grading_options, fresh_with_note, save_json, save_junit, stored_exit
 
 HELP = "every stored solution must get its expected verdict"
 ORDER = 2  # its place in --help
@@ -57,7 +57,4 @@ def run(options) -> int:
         save_json(options.json, run_json(judged, catalog.faults, catalog.broken))
     if options.junit:
         save_junit(options.junit, results, stored=True, left_out=catalog.faults)
-    if catalog.broken:  # the input error it was before the others were checked too
-        return EXIT_INPUT_ERROR
-    # a submission left out for its own fault was not shown to get what it must: not all is well
-    return EXIT_OK if matched == len(results) and not catalog.faults else EXIT_FAILED
+    return stored_exit(catalog, matched, len(results))

@@ -21,6 +21,15 @@ if TYPE_CHECKING:  # the command line imports this module for its exit codes: no
 EXIT_OK, EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 0, 1, 2, 130, 141
 
 
+def stored_exit(catalog: Catalog, matched: int, graded: int) -> int:
+    """check's and report's exit status: 2 when a problem was left out for not loading (the input
+    error it was before the others were graded too); 1 when a solution missed its expected verdict or
+    a submission was left out for a fault of its own (not shown to get what it must); else 0."""
+    if catalog.broken:
+        return EXIT_INPUT_ERROR
+    return EXIT_OK if matched == graded and not catalog.faults else EXIT_FAILED
+
+
 def add_grading_options(parser: argparse.ArgumentParser, fresh: bool = True) -> None:
     """What every command that grades stored or given solutions takes: --fresh (for the stored
     ones), --hide-expected, -j and --cluster."""

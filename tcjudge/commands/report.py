@@ -15,7 +15,7 @@ from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json, write_report
 from ..text import count
 from ..runs import judge_runs, settled_problems, stored_runs
-from .common import EXIT_FAILED, EXIT_INPUT_ERROR, EXIT_OK, add_grading_options, fresh_with_note, make_folder, save_json
+from .common import add_grading_options, fresh_with_note, make_folder, save_json, stored_exit
 
 HELP = "grade every stored solution on every test; write reports/"
 ORDER = 3  # its place in --help
@@ -59,6 +59,4 @@ def run(options) -> int:
     print(changes_section(judged.outcome))
     if options.json:
         save_json(options.json, run_json(judged, catalog.faults, catalog.broken))
-    if catalog.broken:  # the input error it was before the others were graded too
-        return EXIT_INPUT_ERROR
-    return EXIT_OK if matched == len(judged.results) and not catalog.faults else EXIT_FAILED
+    return stored_exit(catalog, matched, len(judged.results))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Mapping
 from ..errors import JudgeInputError
 from ..protocol import SOURCE_LIMIT
 from ..record import record
-from ..text import safe_text
+from ..text import safe_text, whole_line
 from .format import Problem, SolutionLanguage, did_you_mean
 from .loader import kind_of, load_problem
 from .yamlio import load_mapping
@@ -70,8 +70,7 @@ class Catalog:
                 self.problem(slug)
             except JudgeInputError as err:
                 self.broken[slug] = str(err)
-                said = safe_text(str(err), limit=len(str(err)) * 4 + 100)  # (as cli.main says an input error)
-                print(f"judge: error: {said} (left out: the other problems go on)", file=sys.stderr)
+                print(f"judge: error: {whole_line(str(err))} (left out: the other problems go on)", file=sys.stderr)
             else:
                 loaded.append(slug)
         if self.broken and not loaded:

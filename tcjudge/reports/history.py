@@ -338,7 +338,8 @@ class History:
     def record(self, command: str, argv: list[str], started: float, runs: list[SolutionRun],
                results: list[GradeResult], reused: dict[int, int], status: str = "complete") -> Outcome:
         """Write one run (a single transaction) and compare it with the latest earlier result of each
-        solution (a timing run's excepted: TIMING_COMMAND). `reused` maps an index in `results` to the result id whose tests it reused."""
+        solution (a timing run's excepted: TIMING_COMMAND). `reused` maps an index in `results` to the
+        result id whose tests it reused."""
         if self.in_memory:  # a run recorded here would vanish with the process
             raise RuntimeError(f"the history {self.path} did not exist and was opened with create=False: "
                                "a run recorded in memory would be lost")
