@@ -168,7 +168,8 @@ def test_calibrate_warns_about_a_sensitive_limit_and_a_slow_accepted_solution(ju
     code, out, _ = judge("calibrate", "largest", *_in(project))
     assert code == 0
     assert "slowish.py, test edge-last)" in out  # the slowest accepted run
-    assert "just_too_slow.py (filed as TLE) passes at 1.5x the 0.2 s limit: the limit is sensitive" in out
+    assert re.search(r"just_too_slow\.py \(filed as TLE\) needs x1\.\d+ the 0\.2 s limit \(2\d\d ms CPU on "
+                     r"edge-last, its slowest test\), within 1\.5x of it: the limit is sensitive", out), out
     assert "slowish.py uses" in out and "ms on edge-last, more than half the 0.2 s limit" in out
 
 
@@ -193,6 +194,22 @@ def test_calibrate_gives_the_margins_between_the_slowest_ac_and_the_fastest_tle(
     code, out, _ = judge("calibrate", "largest", *_in(project))
     assert re.search(r"fastest TLE: at least 4\d\d\.\d ms CPU \(.*/slower\.py, test edge-last; stopped at 2\.25x the "
                      r"0\.2 s limit\)\nmargin: +the fastest TLE is at least x", out), out
+
+
+def test_calibrate_says_a_tle_solution_passes_at_the_limit_and_claims_no_margin_above_it(judge, project):
+    """A solution filed as TLE that needs half the 1 s limit passes at it: said so, with the CPU time
+    measured, never "passes at 1.5x" nor the limit "below the fastest TLE"."""
+    (project / "solutions" / "largest" / "time_limit_exceeded").mkdir()
+    (project / "solutions" / "largest" / "time_limit_exceeded" / "x.py").write_text(BURN.format(seconds=0.5))
+    code, out, _ = judge("calibrate", "largest", *_in(project))
+    assert code == 0, out
+    assert re.search(r"time_limit_exceeded/x\.py \(filed as TLE\) passes at the 1 s limit \([56]\d\d ms CPU on "
+                     r"edge-last, its slowest test\): it is not a TLE solution, or the limit is too high", out), out
+    assert re.search(r"fastest TLE: [56]\d\d\.\d ms CPU \(.*/x\.py, test edge-last; it passes at the 1 s "
+                     r"limit\)", out), out
+    assert re.search(r"the 1 s limit is x\d+ above the slowest AC and the fastest TLE passes under it "
+                     r"\(x0\.[56]\d* of it\)", out), out
+    assert "1.5x" not in out and "below the fastest TLE" not in out
 
 
 def test_calibrate_says_when_no_tle_solution_is_stored(judge, project):

@@ -41,12 +41,16 @@ def margins(result, factor: float | None, where: str) -> list[tuple[str, str]]:
         return lines + [("fastest TLE", f"{stored} ({where}/time_limit_exceeded/): "
                                         "nothing says how slow a wrong approach is")]
     at_least = "at least " if fastest.capped else ""
-    stopped = f"; stopped at {TIMEOUT:g}x the {result.in_force:g} s limit" if fastest.capped else ""
+    passes = fastest.ms <= limit_ms  # never when capped: stopped above the limit
+    stopped = (f"; stopped at {TIMEOUT:g}x the {result.in_force:g} s limit" if fastest.capped
+               else f"; it passes at the {result.in_force:g} s limit" if passes else "")
     lines.append(("fastest TLE", f"{at_least}{fastest.ms:.1f} ms CPU ({fastest.where}{stopped})"))
     if ac > 0:
+        apart = (f"the fastest TLE passes under it (x{fastest.ms / limit_ms:.3g} of it)" if passes
+                 else f"{at_least}x{fastest.ms / limit_ms:.3g} below the fastest TLE")
         lines.append(("margin", f"the fastest TLE is {at_least}x{fastest.ms / ac:.3g} the slowest AC; the "
                                 f"{result.in_force:g} s limit is x{limit_ms / ac:.3g} above the slowest AC and "
-                                f"{at_least}x{fastest.ms / limit_ms:.3g} below the fastest TLE"))
+                                f"{apart}"))
     return lines
 
 

@@ -102,8 +102,9 @@ def _filed(expected) -> str:
 
 def _measure_tle(calibration: Calibration, results: list[GradeResult], limit: float) -> None:
     """The fastest TLE solution, each timed by its slowest test (run up to TIMEOUT x the limit and
-    stopped at its first failure), and the warnings: one that passes at SENSITIVE x the limit makes
-    the limit sensitive; one that fails otherwise (WA, RE...) says nothing about time."""
+    stopped at its first failure), and the warnings: one that fails otherwise (WA, RE...) says
+    nothing about time; one that passes says the CPU time of its slowest test, the figure measured
+    (what it would get at the limit follows from it: verdicts use CPU time)."""
     timed = []
     for result in results:
         ran = [t for t in result.tests if t.verdict is not None]
@@ -114,12 +115,23 @@ def _measure_tle(calibration: Calibration, results: list[GradeResult], limit: fl
             continue
         if slowest is None:
             continue
-        if result.verdict is Verdict.AC and slowest.cpu_ms <= limit * SENSITIVE * 1000:
-            calibration.warnings.append(f"{display_path(result.solution)} (filed as TLE) passes at {SENSITIVE:g}x the "
-                                        f"{limit:g} s limit: the limit is sensitive")
+        if result.verdict is Verdict.AC and (warning := _passing_tle(slowest, limit)):
+            calibration.warnings.append(f"{display_path(result.solution)} (filed as TLE) {warning}")
         timed.append(FastestTle(slowest.cpu_ms, f"{display_path(result.solution)}, test {slowest.name}",
                                 result.verdict is Verdict.TLE))
     calibration.fastest_tle = min(timed, key=lambda f: (f.capped, f.ms), default=None)
+
+
+def _passing_tle(slowest, limit: float) -> str:
+    """What a TLE solution that passed at TIMEOUT x the limit says of the limit: nothing when it needs
+    more than SENSITIVE x the limit."""
+    took = f"{slowest.cpu_ms:.0f} ms CPU on {slowest.name}, its slowest test"
+    if slowest.cpu_ms <= limit * 1000:
+        return f"passes at the {limit:g} s limit ({took}): it is not a TLE solution, or the limit is too high"
+    if slowest.cpu_ms <= limit * SENSITIVE * 1000:
+        return (f"needs x{slowest.cpu_ms / (limit * 1000):.3g} the {limit:g} s limit ({took}), within "
+                f"{SENSITIVE:g}x of it: the limit is sensitive")
+    return ""
 
 
 def _warn_about(calibration: Calibration, results: list[GradeResult], limit: float, factor: float) -> None:
