@@ -116,6 +116,44 @@ ZYGOTE_START = 0.1  # seconds of CPU a zygote takes to start (an interpreter and
 # fits in a pipe whatever its capacity: the judge's write then never waits for a zygote that is itself
 # waiting to write a long answer the judge has not read yet.
 AHEAD_CAP = select.PIPE_BUF
+# A test that could not get a CPU for the overload bound (verdicts.decide's "machine overloaded") is the
+# machine's fault, not the solution's: it is graded again this many times, alone (see Gate), before it is IE.
+OVERLOAD_RETRIES = 2
+
+
+class Gate:
+    """How many tests of a pool run at once: one per worker thread until a test finds the machine
+    overloaded, then one, for the rest of the pool's life: a busy machine costs time, not verdicts.
+    A thread whose next test was sent ahead stays inside: that test already runs in its zygote."""
+
+    def __init__(self):
+        self._changed = threading.Condition()
+        self._inside = 0
+        self.limit: int | None = None  # None: every worker thread at once
+
+    def enter(self) -> None:
+        with self._changed:
+            while self.limit is not None and self._inside >= self.limit:
+                self._changed.wait()
+            self._inside += 1
+
+    def leave(self) -> None:
+        with self._changed:
+            self._inside -= 1
+            self._changed.notify_all()
+
+    def back_off(self) -> None:
+        with self._changed:
+            self.limit = 1
+            self._changed.notify_all()
+
+
+class Overloaded(Exception):
+    """A test the machine could not give a CPU (its result, IE, is kept for when the retries run out)."""
+
+    def __init__(self, result: TestResult):
+        super().__init__(result.message)
+        self.result = result
 
 
 class Pool:
@@ -147,6 +185,7 @@ class Pool:
         self._no_jobs_left = threading.Event()  # a worker found the queue empty, or the grading was cancelled
         self._tests_done = 0  # tests of the grading done so far (a later worker's start is weighed by them)
         self._first_test_at = 0.0  # when its first test was done (time.monotonic): the rate counts from there
+        self._gate = Gate()
 
     def __enter__(self) -> Pool:
         return self
@@ -259,25 +298,32 @@ class Pool:
     def _take_jobs(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
         slot = self._slot
-        slot.jobs, slot.ahead, slot.sent = jobs, None, None  # see _send_ahead
-        while self._callback_error is None and not self._cancelled.is_set():
-            if slot.ahead is not None:
-                (run, index), slot.ahead = slot.ahead, None
-            else:
+        slot.jobs, slot.ahead, slot.sent, slot.inside = jobs, None, None, False  # see _send_ahead, Gate
+        try:
+            while self._callback_error is None and not self._cancelled.is_set():
+                if slot.ahead is not None:
+                    (run, index), slot.ahead = slot.ahead, None
+                else:
+                    try:
+                        run, index = jobs.get_nowait()
+                    except queue.Empty:
+                        self._no_jobs_left.set()
+                        self._discard(worker)  # ended now, idle, it cleans up after itself (see _discard)
+                        return
                 try:
-                    run, index = jobs.get_nowait()
-                except queue.Empty:
-                    self._no_jobs_left.set()
-                    self._discard(worker)  # ended now, idle, it cleans up after itself (see _discard)
-                    return
-            try:
-                worker = self._run_job(worker, run, index, on_test)
-            finally:
-                with run.lock:
-                    run.pending -= 1
-                    finished = run.pending == 0
-                if finished and on_done:
-                    self._callback(on_done, run.result())
+                    worker = self._run_job(worker, run, index, on_test)
+                finally:
+                    if slot.sent is None:  # (a request sent ahead keeps the thread inside: it runs already)
+                        self._leave_gate()
+                    with run.lock:
+                        run.pending -= 1
+                        finished = run.pending == 0
+                    if finished and on_done:
+                        self._callback(on_done, run.result())
+        finally:
+            if slot.inside:
+                slot.inside = False
+                self._gate.leave()
 
     def _run_job(self, worker: Worker | None, run: SolutionRun, index: int,
                  on_test: TestCallback | None) -> Worker | None:
@@ -290,7 +336,9 @@ class Pool:
             self._record(run, index, self._judge_answer(run, test), on_test)
             return worker
         lost: list[str] = []  # why each worker died under this test
+        overloads = 0  # times the machine could not give this test a CPU
         while True:
+            self._enter_gate()
             try:
                 if worker is not None and worker.served not in (None, run.key):
                     self._discard(worker)  # a worker serves one solution: nothing of one reaches the next
@@ -308,6 +356,17 @@ class Pool:
                 else:
                     result = TestResult(test.name, Verdict.IE,
                                         message=f"the worker died twice: {lost[0]}; again: {lost[1]}")
+            except Overloaded as err:  # the machine's fault: again, alone, before it is the verdict
+                self._discard(worker)  # (with any request sent ahead to it: the retry starts clean)
+                worker = None
+                overloads += 1
+                self._leave_gate()
+                self._gate.back_off()
+                if overloads <= OVERLOAD_RETRIES and not self._cancelled.is_set():
+                    continue
+                result = err.result
+                result.message += (f" (graded {overloads} times, the last {overloads - 1} with no other test "
+                                   f"of this run beside it)")
             except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
                 result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
             break
@@ -316,6 +375,16 @@ class Pool:
             return worker
         self._record(run, index, result, on_test)
         return worker
+
+    def _enter_gate(self) -> None:
+        if not self._slot.inside:
+            self._gate.enter()
+            self._slot.inside = True
+
+    def _leave_gate(self) -> None:
+        if self._slot.inside:
+            self._slot.inside = False
+            self._gate.leave()
 
     def _record(self, run: SolutionRun, index: int, result: TestResult, on_test: TestCallback | None) -> None:
         self._tests_done += 1  # (a count for a heuristic: a lost increment between threads costs nothing)
@@ -362,9 +431,12 @@ class Pool:
             verdict, message, awarded = judge_test(test, facts, run.problem)
         verdict, message, score = score_test(test, verdict, message, awarded)
         failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
-        return TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
-                          returned_text(facts), input_text(test) if failed else "", facts.output if failed else "",
-                          score)
+        result = TestResult(test.name, verdict, facts.cpu * 1000, facts.wall * 1000, facts.memory_mib, message,
+                            returned_text(facts), input_text(test) if failed else "", facts.output if failed else "",
+                            score)
+        if facts.ended == "overloaded" and verdict is Verdict.IE:
+            raise Overloaded(result)
+        return result
 
     @staticmethod
     def _send_test(worker: Worker, run: SolutionRun, test: TestCase, cap: int | None = None) -> bool:
@@ -380,6 +452,8 @@ class Pool:
         stop on a failure then skips has its answer dropped (see _drop_sent_ahead). Never the last
         tests of a grading at -j > 1, which another worker thread may be idle to take."""
         slot = self._slot
+        if self._gate.limit is not None:  # backed off: one test at a time, none waiting in a zygote
+            return
         if slot.ahead is None:
             if slot.jobs.qsize() < len(self._cpus):  # a grading's last tests are left to the other worker
                 return  # threads: taken ahead, a test waited for this one while another thread sat idle

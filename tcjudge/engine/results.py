@@ -138,7 +138,18 @@ class GradeResult:
             why = self.expected.score_mismatch(groups)
         elif why is None and self.problem.grading is None:
             why = self.expected.score_mismatch(None)
+        if why == "" and self.verdict is Verdict.IE:  # the judge's failure says why on the line that reports it
+            return self.internal_error
         return why
+
+    @property
+    def internal_error(self) -> str:
+        """Where and why the judge failed on this solution ("" when it did not): the first IE test's name
+        and message (a build's IE is its first test's: see SolutionRun.result)."""
+        failed = next((test for test in self.tests if test.verdict is Verdict.IE), None)
+        if failed is None:
+            return ""
+        return f"{failed.name}: {failed.message}" if failed.message else failed.name
 
     @property
     def matched(self) -> bool:

@@ -1,0 +1,113 @@
+"""A busy machine costs time, not verdicts (issue 45): a test that could not get a CPU for the overload
+bound is graded again, alone, before it is IE, and the pool backs off to one test at a time; an IE that
+remains says so on its line.
+
+The machine is made busy for real: CPU-bound neighbours, more than the cores, started by the test. The
+overload bound is lowered (Limits.overload, read by the judge when it loads a solution) so that the
+neighbours exceed it in a fraction of a second instead of 30.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tcjudge.engine import pool as pool_module
+from tcjudge.engine.pool import OVERLOAD_RETRIES, Pool, SolutionRun
+from tcjudge.problems.loader import load_problem
+from tcjudge.protocol import Limits
+from tcjudge.verdicts import Verdict
+
+from .conftest import FIXTURE_PROBLEMS
+
+ADDER = FIXTURE_PROBLEMS / "adder"
+BOUND = 1.0  # s a test may wait for a CPU here
+SPIN = 0.4  # s of CPU each test takes: among the neighbours, it waits past BOUND before it has them
+NEIGHBOURS = 6 * max(1, len(os.sched_getaffinity(0)))  # a test gets a seventh of a core or less
+SPINNER = f"""class Adder:
+    def add(self, values, factor):
+        import time
+        start = time.process_time()
+        while time.process_time() - start < {SPIN}:
+            pass
+        return sum(values) * factor
+"""
+
+
+@pytest.fixture
+def low_bound(monkeypatch):
+    monkeypatch.setattr(Limits, "overload", property(lambda self: BOUND))
+
+
+@pytest.fixture
+def neighbours():
+    """CPU-bound processes on every core, stopped (SIGSTOP) by `quiet` and killed at the end."""
+    started = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(NEIGHBOURS)]
+
+    class Busy:
+        @staticmethod
+        def quiet():
+            for process in started:
+                process.send_signal(signal.SIGSTOP)
+
+    try:
+        yield Busy
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
+
+
+def _spinner(tmp_path: Path) -> Path:
+    solution = tmp_path / "spinner.py"
+    solution.write_text(SPINNER)
+    return solution
+
+
+def test_a_test_that_stays_overloaded_is_ie_after_its_retries_and_says_so(tmp_path, low_bound, neighbours):
+    problem = load_problem(ADDER)
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, _spinner(tmp_path), problem.tests[:1], stop_on_failure=True)])
+    [test] = result.tests
+    assert test.verdict is Verdict.IE
+    assert "machine overloaded" in test.message
+    assert f"graded {OVERLOAD_RETRIES + 1} times" in test.message
+
+
+def test_the_machine_quieter_after_the_pool_backs_off_gives_the_solutions_verdict(tmp_path, low_bound, neighbours,
+                                                                                   monkeypatch):
+    """The neighbours stop when the pool backs off (as a machine does when the judge's own workers
+    were what overloaded it): the retried test and every later one are AC, graded one at a time."""
+    real_back_off = pool_module.Gate.back_off
+    backed_off = []
+
+    def back_off(gate):
+        backed_off.append(True)
+        neighbours.quiet()
+        real_back_off(gate)
+
+    monkeypatch.setattr(pool_module.Gate, "back_off", back_off)
+    problem = load_problem(ADDER)
+    with Pool(2) as pool:
+        [result] = pool.grade([SolutionRun(problem, _spinner(tmp_path), problem.tests, stop_on_failure=False)])
+        assert pool._gate.limit == 1  # the rest of the grading ran one test at a time
+    assert backed_off
+    assert [test.verdict for test in result.tests] == [Verdict.AC] * len(problem.tests), result.tests
+
+
+def test_check_says_why_a_solution_is_ie_on_its_line(tmp_path, low_bound, neighbours):
+    """`check`'s line of a mismatch that is IE carries the IE's reason (it was only in the history)."""
+    from tcjudge.engine.results import GradeResult
+    from tcjudge.problems.expectations import Expectation
+    from tcjudge.verdicts import Verdict as V
+
+    problem = load_problem(ADDER)
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, _spinner(tmp_path), problem.tests[:1], stop_on_failure=True)])
+    stored = GradeResult(problem, result.solution, result.tests, expected=Expectation.of(V.TLE))
+    assert stored.mismatch.startswith("example-0: machine overloaded: the test waited"), stored.mismatch
