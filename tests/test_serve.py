@@ -342,6 +342,7 @@ def test_statement_samples_and_submission_rules(tmp_path):
     assert "<h1>Adder</h1>" in red.get("/problems/adder").text
     with zipfile.ZipFile(io.BytesIO(red.get("/problems/adder/samples.zip").content)) as archive:
         assert archive.namelist() and "returns:" in archive.read(archive.namelist()[0]).decode()
+        assert archive.namelist()[0] == "0.txt"  # adder's example-0, numbered as `judge statement` does
     assert red.get("/problems/nope").status_code == 404
     assert submit(red, name="adder.rs").status_code == 400  # not a contest language
     assert submit(red, source=b"#" * (64 * 1024 + 1)).status_code == 400  # over --source-limit

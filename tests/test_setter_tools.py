@@ -246,6 +246,22 @@ def test_new_writes_a_folder_that_loads_and_validate_says_what_to_do_next(judge,
     assert "verify.py raised NotImplementedError" in out
 
 
+@pytest.mark.parametrize("slug", ["sum-two", "doorsgame"])
+def test_statement_numbers_each_example_as_its_text_does(judge, tmp_path, slug):
+    """One numbering: a statement's "Example 0" (new's own, or TopCoder's in doorsgame) is listed as
+    Example 0, the test example-0; the list said Example 1 (example-0)."""
+    problems = ROOT / "problems"
+    if slug == "sum-two":  # as `judge new` writes it
+        problems = tmp_path / "problems"
+        judge("new", slug, "--class", "SumTwo", "--method", "solve", "--signature", "int a, int b -> int",
+              "--problems", problems, "--solutions", tmp_path / "solutions")
+    code, out, _ = judge("--problems", problems, "statement", slug)
+    assert code == 0
+    in_text = re.findall(r"^\*\*Example (\d+)\.\*\*", out, re.MULTILINE)
+    listed = re.findall(r"^Example (\d+) \(example-(\d+)\)$", out, re.MULTILINE)
+    assert in_text and listed == [(number, number) for number in in_text], out
+
+
 @pytest.mark.parametrize("slug, signature, reason", [
     ("Binary_Code", "int a -> int", "'Binary_Code' is not a valid slug"),
     ("binary-code", "integer a -> int", "unknown type 'integer'"),

@@ -2,6 +2,12 @@
 is (statement.md of ours; a package's statement/problem.en.md or .tex, legacy problem_statement/),
 then its examples: each input and answer, or, for an interactive or multi-pass package, the
 dialogue of the sample's `.interaction` file, the judge's and the program's lines told apart.
+
+An example's number is the one its statement uses, everywhere the judge shows one (here, and the
+contest server's samples.zip): from 0 in our own format, as TopCoder numbers its examples (`judge
+new` writes "Example 0" for the test example-0, and our statements follow it), from 1 in a package,
+as problemtools' statements number their samples ("Sample Input 1"). So a statement's "Example 0"
+is listed as "Example 0 (example-0)", a package's first sample as "Example 1 (sample/1)".
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ def statement_text(problem: Problem) -> str:
     parts = [f"{problem.name} ({problem.slug})", "",
              source.read_text(encoding="utf-8", errors="replace").rstrip() if source else "(no statement file)"]
     shown = set()
-    for number, example in enumerate(problem.examples, 1):
+    for number, example in numbered_examples(problem):
         parts += ["", f"Example {number} ({example.name})"]
         dialogue = _dialogue(problem, example.file)
         if dialogue is not None:
@@ -36,6 +42,11 @@ def statement_text(problem: Problem) -> str:
     for path in alone:  # a dialogue without .in/.ans: shown, never run
         parts += ["", f"Example ({path.stem})", _dialogue(problem, path.relative_to(problem.path).as_posix()) or ""]
     return "\n".join(parts)
+
+
+def numbered_examples(problem: Problem) -> enumerate:
+    """The examples with their numbers, as the module's docstring says."""
+    return enumerate(problem.examples, 0 if problem.kind.own_format else 1)
 
 
 def _dialogue(problem: Problem, file: str) -> str | None:

@@ -11,7 +11,7 @@ import zipfile
 
 from markupsafe import escape
 
-from ..reports.statement import STATEMENT_FILES
+from ..reports.statement import STATEMENT_FILES, numbered_examples
 
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
 _SECTION = re.compile(r"\\(?:sub)?section\*?\{([^}]*)\}")
@@ -82,10 +82,10 @@ def _plain(text: str) -> str:
 
 def samples_zip(problem) -> bytes:
     """The statement's examples: a program's input and answer files (N.in, N.ans); a method's
-    arguments and expected return value (N.txt)."""
+    arguments and expected return value (N.txt); N as the statement numbers them."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for number, example in enumerate(problem.examples, 1):
+        for number, example in numbered_examples(problem):
             if example.input is not None:
                 archive.writestr(f"{number}.in", example.input.read())
                 archive.writestr(f"{number}.ans", example.answer.read())
