@@ -82,6 +82,32 @@ def test_an_example_missing_from_the_statement_and_a_stale_generator_are_reporte
            "`judge.py generate largest` (or validate --generate) and review the diff" in out
 
 
+@pytest.mark.parametrize("examples, first, held", [("", 0, "holds none"), ("[]\n", 0, "holds none"),
+                                                   ("- {name: example-0, args: {values: [3, 1, 2]}, expected: 3}\n",
+                                                    1, "holds 1 test")])
+def test_an_example_of_the_statement_that_is_no_test_is_reported(judge, project, examples, first, held):
+    """An empty tests/examples.yaml passed while the statement lists two examples: the first example
+    without a test is an error at its line of the statement."""
+    folder = project / "problems" / "largest"
+    (folder / "tests" / "examples.yaml").write_text(examples)
+    code, out, _ = _validate(judge, project, "largest")
+    assert code == 1
+    assert (f"{folder}/statement.md:{11 + 2 * first}: error: Example {first} is not a test: the statement lists 2 "
+            f"examples and tests/examples.yaml {held} (each should be a test there, in the statement's order)"
+            in out.splitlines()), out
+
+
+def test_the_examples_a_statement_lists_are_found_in_each_style_and_never_in_a_code_block():
+    """problems/ writes them "**Example 0.**" and "**0)**", or one example under "## Example"."""
+    from tcjudge.setter.validate import listed_examples
+
+    bold = "# T\n\n## Examples\n\n**0)** `a = 1` -> `2`\n\n1. a list in the note\n\n**1)** `a = 2` -> `3`\n"
+    assert listed_examples(bold) == [(5, "Example 0"), (9, "Example 1")]
+    one = "## Constraints\n\n- a\n\n## Example\n\nInput:\n\n```\n2\n1. 2)\n## 3)\n```\n\n## Notes\n\n**4)** x\n"
+    assert listed_examples(one) == [(5, "the example")]
+    assert listed_examples("# T\n\nNo examples here.\n\n## Examples\n") == []
+
+
 def test_generate_writes_what_validate_asks_for_with_the_judges_own_python(judge, project):
     """issue 33: validate said 'run it', and the system python3 has no judge to import."""
     folder = project / "problems" / "largest"

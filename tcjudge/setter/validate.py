@@ -3,8 +3,8 @@
 The loader's own checks (format.inspect_problem) come first; then what only a setter needs: folder
 and slug rules, the statement, files the judge would never read; then the proofs that make the test
 data trustworthy: the reference solution and verify.py both give every expected value and agree on
-random inputs, the generator rebuilds its files bit for bit, the examples appear in the statement,
-and every stored solution that should fail does fail a test. The project's own pytest runs these
+random inputs, the generator rebuilds its files bit for bit, the examples appear in the statement
+(and each one it lists is a test), and every stored solution that should fail does fail a test. The project's own pytest runs these
 same checks (tests/test_problem_data.py), so there is one implementation of the proof.
 
 Reference solutions, verify.py and generators are the setter's code: they run in this process or as
@@ -26,7 +26,7 @@ from ..problems.catalog import Catalog
 from ..protocol import SOURCE_LIMIT
 from ..problems.checkers import CUSTOM, testlib
 from ..problems.checkers.custom import CHECKER_FILE
-from ..problems.format import ORIGINAL_FILES, Findings, Problem
+from ..problems.format import EXAMPLES_FILE, ORIGINAL_FILES, Findings, Problem
 from ..problems.loader import inspect_problem, kind_of
 from ..problems.testgen import load_solution, run_program
 from .generate import GENERATOR, generated
@@ -42,6 +42,9 @@ KNOWN_FILES = {"problem.yaml", STATEMENT, "tests", "generator.py", "verify.py", 
                "__pycache__", *testlib.SOURCES}
 RANDOM_CASES = 300
 CASES_PER_RANDOM_FILE = 60  # a stdin problem's random_input is a whole file of many cases
+EXAMPLES_HEADING = re.compile(r"#{1,6}\s*(examples?|samples?)\s*:?\s*$", re.IGNORECASE)
+EXAMPLE_MARK = re.compile(r"(?:#{1,6}\s*|\*\*|__)?\s*(?:example|sample)(?:\s+input)?\s+#?(\d+)\b", re.IGNORECASE)
+NUMBER_MARK = re.compile(r"(?:#{1,6}\s*|\*\*|__)\s*(\d+)\s*[.)]")  # "**0)**" in an Examples section
 
 
 def reference_path(catalog: Catalog, slug: str) -> Path:
@@ -119,11 +122,14 @@ def _suggest_slug(slug: str) -> str:
 
 
 def check_examples_in_statement(problem: Problem, findings: Findings) -> None:
-    """Each example's arguments and expected value appear in statement.md (as JSON-like text)."""
+    """Each example's arguments and expected value appear in statement.md (as JSON-like text), and
+    each example the statement lists is a test of tests/examples.yaml."""
     path = problem.path / STATEMENT
     if not path.is_file():
         return
-    statement = _squeeze(path.read_text(encoding="utf-8", errors="replace"))
+    text = path.read_text(encoding="utf-8", errors="replace")
+    _check_listed_examples(problem, text, findings)
+    statement = _squeeze(text)
     if problem.kind.program:
         for test in problem.examples:
             for what, data in (("input", test.input), ("output", test.answer)):
@@ -137,6 +143,44 @@ def check_examples_in_statement(problem: Problem, findings: Findings) -> None:
         if missing:
             findings.error(f"example {test.name}: {', '.join(missing)} ({_render(dict(shown)[missing[0]])}) "
                            f"does not appear in {STATEMENT}", problem.path / "tests" / test.file, test.line)
+
+
+def _check_listed_examples(problem: Problem, statement: str, findings: Findings) -> None:
+    """The first example the statement lists past the tests of examples.yaml is an error at its line
+    (an empty examples.yaml passed while the statement listed examples)."""
+    listed, tests = listed_examples(statement), len(problem.examples)
+    if len(listed) <= tests:
+        return
+    if not (problem.path / "tests" / EXAMPLES_FILE).is_file():
+        held = "is not there"
+    else:
+        held = f"holds {tests} test{'s' * (tests != 1)}" if tests else "holds none"
+    line, label = listed[tests]
+    findings.error(f"{label} is not a test: the statement lists {len(listed)} example{'s' * (len(listed) != 1)} "
+                   f"and tests/{EXAMPLES_FILE} {held} (each should be a test there, in the statement's order)",
+                   problem.path / STATEMENT, line)
+
+
+def listed_examples(statement: str) -> list[tuple[int, str]]:
+    """The examples a statement lists, each as (line, what it is called): a line that starts (after
+    a heading's #, or ** or __) with "Example N" or "Sample N", or in an Examples section with a
+    bold or heading "N)" or "N."; an Examples section that numbers none lists one. Code blocks are
+    skipped: an input's lines are never taken for examples."""
+    found, section, fenced = {}, None, False
+    for number, line in enumerate(statement.splitlines(), 1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or not line.strip():
+            continue
+        mark = EXAMPLE_MARK.match(line) or (NUMBER_MARK.match(line) if section else None)
+        if mark:
+            found.setdefault(mark.group(1), (number, f"Example {mark.group(1)}"))
+        elif line.startswith("#"):
+            section = number if EXAMPLES_HEADING.match(line) else None
+        elif section and not found:
+            found.setdefault(None, (section, "the example"))
+    return [where for key, where in found.items() if key is not None] or list(found.values())
 
 
 def _render(value: Any) -> str:
