@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from .eta import Estimate, Planned
@@ -43,7 +43,6 @@ class Progress:
         self.live = sys.stdout.isatty() and sys.stderr.isatty() if live is None else live
         self._display = None
         self._lock = threading.Lock()  # the pool's threads report tests while the ticker asks for the time left
-        self._stop = threading.Event()
         self._ticker = None
 
     def __enter__(self) -> Progress:
@@ -52,16 +51,14 @@ class Progress:
             self._display.start()
             self._task = self._display.add_task("starting", total=self.tests, solutions=self._solutions_text(), eta="-")
         else:
-            self._ticker = threading.Thread(target=self._tick, daemon=True)
-            self._ticker.start()
+            self._ticker = Ticker(self.plain_line, self.every, self.stream)
         return self
 
     def __exit__(self, *exc) -> None:
-        self._stop.set()
         if self._display:
             self._display.stop()
         if self._ticker:
-            self._ticker.join()
+            self._ticker.stop()
 
     def test_done(self, solution: str) -> None:
         with self._lock:
@@ -131,9 +128,23 @@ class Progress:
             self._display.update(self._task, completed=self.tests_done, description=escape(label),
                                  solutions=self._solutions_text(), eta=self._eta)
 
+
+class Ticker:
+    """A plain line every `every` seconds on `stream` until stopped: progress off a terminal."""
+
+    def __init__(self, line: Callable[[], str], every: float, stream):
+        self._line, self._every, self._stream = line, every, stream
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
     def _tick(self) -> None:
-        while not self._stop.wait(self.every):
-            print(self.plain_line(), file=self.stream, flush=True)
+        while not self._stop.wait(self._every):
+            print(self._line(), file=self._stream, flush=True)
 
 
 def _live_display():
