@@ -12,7 +12,7 @@ from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json
 from ..text import count, safe_text
 from ..runs import judge_runs, settled_problems, stored_runs, worker_count
-from .common import add_grading_options, fresh_with_note, save_json, save_junit, stored_exit
+from .common import add_grading_options, fresh_with_note, refuse_read_only, save_json, save_junit, stored_exit
 
 HELP = "every stored solution must get its expected verdict"
 ORDER = 2  # its place in --help
@@ -29,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
+    refuse_read_only(options)
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     slugs = settled_problems(options, catalog)  # (one that does not load is left out: catalog.broken)
     runs = stored_runs(catalog, slugs, stop_on_failure=not options.all_tests,

@@ -114,6 +114,31 @@ def save_junit(path: Path, results: list[GradeResult], stored: bool, left_out: d
     print(f"wrote {path}")
 
 
+def refuse_read_only(options) -> None:
+    """Refuse, before anything is graded, a command whose run history or files would land where this
+    user may not write: with a read-only reports/ folder, `check --fresh` graded everything, then
+    failed at the record and printed no table (issue 45). os.access sees a read-only mount and an
+    immutable file, which root's permissions do not override; a folder not made yet is judged by the
+    nearest one above it that is."""
+    out = getattr(options, "out", None)
+    written = ((options.history, "the run history", "--history FILE"),
+               (out and Path(out) / "index.html", "the report's pages", "--out DIR"),
+               (getattr(options, "json", None), "the JSON", "--json FILE"),
+               (getattr(options, "junit", None), "the JUnit XML", "--junit FILE"),
+               (getattr(options, "store", None), "the contest's store", "--store FILE"))
+    for path, what, option in written:
+        if path is None:
+            continue
+        folder = Path(path).parent
+        while not folder.is_dir() and folder != folder.parent:  # made when written
+            folder = folder.parent
+        for where in (folder, Path(path)):
+            if (where is folder or where.exists()) and not os.access(where, os.W_OK):
+                kind = "folder" if where is folder else "file"
+                raise JudgeInputError(f"read-only {kind}: {what} ({path}) cannot be written; nothing was graded "
+                                      f"({option} names another place)", where)
+
+
 def make_folder(path: Path) -> None:
     try:
         path.mkdir(parents=True, exist_ok=True)

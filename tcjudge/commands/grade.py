@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..engine.spares import Spares
 from ..errors import JudgeInputError
-from .common import EXIT_FAILED, EXIT_OK, add_grading_options, save_json, save_junit
+from .common import EXIT_FAILED, EXIT_OK, add_grading_options, refuse_read_only, save_json, save_junit
 
 HELP = "grade one solution file, test by test"
 ORDER = 1  # its place in --help
@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
+    refuse_read_only(options)
     solution = options.solution
     if solution.is_dir() and not options.problem:  # a multi-file program, or a submit-answer's answers
         raise JudgeInputError("a folder is graded as one program of several files (or as the answers of a "

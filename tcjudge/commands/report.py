@@ -15,7 +15,7 @@ from ..reports.pages import write_index
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json, write_report
 from ..text import count
 from ..runs import judge_runs, settled_problems, stored_runs
-from .common import add_grading_options, fresh_with_note, make_folder, save_json, stored_exit
+from .common import add_grading_options, fresh_with_note, make_folder, refuse_read_only, save_json, stored_exit
 
 HELP = "grade every stored solution on every test; write reports/"
 ORDER = 3  # its place in --help
@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
+    refuse_read_only(options)
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     slugs = settled_problems(options, catalog)  # (one that does not load is left out: catalog.broken)
     runs = stored_runs(catalog, slugs, stop_on_failure=False, verdicts_only=options.hide_expected)

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import JudgeInputError
-from .common import add_cluster, add_jobs
+from .common import add_cluster, add_jobs, refuse_read_only
 
 HELP = "run a practice contest: pages for contestants and coaches, the CLICS API"
 ORDER = 20  # its place in --help
@@ -33,6 +33,7 @@ def run(options) -> int:
     except ImportError as err:
         raise JudgeInputError(f"judge serve needs the serve extra ({err.name} is missing): "
                               "pip install 'topcoder-judge[serve]'") from None
+    refuse_read_only(options)
     from ..serve.server import serve
 
     return serve(options)

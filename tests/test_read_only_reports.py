@@ -1,0 +1,86 @@
+"""A read-only reports/ folder (issue 45): a command that would record its run there, or write its
+files, is refused before anything is graded, in one line that names the folder and says read-only
+(before, `check --fresh` graded everything, then failed at the record with no table).
+
+Root's writes ignore file modes, so as root the judge sees the folder through a read-only bind mount
+in a mount namespace of its own (unshare), else with the immutable flag (chattr +i); an unprivileged
+user through the folder's modes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from .conftest import stored_fixture
+
+JUDGE = Path(__file__).resolve().parents[1] / "judge.py"
+# a command's words, in a mount namespace where the folder ($0) is a read-only bind mount of itself
+READ_ONLY_MOUNT = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
+
+
+def _judge(project: Path, prefix: list[str]):
+    return lambda *args: subprocess.run([*prefix, sys.executable, str(JUDGE), *args], cwd=project,
+                                        capture_output=True, text=True, timeout=300)
+
+
+@contextmanager
+def read_only(folder: Path):
+    """A runner of the judge (in the folder's parent) that may not write `folder` or its files."""
+    files = [folder, *folder.iterdir()]
+    if os.geteuid() != 0:
+        modes = {path: path.stat().st_mode for path in files}
+        for path in files:
+            path.chmod(modes[path] & ~0o222)
+        try:
+            yield _judge(folder.parent, [])
+        finally:
+            for path in files:
+                path.chmod(modes[path])
+        return
+    mount = ["unshare", "--mount", "sh", "-c", READ_ONLY_MOUNT, str(folder)]
+    if shutil.which("unshare") and subprocess.run([*mount, "sh", "-c", '! touch "$0/probe"', str(folder)],
+                                                  capture_output=True).returncode == 0:
+        yield _judge(folder.parent, mount)
+        return
+    if shutil.which("chattr") and subprocess.run(["chattr", "+i", *map(str, files)], capture_output=True).returncode == 0:
+        try:
+            yield _judge(folder.parent, [])
+        finally:
+            subprocess.run(["chattr", "-i", *map(str, files)], check=True)
+        return
+    pytest.skip("root here can neither mount a folder read-only (unshare --mount) nor make it immutable (chattr +i)")
+
+
+def _project(tmp_path: Path) -> Path:
+    """The adder problem with two stored solutions, checked once: reports/ holds its history."""
+    stored_fixture(tmp_path, {"accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py"]})
+    first = _judge(tmp_path, [])("check")
+    assert first.returncode == 0, first.stdout + first.stderr
+    return tmp_path / "reports"
+
+
+@pytest.mark.parametrize("command", [["check", "--fresh"], ["report"], ["grade", "solutions/adder/accepted/0_accepted.py"]])
+def test_a_read_only_reports_folder_is_refused_before_any_grading(tmp_path, command):
+    reports = _project(tmp_path)
+    with read_only(reports) as judge:
+        run = judge(*command)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("judge: error: reports: read-only folder: "), run.stderr
+    assert run.stdout == "", run.stdout  # nothing graded: not even check's header
+
+
+def test_a_read_only_folder_for_the_json_is_refused_before_any_grading(tmp_path):
+    _project(tmp_path)
+    (tmp_path / "out").mkdir()
+    with read_only(tmp_path / "out") as judge:
+        run = judge("check", "--json", "out/check.json")
+    assert run.returncode == 2 and run.stdout == "", run.stdout + run.stderr
+    assert run.stderr.startswith("judge: error: out: read-only folder: the JSON (out/check.json)"), run.stderr
+
