@@ -1,6 +1,7 @@
 """A read-only reports/ folder (issue 45): a command that would record its run there, or write its
 files, is refused before anything is graded, in one line that names the folder and says read-only
-(before, `check --fresh` graded everything, then failed at the record with no table).
+(before, `check --fresh` graded everything, then failed at the record with no table); `judge
+history` reads a read-only history, one written by an older judge too.
 
 Root's writes ignore file modes, so as root the judge sees the folder through a read-only bind mount
 in a mount namespace of its own (unshare), else with the immutable flag (chattr +i); an unprivileged
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -84,3 +86,17 @@ def test_a_read_only_folder_for_the_json_is_refused_before_any_grading(tmp_path)
     assert run.returncode == 2 and run.stdout == "", run.stdout + run.stderr
     assert run.stderr.startswith("judge: error: out: read-only folder: the JSON (out/check.json)"), run.stderr
 
+
+@pytest.mark.parametrize("written_by", ["this judge", "an older judge"])
+def test_judge_history_reads_a_read_only_history(tmp_path, written_by):
+    reports = _project(tmp_path)
+    if written_by == "an older judge":  # before the columns added since the first schema
+        with sqlite3.connect(reports / "history.sqlite") as db:
+            for table, column in (("results", "score"), ("tests", "score"), ("results", "machine")):
+                db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        db.close()
+    with read_only(reports) as judge:
+        runs, adder = judge("history"), judge("history", "adder")
+    assert runs.returncode == 0 and "check" in runs.stdout and "complete" in runs.stdout, runs.stdout + runs.stderr
+    assert adder.returncode == 0, adder.stdout + adder.stderr
+    assert "solutions/adder/accepted/0_accepted.py" in adder.stdout and "WA" in adder.stdout, adder.stdout

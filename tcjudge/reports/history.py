@@ -280,17 +280,44 @@ class History:
             self.db.executescript(SCHEMA)
             self._migrate()
         except (OSError, sqlite3.Error) as err:
-            raise JudgeInputError(f"cannot open the run history: {err}", path) from None
+            if create or not self._read_only():
+                raise JudgeInputError(f"cannot open the run history: {err}", path) from None
 
     def close(self) -> None:
         self.db.close()
 
+    def _read_only(self) -> bool:
+        """Open for reading alone a history that cannot be opened to write (a read-only folder, mount or
+        file: `judge history` reads it all the same, issue 45): SQLite's read-only mode, else, where
+        the write-ahead log's index cannot be made beside it (so no connection has one open: nothing
+        is writing), the file read as immutable. One written by an older judge is read from a copy
+        in memory that gets the added columns. Whether it could be opened."""
+        if hasattr(self, "db"):  # (the connection whose writing failed)
+            self.db.close()
+        for mode in ("mode=ro", "immutable=1"):
+            self.db = sqlite3.connect(f"{self.path.absolute().as_uri()}?{mode}", uri=True, check_same_thread=False)
+            try:
+                if self._missing_columns():
+                    copy = sqlite3.connect(":memory:", check_same_thread=False)
+                    self.db.backup(copy)
+                    self.db.close()
+                    self.db = copy
+                    self.db.executescript(SCHEMA)
+                    self._migrate()
+                return True
+            except sqlite3.Error:
+                self.db.close()
+        return False
+
     def _migrate(self) -> None:
         """Add the columns a history file written by an older judge lacks (NULL in its rows: no score)."""
-        for table, column, kind in ADDED_COLUMNS:
-            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        for table, column, kind in self._missing_columns():
+            self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         self.db.commit()
+
+    def _missing_columns(self) -> list[tuple[str, str, str]]:
+        return [(table, column, kind) for table, column, kind in ADDED_COLUMNS
+                if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}]
 
     def _problem_hash(self, problem: Problem) -> str:
         if problem.path not in self._problem_hashes:
