@@ -26,9 +26,10 @@ from tcjudge.errors import JudgeInputError  # noqa: E402
 from tcjudge.problems.loader import load_problem  # noqa: E402
 from tcjudge.serve.accounts import make_accounts  # noqa: E402
 from tcjudge.serve.api import problem_events, static_events  # noqa: E402
-from tcjudge.serve.app import Serve, build_app  # noqa: E402
+from tcjudge.serve.app import build_app  # noqa: E402
 from tcjudge.serve.contest import load_contest  # noqa: E402
 from tcjudge.serve.grading import Grader  # noqa: E402
+from tcjudge.serve.state import Serve  # noqa: E402
 from tcjudge.serve.store import Store  # noqa: E402
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA  # noqa: E402

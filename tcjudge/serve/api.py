@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..errors import JudgeInputError
-from .app import Serve
+from .state import Serve
 from .auth import SESSION_COOKIE, Caller
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
 from .scoreboard import standings

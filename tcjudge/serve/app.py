@@ -1,101 +1,18 @@
-"""The ASGI app: what every handler shares (the contest, its store and clock, the grader, the
-templates), who the caller is, and the routes of the pages (pages.py) and of the CLICS API (api.py).
+"""The ASGI app: the routes of the pages (pages.py) and of the CLICS API (api.py) over the server's
+state (state.py), an error as its caller reads it, and what wraps every request (the security
+headers, a client that goes away).
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 
-from ..errors import JudgeInputError
-from .auth import SESSION_COOKIE, Auth, Caller
-from .contest import language_of_name
-from .scoreboard import Clock
-
-
-class Serve:
-    """The server's state, one per app."""
-
-    def __init__(self, contest, problems: dict, store, grader, source_limit: int):
-        from jinja2 import Environment, PackageLoader, select_autoescape
-
-        self.contest, self.problems, self.store, self.grader = contest, problems, store, grader
-        self.source_limit = source_limit  # bytes
-        self.clock = Clock(contest, store)
-        self.auth = Auth(store)
-        self.templates = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
-
-    def page(self, request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
-        caller = getattr(request.state, "caller", None)
-        html = self.templates.get_template(name).render(
-            contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
-            problems=self.problems, **context)
-        return HTMLResponse(html, status_code=status)
-
-    def submit(self, caller: Caller, problem: str, filename: str, data: bytes, zipped: bool) -> int:
-        """Store a team's submission (committed before the answer) and wake the grader; JudgeInputError
-        says why one is refused."""
-        from .grading import safe_name, unzip
-
-        if caller.team_id is None:
-            raise JudgeInputError("only a team submits")
-        if problem not in self.problems:
-            raise JudgeInputError(f"no problem {problem!r} in this contest")
-        if not self.clock.running:
-            raise JudgeInputError("the contest is not running")
-        if zipped:
-            files = unzip(data, self.source_limit)
-            names = list(files)
-            if not all("/" not in name for name in names) and len(names) == 1:
-                raise JudgeInputError("a single file must be at the zip's top level")
-            language = {language_of_name(name, self.contest.languages) for name in names} - {None}
-            if len(language) != 1:
-                raise JudgeInputError("the zip's files are not in one of the contest's languages")
-            filename = names[0] if len(names) == 1 else "files.zip"
-        else:
-            filename = safe_name(filename)
-            language = {language_of_name(filename, self.contest.languages)} - {None}
-            if not language:
-                raise JudgeInputError(f"{filename}: not a file of the contest's languages "
-                                      f"({', '.join(self.contest.languages)})")
-        if zipped and len(names) > 1 and not self.problems[problem].kind.program:
-            raise JudgeInputError(f"{problem} takes one file (a class), not several")
-        language_id = next(iter(language))
-        if _missing_toolchain(language_id):
-            raise JudgeInputError(f"{language_id} cannot be graded on this server (its compiler is not installed)")
-        if not zipped and len(data) > self.source_limit:
-            raise JudgeInputError(f"the source is over {self.source_limit // 1024} KiB")
-        if not data.strip():
-            raise JudgeInputError("the source is empty")
-        number = self.store.add_submission(caller.team_id, problem, language.pop(), filename, data, zipped,
-                                           self.clock.now_ms())
-        self.grader.wake(caller.team_id)
-        return number
-
-
-def _missing_toolchain(language_id: str) -> bool:
-    from .. import languages
-    from .contest import LANGUAGE_IDS
-
-    return languages.EXTENSIONS[LANGUAGE_IDS[language_id][0]].toolchain() is None
-
-
-def caller_of(request: Request) -> Caller | None:
-    serve: Serve = request.app.state.serve
-    return serve.auth.from_session(request.cookies.get(SESSION_COOKIE))
-
-
-def need_caller(request: Request) -> Caller:
-    caller = caller_of(request)
-    if caller is None:
-        raise HTTPException(303, headers={"Location": "/login"})
-    request.state.caller = caller
-    return caller
+from .state import Serve
 
 
 async def error_page(request: Request, exc: HTTPException) -> Response:
@@ -167,7 +84,3 @@ def warn_exposed(host: str) -> None:
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"judge: warning: listening on {host} without TLS: put a reverse proxy with TLS in front "
               "(docs/serve.md), or passwords and sessions cross the network in clear", file=sys.stderr)
-
-
-def static_file(name: str) -> Path:
-    return Path(__file__).parent / "static" / name

@@ -22,7 +22,7 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from ..errors import JudgeInputError
-from .app import Serve, caller_of, need_caller, static_file
+from .state import Serve, caller_of, need_caller, static_file
 from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
 from .statements import samples_zip, statement_html

@@ -43,8 +43,9 @@ def serve(options) -> int:
     import uvicorn
 
     from .api import problem_events, static_events
-    from .app import Serve, build_app, warn_exposed
+    from .app import build_app, warn_exposed
     from .grading import Grader
+    from .state import Serve
     from .store import Store
 
     contest = load_contest(options.contest)

@@ -1,0 +1,101 @@
+"""What every handler shares: the server's state (the contest, its store and clock, the grader, the
+templates), storing a team's submission, and who the caller of a page is. The pages (pages.py) and the
+CLICS API (api.py) import it; app.py puts them together.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from ..errors import JudgeInputError
+from .auth import SESSION_COOKIE, Auth, Caller
+from .contest import language_of_name
+from .scoreboard import Clock
+
+
+class Serve:
+    """The server's state, one per app."""
+
+    def __init__(self, contest, problems: dict, store, grader, source_limit: int):
+        from jinja2 import Environment, PackageLoader, select_autoescape
+
+        self.contest, self.problems, self.store, self.grader = contest, problems, store, grader
+        self.source_limit = source_limit  # bytes
+        self.clock = Clock(contest, store)
+        self.auth = Auth(store)
+        self.templates = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
+
+    def page(self, request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
+        caller = getattr(request.state, "caller", None)
+        html = self.templates.get_template(name).render(
+            contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
+            problems=self.problems, **context)
+        return HTMLResponse(html, status_code=status)
+
+    def submit(self, caller: Caller, problem: str, filename: str, data: bytes, zipped: bool) -> int:
+        """Store a team's submission (committed before the answer) and wake the grader; JudgeInputError
+        says why one is refused."""
+        from .grading import safe_name, unzip
+
+        if caller.team_id is None:
+            raise JudgeInputError("only a team submits")
+        if problem not in self.problems:
+            raise JudgeInputError(f"no problem {problem!r} in this contest")
+        if not self.clock.running:
+            raise JudgeInputError("the contest is not running")
+        if zipped:
+            files = unzip(data, self.source_limit)
+            names = list(files)
+            if not all("/" not in name for name in names) and len(names) == 1:
+                raise JudgeInputError("a single file must be at the zip's top level")
+            language = {language_of_name(name, self.contest.languages) for name in names} - {None}
+            if len(language) != 1:
+                raise JudgeInputError("the zip's files are not in one of the contest's languages")
+            filename = names[0] if len(names) == 1 else "files.zip"
+        else:
+            filename = safe_name(filename)
+            language = {language_of_name(filename, self.contest.languages)} - {None}
+            if not language:
+                raise JudgeInputError(f"{filename}: not a file of the contest's languages "
+                                      f"({', '.join(self.contest.languages)})")
+        if zipped and len(names) > 1 and not self.problems[problem].kind.program:
+            raise JudgeInputError(f"{problem} takes one file (a class), not several")
+        language_id = next(iter(language))
+        if _missing_toolchain(language_id):
+            raise JudgeInputError(f"{language_id} cannot be graded on this server (its compiler is not installed)")
+        if not zipped and len(data) > self.source_limit:
+            raise JudgeInputError(f"the source is over {self.source_limit // 1024} KiB")
+        if not data.strip():
+            raise JudgeInputError("the source is empty")
+        number = self.store.add_submission(caller.team_id, problem, language.pop(), filename, data, zipped,
+                                           self.clock.now_ms())
+        self.grader.wake(caller.team_id)
+        return number
+
+
+def _missing_toolchain(language_id: str) -> bool:
+    from .. import languages
+    from .contest import LANGUAGE_IDS
+
+    return languages.EXTENSIONS[LANGUAGE_IDS[language_id][0]].toolchain() is None
+
+
+def caller_of(request: Request) -> Caller | None:
+    serve: Serve = request.app.state.serve
+    return serve.auth.from_session(request.cookies.get(SESSION_COOKIE))
+
+
+def need_caller(request: Request) -> Caller:
+    caller = caller_of(request)
+    if caller is None:
+        raise HTTPException(303, headers={"Location": "/login"})
+    request.state.caller = caller
+    return caller
+
+
+def static_file(name: str) -> Path:
+    return Path(__file__).parent / "static" / name
