@@ -28,8 +28,8 @@ from .state import Serve
 from .auth import SESSION_COOKIE, Caller
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
 from .scoreboard import standings
-from .store import (JUDGEMENT_TYPES, add_event, clarification_json, iso, judgement_json, reltime, run_json,
-                    submission_json)
+from .store import (JUDGEMENT_TYPES, add_event, clarification_json, ident, iso, judgement_json, reltime,
+                    run_json, submission_json)
 
 KEEPALIVE = 120  # seconds of quiet after which the feed sends a bare newline
 POLL = 0.5  # seconds between the feed's looks at the store
@@ -358,38 +358,48 @@ async def submission_files(request: Request):
     return Response(data, media_type="application/zip")
 
 
-def _visible_event(row, caller: Caller, show_runs: bool) -> bool:
+def _view(caller: Caller, show_runs: bool) -> tuple[str, tuple]:
+    """The events a caller sees, as SQL and its arguments: a coach every one; a team the public ones
+    and its own, runs only where the contest shows the failing test."""
     if caller.coach:
-        return True
-    if row["coach_only"] or (row["team_id"] is not None and row["team_id"] != caller.team_id):
-        return False
-    return show_runs or row["type"] != "runs"
+        return "1", ()
+    runs = "" if show_runs else " AND type != 'runs'"
+    return f"coach_only = 0 AND (team_id IS NULL OR team_id = ?){runs}", (caller.team_id,)
+
+
+def _resumed(serve: Serve, view: tuple[str, tuple], since: int) -> int | None:
+    """The store's id of the `since`th event of a view (0: before its first); None where the view has
+    not that many."""
+    if since == 0:
+        return 0
+    where, args = view
+    found = serve.store.row(f"SELECT id FROM events WHERE {where} ORDER BY id LIMIT 1 OFFSET ?", *args, since - 1)
+    return found["id"] if found else None
 
 
 async def event_feed(request: Request):
+    """The caller's events in order. A token counts the events of the caller's own view (1, 2, 3...),
+    never the store's ids: a team's feed, its gaps and the tokens it may resume from say nothing of
+    the events it does not see (issue 47: other teams' runs, counted, told their verdicts in the freeze)."""
     serve: Serve = request.app.state.serve
     caller = await _caller(request)
     _contest_check(request, serve)
-    try:
-        since = int(request.query_params.get("since_token", "0"))
-    except ValueError:
-        since = -1
-    newest = (await run_in_threadpool(serve.store.row, "SELECT COALESCE(MAX(id), 0) AS id FROM events"))["id"]
-    if not 0 <= since <= newest:  # the spec: "If the token is invalid ... the request will fail with a 400 error"
-        raise HTTPException(400, "since_token: an event's token")
+    view = _view(caller, serve.contest.show_failing_test)
+    since = ident(request.query_params.get("since_token", "0"))
+    after = None if since is None else await run_in_threadpool(_resumed, serve, view, since)
+    if after is None:  # the spec: "If the token is invalid ... the request will fail with a 400 error"
+        raise HTTPException(400, "since_token: a token of this feed")
     stream = request.query_params.get("stream", "true") != "false"
 
     async def lines():
-        last, quiet_since, first = since, time.monotonic(), True
+        last, count, quiet_since, first = after, since, time.monotonic(), True
         while True:
-            rows = await run_in_threadpool(_events_after, serve, last, first)
+            rows = await run_in_threadpool(_events_after, serve, view, last, first)
             first = False
             ended = False
             for row in rows:
-                last = row["id"]
-                if not _visible_event(row, caller, serve.contest.show_failing_test):
-                    continue
-                event = event_json(row, serve)
+                last, count = row["id"], count + 1
+                event = event_json(row, serve, count)
                 yield json.dumps(event, separators=(",", ":")) + "\n"
                 quiet_since = time.monotonic()
                 ended = ended or (row["type"] == "state" and bool(event["data"] and event["data"].get("end_of_updates")))
@@ -407,19 +417,21 @@ async def event_feed(request: Request):
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
-def event_json(row, serve: Serve) -> dict:
-    """A stored event as the feed's notification {type, id, data, token}; a contest's id is null ("If
-    type is contest, then id must be null": a store from before this rule kept the contest's id)."""
+def event_json(row, serve: Serve, token: int) -> dict:
+    """A stored event as the feed's notification {type, id, data, token} (`token`: its place in its
+    reader's view); a contest's id is null ("If type is contest, then id must be null": a store from
+    before this rule kept the contest's id)."""
     data = None if row["data"] is None else json.loads(row["data"])
     if isinstance(data, dict):
         _fill(data, serve)
     return {"type": row["type"], "id": None if row["type"] == "contest" else row["obj_id"], "data": data,
-            "token": str(row["id"])}
+            "token": str(token)}
 
 
-def _events_after(serve: Serve, last: int, first: bool) -> list:
+def _events_after(serve: Serve, view: tuple[str, tuple], last: int, first: bool) -> list:
     announce(serve, force=first)  # a new request sees the state now; a stream's later polls, once a POLL
-    return serve.store.rows("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT 500", last)
+    where, args = view
+    return serve.store.rows(f"SELECT * FROM events WHERE id > ? AND {where} ORDER BY id LIMIT 500", last, *args)
 
 
 def contest_package(serve: Serve) -> bytes:
@@ -447,8 +459,8 @@ def contest_package(serve: Serve) -> bytes:
         for name, data in parts.items():
             archive.writestr(name, json.dumps(data, indent=1) + "\n")
         archive.writestr("event-feed.ndjson", "".join(
-            json.dumps(event_json(row, serve), separators=(",", ":")) + "\n"
-            for row in store.rows("SELECT * FROM events ORDER BY id")))
+            json.dumps(event_json(row, serve, token), separators=(",", ":")) + "\n"
+            for token, row in enumerate(store.rows("SELECT * FROM events ORDER BY id"), 1)))
         for row in store.rows("SELECT id, filename, source, zipped FROM submissions ORDER BY id"):
             files = unzip(row["source"]) if row["zipped"] else {row["filename"]: row["source"]}
             for name, data in files.items():

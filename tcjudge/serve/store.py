@@ -199,6 +199,15 @@ def add_event(db, kind: str, obj_id: str | None, data, team_id: int | None = Non
                (kind, obj_id, None if data is None else json.dumps(data), team_id, int(coach_only), time.time()))
 
 
+def ident(text: str) -> int | None:
+    """A number as a client wrote it (an id, a token): ASCII digits within SQLite's 64-bit integers,
+    else None (int() takes other scripts' digits, and a number SQLite cannot hold is an OverflowError)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    number = int(text)
+    return number if number < 2 ** 63 else None
+
+
 def iso(when: float) -> str:
     from datetime import datetime, timezone
 

@@ -1,0 +1,82 @@
+"""`judge serve` against what an attacker did to it (issue 47): each test is one finding, reproduced on
+the real app in-process as the attacker did it by hand, and what must be true instead."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+import os
+import stat
+import struct
+import zipfile
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from .test_serve import ACCEPTED, WRONG, Site, csrf_of, login, number_of, submit  # noqa: E402
+
+MiB = 1024 * 1024
+
+
+def api(site: Site) -> TestClient:
+    return TestClient(site.app, base_url="http://127.0.0.1", raise_server_exceptions=False)
+
+
+def submissions_url(site: Site) -> str:
+    return f"/api/contests/{site.contest.id}/submissions"
+
+
+def zipped(*files: tuple[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in files:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def body(archive: bytes, problem: str = "adder") -> dict:
+    return {"problem_id": problem, "language_id": "python3", "files": [{"data": base64.b64encode(archive).decode()}]}
+
+
+def feed(site: Site, username: str, since: str | None = None) -> tuple[int, str]:
+    query = "?stream=false" + (f"&since_token={since}" if since is not None else "")
+    response = api(site).get(f"/api/contests/{site.contest.id}/event-feed{query}",
+                             auth=(username, site.passwords[username]))
+    return response.status_code, response.text
+
+
+def events(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+# 1. The freeze leaked through the event feed's tokens: they were the store's event ids, so a team
+# counted the events it could not see (a run event per test: a verdict) by bisecting since_token or
+# from the gaps between its own tokens.
+
+def test_a_teams_event_feed_tells_nothing_of_the_events_it_does_not_see(tmp_path):
+    site = Site(tmp_path, extra="show_failing_test: true\n")
+    status, text = feed(site, "red")
+    seen = events(text)
+    assert status == 200 and [e["token"] for e in seen] == [str(n) for n in range(1, len(seen) + 1)]
+    probes = [str(n) for n in range(len(seen) + 40)]
+    answers = {token: feed(site, "red", token) for token in probes}
+    blue = site.team("blue")
+    for source in (ACCEPTED, WRONG):  # blue's submissions, judgements and runs: none of them red's to see
+        site.grader.grade(site.store.add_submission(blue, "adder", "python3", "a.py", source, False, 60000))
+    assert len(events(feed(site, "coach")[1])) >= len(seen) + 6  # (each: a submission, a judgement, runs)
+    assert feed(site, "red") == (200, text)  # the same feed, tokens and all
+    assert {token: feed(site, "red", token) for token in probes} == answers  # every token answered as before
+    # red's own events continue its own tokens, with no gap where blue's were written
+    site.grader.grade(number_of(submit(site.client("red"))))
+    mine = events(feed(site, "red")[1])
+    assert [e["token"] for e in mine] == [str(n) for n in range(1, len(mine) + 1)] and len(mine) > len(seen)
+    assert events(feed(site, "red", str(len(seen)))[1]) == mine[len(seen):]
+    # the coach's view is everything, its tokens its own too
+    everything = events(feed(site, "coach")[1])
+    assert [e["token"] for e in everything] == [str(n) for n in range(1, len(everything) + 1)]
