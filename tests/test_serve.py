@@ -267,12 +267,12 @@ def test_a_form_without_its_csrf_token_is_403(tmp_path):
     assert coach.post("/coach/freeze", data={"action": "freeze"}).status_code == 403
 
 
-def test_the_session_cookie_is_httponly_and_samesite_lax(tmp_path):
+def test_the_session_cookie_is_httponly_and_samesite_strict(tmp_path):
     site = Site(tmp_path)
     client = site.client()
     response = login(client, "red", site.passwords["red"])
     cookie = response.headers["set-cookie"].lower()
-    assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie  # plain http on loopback
+    assert "httponly" in cookie and "samesite=strict" in cookie and "secure" not in cookie  # plain http on loopback
     secure = TestClient(site.app, base_url="https://127.0.0.1", follow_redirects=False)
     assert "secure" in login(secure, "red", site.passwords["red"]).headers["set-cookie"].lower()
     # a session ends at log out: its token is worth nothing after

@@ -80,3 +80,41 @@ def test_a_teams_event_feed_tells_nothing_of_the_events_it_does_not_see(tmp_path
     # the coach's view is everything, its tokens its own too
     everything = events(feed(site, "coach")[1])
     assert [e["token"] for e in everything] == [str(n) for n in range(1, len(everything) + 1)]
+
+
+# 2. The API took the session cookie with no CSRF defence: a text/plain POST with a JSON body, which
+# any page on the same site (another port, a sibling subdomain) may send without asking, filed a
+# submission in the victim's name.
+
+def test_a_state_changing_request_on_a_session_cookie_needs_the_sessions_token(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    red.headers["Sec-Fetch-Site"] = "same-origin"  # (what a browser says of the site's own requests)
+    sent = json.dumps(body(zipped(("adder.py", ACCEPTED))))
+    url = submissions_url(site)
+    for headers in ({"Content-Type": "text/plain"}, {"Content-Type": "application/json"},
+                    {"Content-Type": "application/json", "X-CSRF-Token": "guessed"}):
+        response = red.post(url, content=sent, headers=headers)
+        assert response.status_code in (403, 415) and "\n" not in response.json()["message"], headers
+    assert site.store.rows("SELECT * FROM submissions") == []
+    token = csrf_of(red.get("/submit").text)  # the session's own token, which only the site's pages hold
+    assert red.post(url, content=sent, headers={"Content-Type": "application/json", "X-CSRF-Token": token}
+                    ).status_code == 200
+    # HTTP Basic, the API's documented way, needs no token; a body that is not JSON is refused all the same
+    basic = ("blue", site.passwords["blue"])
+    assert api(site).post(url, content=sent, headers={"Content-Type": "application/json"}, auth=basic).status_code == 200
+    assert api(site).post(url, content=sent, headers={"Content-Type": "text/plain"}, auth=basic).status_code == 415
+    assert len(site.store.rows("SELECT * FROM submissions")) == 2
+    # a browser's own word that the request comes from another site (even the same site's other
+    # origin): refused on every state-changing request, its token or not
+    for where in ("same-site", "cross-site"):
+        page = red.post("/submit", data={"csrf": token, "problem": "adder"}, files={"file": ("adder.py", ACCEPTED)},
+                        headers={"Sec-Fetch-Site": where})
+        assert page.status_code == 403, where
+        assert red.post(url, content=sent, headers={"Content-Type": "application/json", "X-CSRF-Token": token,
+                                                    "Sec-Fetch-Site": where}).status_code == 403
+    assert len(site.store.rows("SELECT * FROM submissions")) == 2
+    fresh = site.client()
+    fresh.headers["Sec-Fetch-Site"] = "cross-site"
+    assert login(fresh, "red", site.passwords["red"]).status_code == 403  # (a login planted from elsewhere)
+

@@ -25,7 +25,7 @@ from starlette.routing import Route
 from .. import __version__
 from ..errors import JudgeInputError
 from .state import Serve
-from .auth import SESSION_COOKIE, Caller
+from .auth import SESSION_COOKIE, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
 from .scoreboard import standings
 from .store import (JUDGEMENT_TYPES, add_event, clarification_json, ident, iso, judgement_json, reltime,
@@ -35,9 +35,17 @@ KEEPALIVE = 120  # seconds of quiet after which the feed sends a bare newline
 POLL = 0.5  # seconds between the feed's looks at the store
 
 
-async def _caller(request: Request) -> Caller:
+async def _caller(request: Request, changes: bool = False) -> Caller:
+    """Who asks: a session's cookie, else HTTP Basic. `changes`: a request that changes something,
+    which a cookie authenticates only with its session's CSRF token in X-CSRF-Token: a browser sends
+    the cookie with requests that other pages make, where Basic credentials come from the client that
+    holds them (a browser's remembered ones too: but a cross-origin script's JSON POST needs a
+    preflight, which this server never grants)."""
     serve: Serve = request.app.state.serve
     caller = await run_in_threadpool(serve.auth.from_session, request.cookies.get(SESSION_COOKIE))
+    if caller is not None and changes and not same(request.headers.get("x-csrf-token"), caller.csrf):
+        raise HTTPException(403, "a request on a session's cookie that changes something carries its CSRF token "
+                                 "(X-CSRF-Token)")
     if caller is None and "authorization" in request.headers:
         address = request.client.host if request.client else "?"
         found = await serve.auth.from_basic(request.headers["authorization"], address)
@@ -300,10 +308,12 @@ def _problem_cell(slug: str, cell: dict, ioi: bool) -> dict:
 
 async def post_submission(request: Request):
     serve: Serve = request.app.state.serve
-    caller = await _caller(request)
+    caller = await _caller(request, changes=True)
     _contest_check(request, serve)
     if caller.team_id is None:
         raise HTTPException(403, "only a team submits here")
+    if request.headers.get("content-type", "").partition(";")[0].strip().lower() != "application/json":
+        raise HTTPException(415, "a submission is JSON: Content-Type: application/json")
     body = await request.body()
     if len(body) > 2 * serve.source_limit + 4096:  # base64 is 4/3 of the zip
         raise HTTPException(413, "the submission is over the source limit")

@@ -1,6 +1,6 @@
 """The ASGI app: the routes of the pages (pages.py) and of the CLICS API (api.py) over the server's
 state (state.py), an error as its caller reads it, and what wraps every request (the security
-headers, a client that goes away).
+headers, a client that goes away, a request that another site makes).
 """
 
 from __future__ import annotations
@@ -69,13 +69,33 @@ class ClientGone:
                   file=sys.stderr, flush=True)
 
 
+class FromThisSite:
+    """Pure ASGI: a request that changes something (any method but GET, HEAD and OPTIONS) that the
+    browser says comes from another site, or from another origin of this one (Sec-Fetch-Site:
+    cross-site, same-site: another port, a sibling subdomain), is refused with 403 before any handler
+    sees it. A session cookie rides along with such a request, and a same-site page may even have
+    planted a login form's cookie; the CSRF tokens (a form's field, the API's X-CSRF-Token header) are
+    the defence for the clients that send no such header (curl, an API client, an old browser)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            where = dict(scope["headers"]).get(b"sec-fetch-site", b"").lower()
+            if where in (b"cross-site", b"same-site"):
+                refused = HTTPException(403, "a request from another site changes nothing here")
+                return await (await error_page(Request(scope), refused))(scope, receive, send)
+        await self.app(scope, receive, send)
+
+
 def build_app(serve: Serve) -> Starlette:
     from starlette.middleware import Middleware
 
     from . import api, pages
 
     app = Starlette(routes=pages.routes() + api.routes(), exception_handlers={HTTPException: error_page},
-                    middleware=[Middleware(ClientGone), Middleware(SecurityHeaders)])
+                    middleware=[Middleware(ClientGone), Middleware(SecurityHeaders), Middleware(FromThisSite)])
     app.state.serve = serve
     return app
 

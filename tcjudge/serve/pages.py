@@ -36,7 +36,7 @@ def _serve(request: Request) -> Serve:
 
 
 def _cookie(request: Request, response: Response, name: str, value: str, max_age: int | None = None) -> None:
-    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="lax", path="/",
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="strict", path="/",
                         secure=request.url.scheme == "https")
 
 
