@@ -10,7 +10,8 @@ RE or TLE, as those tools judge it), and its writes never fail for want of a rea
 program has ended they are read and dropped here: a Python interactor whose last flush fails exits
 120 whatever it decided). Its standard error goes to a file the judge reads for an IE's message. It runs in a
 process group of its own, on the program's CPU (a ping-pong across CPUs costs several times more),
-with the problem's CPU limit and address space (validation_time, validation_memory), files of at
+with the problem's CPU limit and address space (validation_time, validation_memory), an unlimited
+stack (as problemtools runs every program: a deep recursion needs no more than memory), files of at
 most FEEDBACK_FILE_MIB, SIGPIPE ignored (a program that stops reading makes its writes fail, not
 kill it), and the sandbox's layers for trusted code (sandbox/trusted.py: it reads everything, writes
 only its feedback folder, no network). Its exit status decides the answer (42 accept, 43 reject);
@@ -161,6 +162,8 @@ def spawn(spec: dict, pipes: tuple[int, int, int, int], cpus: set[int], parent: 
             memory = int(spec["memory_mib"]) << 20
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            stack = resource.getrlimit(resource.RLIMIT_STACK)[1]  # unlimited where the judge may: as problemtools
+            resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FEEDBACK_FILE_MIB << 20,) * 2)
             os.sched_setaffinity(0, cpus)
             os.closerange(3, 1 << 16)

@@ -15,8 +15,10 @@ program and what went wrong, with the last lines its build said.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,6 +46,30 @@ def stderr_tail(data: bytes, lines: int = 2) -> str:
     said = [line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip()][-lines:]
     text = " | ".join(said)
     return "".join(ch if ch.isprintable() else "?" for ch in text)[-300:]
+
+
+def limited(command: list[str], cpu_seconds: float, memory_mib: int) -> list[str]:
+    """`command` run under a package program's limits, set before its exec by the shell that then
+    becomes it (a preexec_fn is unsafe in the judge's threads, and a limit set once the program runs
+    races it; where its stack may grow is fixed at exec): CPU seconds (SIGXCPU, SIGKILL a second
+    later), address space, and an unlimited stack, as problemtools runs every program (a validator's
+    deep recursion got SIGSEGV at the judge's 8 MiB). A JVM gets no address-space limit, as
+    problemtools runs Java: it reserves more than it uses and would not start. Each is capped at the
+    judge's own hard limit."""
+    cpu = math.ceil(cpu_seconds)
+    words = [f"ulimit -S -t {_capped(resource.RLIMIT_CPU, cpu)}", f"ulimit -H -t {_capped(resource.RLIMIT_CPU, cpu + 1)}",
+             f"ulimit -s {_capped(resource.RLIMIT_STACK, resource.RLIM_INFINITY)}"]
+    if Path(command[0]).name != "java":
+        words.append(f"ulimit -v {_capped(resource.RLIMIT_AS, memory_mib << 20, 1024)}")
+    return ["/bin/sh", "-c", " && ".join(words) + ' && exec "$@"', "sh", *command]
+
+
+def _capped(limit: int, value: int, unit: int = 1) -> str:
+    """`value` (RLIM_INFINITY: no limit) at most the judge's hard `limit`, as ulimit writes it in `unit`s."""
+    hard = resource.getrlimit(limit)[1]
+    if hard != resource.RLIM_INFINITY and (value == resource.RLIM_INFINITY or value > hard):
+        value = hard
+    return "unlimited" if value == resource.RLIM_INFINITY else str(value // unit)
 
 
 def program_folder(path: Path) -> Path:

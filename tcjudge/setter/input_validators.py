@@ -8,13 +8,13 @@ input on its standard input, with its flags (`input_validator_flags`, or `input_
 the testdata.yaml nearest the input) as arguments, and exits 42 when the input is valid, 43 when it
 is not; anything else is the validator's own failure. Every input that fails is named with its file.
 
-The problem's own code: trusted, but run with a time limit so a bug in it cannot hang the judge.
+The problem's own code: trusted, but run as an output validator is (its CPU time, memory, a wall-clock
+bound; an unlimited stack), so a bug in it cannot hang the judge.
 """
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 from ..errors import JudgeInputError
@@ -23,12 +23,12 @@ from ..problems.format import Findings, Problem
 from ..problems.yamlio import load_mapping
 
 VALID, INVALID = 42, 43
-TIMEOUT = 60.0  # seconds for one input
 MESSAGE = 200  # characters of a validator's complaint kept
 
 
-def check_inputs(problem: Problem, findings: Findings) -> int:
-    """Run every input validator of the package on every test input; returns how many ran."""
+def check_inputs(problem: Problem, findings: Findings, progress) -> int:
+    """Run every input validator of the package on every test input, `progress` told of each (a
+    validate.Silent); returns how many ran."""
     validators = _validators(problem.path)
     for validator in validators:
         program = OutputValidator(validator, [], role="input validator")
@@ -36,11 +36,13 @@ def check_inputs(problem: Problem, findings: Findings) -> int:
         command = _command(validator, program, findings)  # (`program` keeps its build alive meanwhile)
         if command is None:
             continue
+        progress.phase(f"input validator {validator.name} on every input", len(problem.tests))
         for test in problem.tests:
             given = test.input.path
             flags = _flags(given, problem.path, findings)
             if flags is not None:
-                _run(validator, command + flags, given, findings)
+                _run(program, command + flags, given, findings)
+            progress.advance()
     return len(validators)
 
 
@@ -93,23 +95,24 @@ def _flags(given: Path, root: Path, findings: Findings) -> list[str] | None:
     return []
 
 
-def _run(validator: Path, command: list[str], given: Path, findings: Findings) -> None:
-    name = validator.name
+def _run(program: OutputValidator, command: list[str], given: Path, findings: Findings) -> None:
+    """One input on the validator's standard input, under the limits of the package's programs."""
+    name = program.path.name
     try:
         with open(given, "rb") as handle:
-            done = subprocess.run(command, stdin=handle, capture_output=True, timeout=TIMEOUT, cwd=given.parent)
-    except subprocess.TimeoutExpired:
-        findings.error(f"input validator {name} took more than {TIMEOUT:g} s on it", given)
+            status, out, err = program.run(command, given.parent, stdin=handle)
+    except ValidatorFailed as failure:
+        findings.error(f"{failure} on it", given)
         return
     except OSError as err:
         findings.error(f"input validator {name} could not run: {err.strerror}", given)
         return
-    if done.returncode == VALID:
+    if status == VALID:
         return
-    said = " ".join((done.stdout + done.stderr).decode("utf-8", "replace").split())
+    said = " ".join((out + err).decode("utf-8", "replace").split())
     said = "".join(ch if ch.isprintable() else "?" for ch in said)[:MESSAGE]
-    if done.returncode == INVALID:
+    if status == INVALID:
         findings.error(f"rejected by input validator {name}" + (f": {said}" if said else ""), given)
     else:
-        findings.error(f"input validator {name} exited with status {done.returncode}, not {VALID} or {INVALID}"
+        findings.error(f"input validator {name} exited with status {status}, not {VALID} or {INVALID}"
                        + (f": {said}" if said else ""), given)

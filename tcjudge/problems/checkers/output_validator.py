@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import math
 import os
-import resource
 import signal
 import subprocess
 import tempfile
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from . import OUTPUT, Comparison
-from ..programs import ProgramFailed, prepare, stderr_tail
+from ..programs import ProgramFailed, limited, prepare, stderr_tail
 
 APPLIES_TO = OUTPUT
 
@@ -36,7 +35,7 @@ class OutputValidator:
     score_multiplier.txt (2025-09); either on a rejection, both, or one that is not a number is a
     fault of the validator. It is the problem setter's code, trusted like the test data, and runs
     outside the sandbox with the package's limits (validation_time: CPU seconds, validation_memory:
-    MiB of address space); only its input (the program's output) is hostile. As an interactor it also
+    MiB of address space) and an unlimited stack; only its input (the program's output) is hostile. As an interactor it also
     gets the sandbox's layers for trusted code (engine/interaction.py). A Python file, an executable,
     or C++ sources (compiled once with g++) are supported.
     """
@@ -102,21 +101,16 @@ class OutputValidator:
             stdout: int | None = subprocess.PIPE) -> tuple[int, bytes, bytes]:
         """Run it under its limits on `given` (or the file `stdin`): (exit status, standard output,
         standard error); ValidatorFailed when it cannot start or passes a limit. The limits are set
-        on the started process (prlimit: a preexec_fn is unsafe in the judge's threads), the moment
-        its exec succeeded; a wall-clock bound of WALL_FACTOR x its CPU limit stops one that sleeps."""
+        before its exec (programs.limited: its CPU time and memory, an unlimited stack); a wall-clock
+        bound of WALL_FACTOR x its CPU limit stops one that sleeps."""
         wall = WALL_FACTOR * self.time_limit + WALL_SLACK
         try:
-            process = subprocess.Popen(arguments, stdin=subprocess.PIPE if given is not None else stdin,
+            process = subprocess.Popen(limited(arguments, self.time_limit, self.memory_mib),
+                                       stdin=subprocess.PIPE if given is not None else stdin,
                                        stdout=stdout, stderr=subprocess.PIPE, cwd=cwd)
         except OSError as err:
             raise ValidatorFailed(f"{self.describe()} could not start: {err.strerror}") from None
         with process:
-            cpu, memory = math.ceil(self.time_limit), self.memory_mib << 20
-            try:
-                resource.prlimit(process.pid, resource.RLIMIT_CPU, (cpu, cpu + 1))
-                resource.prlimit(process.pid, resource.RLIMIT_AS, (memory, memory))
-            except ProcessLookupError:  # (already over)
-                pass
             try:
                 out, err = process.communicate(given, timeout=wall)
             except subprocess.TimeoutExpired:
