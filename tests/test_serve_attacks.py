@@ -118,3 +118,67 @@ def test_a_state_changing_request_on_a_session_cookie_needs_the_sessions_token(t
     fresh.headers["Sec-Fetch-Site"] = "cross-site"
     assert login(fresh, "red", site.passwords["red"]).status_code == 403  # (a login planted from elsewhere)
 
+
+
+# 3. Bodies were read whole before their limit was checked: a 128 MiB multipart upload to /login, with
+# no account, was written to disk in full before its 403; a 128 MiB API body was held in memory before
+# its 413.
+
+def read_of(site: Site, method: str, path: str, headers: dict, chunks, declared: bool) -> tuple[int, int]:
+    """(the answer's status, how many bytes of the body the server read) for a body sent as `chunks`,
+    each one only when the server asks for it; `declared`: with its Content-Length (else chunked)."""
+    chunks = list(chunks)
+    total = sum(len(chunk) for chunk in chunks)
+    given, status = 0, None
+    sent = iter(chunks)
+
+    async def receive():
+        nonlocal given
+        chunk = next(sent, None)
+        if chunk is None:
+            await asyncio.sleep(3600)  # (the client waits for the answer)
+        given += len(chunk)
+        return {"type": "http.request", "body": chunk, "more_body": given < total}
+
+    async def send(message):
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+
+    fields = {key.lower(): value for key, value in headers.items()} | ({"content-length": str(total)} if declared else {})
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "client": ("127.0.0.1", 4000),
+             "server": ("127.0.0.1", 80), "headers": [(k.encode(), v.encode()) for k, v in fields.items()]}
+    asyncio.run(site.app(scope, receive, send))
+    return status, given
+
+
+BLOCK = b"x" * (256 * 1024)  # one chunk, the same bytes each time: 16 MiB sent costs the test nothing to hold
+
+
+def multipart(size: int) -> list[bytes]:
+    head = (b'--B\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n'
+            b"Content-Type: application/octet-stream\r\n\r\n")
+    return [head] + [BLOCK] * (size // len(BLOCK)) + [b"\r\n--B--\r\n"]
+
+
+def json_body(size: int) -> list[bytes]:
+    return [b'{"problem_id": "adder", "language_id": "python3", "files": [{"data": "'] + \
+        [b"A" * len(BLOCK)] * (size // len(BLOCK)) + [b'"}]}']
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["content-length", "chunked"])
+def test_a_body_over_its_limit_is_refused_as_it_arrives(tmp_path, declared):
+    site = Site(tmp_path)
+    form = {"Content-Type": "multipart/form-data; boundary=B"}
+    status, read = read_of(site, "POST", "/login", form, multipart(16 * MiB), declared)
+    assert status == 413 and read <= (0 if declared else 64 * 1024 + len(BLOCK)), (status, read)
+    credentials = base64.b64encode(f"red:{site.passwords['red']}".encode()).decode()
+    basic = {"Authorization": f"Basic {credentials}", "Content-Type": "application/json"}
+    status, read = read_of(site, "POST", submissions_url(site), basic, json_body(16 * MiB), declared)
+    assert status == 413 and read <= (0 if declared else 2 * 64 * 1024 + 4096 + len(BLOCK)), (status, read)
+    # who is asking comes first: nothing is read for a caller refused
+    assert read_of(site, "POST", "/submit", form, multipart(16 * MiB), declared) == (303, 0)  # not logged in
+    wrong = basic | {"Authorization": "Basic " + base64.b64encode(b"red:wrong").decode()}
+    assert read_of(site, "POST", submissions_url(site), wrong, json_body(16 * MiB), declared) == (401, 0)
+    assert site.store.rows("SELECT * FROM submissions") == []

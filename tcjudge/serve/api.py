@@ -314,9 +314,7 @@ async def post_submission(request: Request):
         raise HTTPException(403, "only a team submits here")
     if request.headers.get("content-type", "").partition(";")[0].strip().lower() != "application/json":
         raise HTTPException(415, "a submission is JSON: Content-Type: application/json")
-    body = await request.body()
-    if len(body) > 2 * serve.source_limit + 4096:  # base64 is 4/3 of the zip
-        raise HTTPException(413, "the submission is over the source limit")
+    body = await request.body()  # (at most app.body_limit's bytes)
     try:
         data = json.loads(body)
         problem, language = data["problem_id"], data["language_id"]

@@ -1,6 +1,6 @@
 """The ASGI app: the routes of the pages (pages.py) and of the CLICS API (api.py) over the server's
 state (state.py), an error as its caller reads it, and what wraps every request (the security
-headers, a client that goes away, a request that another site makes).
+headers, a client that goes away, a request that another site makes, a body over its limit).
 """
 
 from __future__ import annotations
@@ -89,13 +89,58 @@ class FromThisSite:
         await self.app(scope, receive, send)
 
 
+LOGIN_BYTES = 4096  # a login form's body: a CSRF token, a username and a password
+FORM_BYTES = 64 * 1024  # any other form's (a clarification's 4000 characters, url-encoded), beyond a source
+
+
+def body_limit(serve: Serve, path: str) -> int:
+    """The most a request's body may hold: a submission's source (in a form, or base64 in the API's
+    JSON, 4/3 of its zip), a login's few fields, or a form's."""
+    if path == "/submit":
+        return serve.source_limit + FORM_BYTES
+    if path.startswith("/api/"):
+        return 2 * serve.source_limit + 4096
+    return LOGIN_BYTES if path == "/login" else FORM_BYTES
+
+
+class Bounded:
+    """Pure ASGI: a request's body is read up to its limit (body_limit) and no further: a Content-Length
+    over it is refused before a byte is read, and a body that grows past it as it arrives (chunked) is
+    refused where it does. Either is a 413 raised where a handler reads, so a handler that checks who
+    asks before it reads a body (every one that can) reads nothing for a caller it refuses. (Before:
+    a 128 MiB upload to /login went to disk in full before its 403, issue 47.)"""
+
+    def __init__(self, app, serve: Serve):
+        self.app, self.serve = app, serve
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        limit = body_limit(self.serve, scope["path"])
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        read = 0
+
+        async def receiving():
+            nonlocal read
+            if not declared.isdigit() or int(declared) > limit:
+                raise HTTPException(413, f"the request's body is over its limit ({limit // 1024} KiB)")
+            message = await receive()
+            read += len(message.get("body", b""))
+            if read > limit:
+                raise HTTPException(413, f"the request's body is over its limit ({limit // 1024} KiB)")
+            return message
+
+        await self.app(scope, receiving, send)
+
+
 def build_app(serve: Serve) -> Starlette:
     from starlette.middleware import Middleware
 
     from . import api, pages
 
     app = Starlette(routes=pages.routes() + api.routes(), exception_handlers={HTTPException: error_page},
-                    middleware=[Middleware(ClientGone), Middleware(SecurityHeaders), Middleware(FromThisSite)])
+                    middleware=[Middleware(ClientGone), Middleware(SecurityHeaders), Middleware(FromThisSite),
+                                Middleware(Bounded, serve=serve)])
     app.state.serve = serve
     return app
 
