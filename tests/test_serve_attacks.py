@@ -182,3 +182,35 @@ def test_a_body_over_its_limit_is_refused_as_it_arrives(tmp_path, declared):
     wrong = basic | {"Authorization": "Basic " + base64.b64encode(b"red:wrong").decode()}
     assert read_of(site, "POST", submissions_url(site), wrong, json_body(16 * MiB), declared) == (401, 0)
     assert site.store.rows("SELECT * FROM submissions") == []
+
+
+# 4. Anyone could lock a team or the coach out: five wrong passwords for an account, and its owner's
+# right one was 429 for 15 minutes, renewable; behind a reverse proxy that passes no client address,
+# twenty failures locked everyone out.
+
+def test_a_third_partys_wrong_passwords_lock_no_one_out(tmp_path, monkeypatch):
+    from tcjudge.serve import auth
+
+    monkeypatch.setattr(auth, "FIRST_DELAY", 0.001)  # (the delays' rule, at a test's scale)
+    monkeypatch.setattr(auth, "MOST_DELAY", 0.004)
+    site = Site(tmp_path)
+    guesser = site.client()  # every test client has one address: as behind a proxy that passes none
+    for _ in range(8):
+        assert login(guesser, "red", "guess").status_code == 401
+        assert login(guesser, "coach", "guess").status_code == 401
+    assert login(site.client(), "red", site.passwords["red"]).status_code == 303  # the owner, at once after
+    assert login(site.client(), "coach", site.passwords["coach"]).status_code == 303
+    account = f"/api/contests/{site.contest.id}/account"
+    assert api(site).get(account, auth=("red", site.passwords["red"])).status_code == 200
+    for number in range(25):  # one address guessing many accounts
+        assert login(guesser, f"nobody{number}", "guess").status_code == 401
+    assert login(site.client(), "blue", site.passwords["blue"]).status_code == 303
+    # the guesser is slowed instead: past 5 failures on an account (20 from an address) each attempt
+    # waits before its check, twice as long per failure, up to a bound; for the right password too
+    checker = auth.Auth(site.store)
+    waits = []
+    for _ in range(9):
+        waits.append(checker.delay("green", "10.0.0.1"))
+        assert asyncio.run(checker.check_password("green", "guess", "10.0.0.1")) is None
+    assert waits == [0, 0, 0, 0, 0, 0.001, 0.002, 0.004, 0.004]
+    assert checker.delay("green", "10.0.0.2") == 0.004 and checker.delay("red", "10.0.0.1") == 0

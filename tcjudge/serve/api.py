@@ -48,10 +48,7 @@ async def _caller(request: Request, changes: bool = False) -> Caller:
                                  "(X-CSRF-Token)")
     if caller is None and "authorization" in request.headers:
         address = request.client.host if request.client else "?"
-        found = await serve.auth.from_basic(request.headers["authorization"], address)
-        if found == "throttled":
-            raise HTTPException(429, "too many failed logins")
-        caller = found if isinstance(found, Caller) else None
+        caller = await serve.auth.from_basic(request.headers["authorization"], address)
     if caller is None:
         raise HTTPException(401, "log in (HTTP Basic)", headers={"WWW-Authenticate": 'Basic realm="judge"'})
     return caller

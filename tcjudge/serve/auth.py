@@ -1,6 +1,14 @@
 """Who is asking: sessions (random server-side tokens, kept hashed, revocable), CSRF tokens, HTTP
 Basic for the CLICS API, and the login throttle (per account and per address).
 
+The throttle slows, it never locks out: a lock that wrong passwords set is one that anyone can set
+on someone else's account (issue 47: five guesses at team002 or coach, and its owner's right password
+was refused for 15 minutes; behind a proxy that passes no client address, twenty locked out
+everyone). Past FREE_PER_ACCOUNT failures on an account, or FREE_PER_ADDRESS from an address, in
+WINDOW, each attempt waits before its check, FIRST_DELAY doubled by each further failure, at most
+MOST_DELAY; the right password then passes. The passwords are the server's own, random, about 59
+bits: guessing them online is hopeless at any rate, so the throttle needs only to make it slow.
+
 A password is checked with argon2id off the event loop (a verification costs tens of milliseconds of
 CPU and 64 MiB), at most one per CPU at a time: a burst of logins waits its turn instead of taking
 every thread of the pool the pages need. An API client sends its password with every request: a verified one is remembered (by its
@@ -26,8 +34,11 @@ import anyio.to_thread
 SESSION_COOKIE = "judge_session"
 LOGIN_COOKIE = "judge_login"  # the login form's CSRF token (double-submit: there is no session yet)
 WINDOW = 15 * 60  # seconds over which failed logins are counted
-PER_ACCOUNT = 5  # failures in the window that lock an account's logins until the window passes
-PER_ADDRESS = 20  # ... and an address's
+FREE_PER_ACCOUNT = 5  # failures on an account in the window before its attempts wait
+FREE_PER_ADDRESS = 20  # ... from an address
+FIRST_DELAY = 0.5  # seconds an attempt waits at the first failure past the free ones, doubled by each further one
+MOST_DELAY = 4.0  # ... and at most
+KEPT_KEYS = 10000  # accounts and addresses whose failures are kept before the expired ones are dropped
 REMEMBERED = 300  # seconds an API client's verified password is remembered
 SESSION_DAYS = 7  # a session's life (its cookie's too)
 
@@ -61,23 +72,28 @@ class Auth:
         self._hasher = hasher()
 
     # the throttle
-    def throttled(self, username: str, address: str) -> bool:
+    def delay(self, username: str, address: str) -> float:
+        """Seconds an attempt on `username` from `address` waits before its check (the module's rule)."""
         with self._lock:
             now = time.time()
-            for key in (f"user:{username}", f"addr:{address}"):
-                self._failures[key] = [t for t in self._failures.get(key, []) if now - t < WINDOW]
-            return (len(self._failures[f"user:{username}"]) >= PER_ACCOUNT
-                    or len(self._failures[f"addr:{address}"]) >= PER_ADDRESS)
+            past = 0
+            for key, free in ((f"user:{username}", FREE_PER_ACCOUNT), (f"addr:{address}", FREE_PER_ADDRESS)):
+                recent = [t for t in self._failures.get(key, []) if now - t < WINDOW]
+                past = max(past, len(recent) - free + 1)
+        return 0.0 if past <= 0 else min(MOST_DELAY, FIRST_DELAY * 2 ** min(past - 1, 32))
 
     def _failed(self, username: str, address: str) -> None:
         with self._lock:
+            now = time.time()
+            if len(self._failures) > KEPT_KEYS:  # (guesses at many names: keep what still counts)
+                self._failures = {key: kept for key, times in self._failures.items()
+                                  if (kept := [t for t in times if now - t < WINDOW])}
             for key in (f"user:{username}", f"addr:{address}"):
-                self._failures.setdefault(key, []).append(time.time())
+                self._failures[key] = [t for t in self._failures.get(key, []) if now - t < WINDOW] + [now]
 
-    async def check_password(self, username: str, password: str, address: str) -> Caller | None | str:
-        """The caller, None for a wrong username or password, or "throttled"."""
-        if self.throttled(username, address):
-            return "throttled"
+    async def check_password(self, username: str, password: str, address: str) -> Caller | None:
+        """The caller, or None for a wrong username or password; checked after the attempt's delay."""
+        await asyncio.sleep(self.delay(username, address))
         account = await anyio.to_thread.run_sync(self.store.account, username)
         if account is None:
             await self._verified(await anyio.to_thread.run_sync(self._dummy_hash), password)  # the same time for a wrong name
@@ -126,7 +142,7 @@ class Auth:
                              time.time() - SESSION_DAYS * 86400)
         return Caller(row["username"], row["role"], row["team_id"], row["csrf"]) if row else None
 
-    async def from_basic(self, header: str, address: str) -> Caller | None | str:
+    async def from_basic(self, header: str, address: str) -> Caller | None:
         """HTTP Basic credentials (the CLICS API's clients)."""
         try:
             scheme, _, encoded = header.partition(" ")

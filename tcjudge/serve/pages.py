@@ -82,11 +82,10 @@ async def login(request: Request):
     address = request.client.host if request.client else "?"
     username = str(form.get("username", ""))[:64]
     caller = await serve.auth.check_password(username, str(form.get("password", ""))[:256], address)
-    if not isinstance(caller, Caller):
+    if caller is None:
         token = secrets.token_urlsafe(24)
-        why = "too many failed logins: wait a few minutes" if caller == "throttled" else "wrong username or password"
-        response = await run_in_threadpool(serve.page, request, "login.html", error=why, login_csrf=token,
-                                           status=429 if caller == "throttled" else 401)
+        response = await run_in_threadpool(serve.page, request, "login.html", error="wrong username or password",
+                                           login_csrf=token, status=401)
         _cookie(request, response, LOGIN_COOKIE, token)
         return response
     response = RedirectResponse("/problems", 303)
