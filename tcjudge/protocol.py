@@ -31,7 +31,9 @@ engine/solution.Program.
 A child's channels: the result channel on RESULT_FD (one JSON line: {"kind": "return" | "error" |
 "exit" | "loaded" | "missing" | "compile_error", ...}), a method's arguments on ARGS_FD (JSON, closed
 when complete), what it prints on 1 and 2 (a stdin program: its input on 0 and its answer on 1).
-A runtime that says when it is up (the JVM) first writes READY_LINE on the result channel.
+A runtime that says when it is up (the JVM) first writes READY_LINE on the result channel. Every
+channel is close-on-exec until the child moves it to its number; what a solution's process keeps of
+them, in each language and mode, and why: docs/security.md, "Descriptors".
 
 The crash channel on CRASH_FD (non-blocking: a crashing process never waits on it) carries what a
 process says about its own crash, read by the zygote only after the kernel reported a death by a

@@ -97,7 +97,7 @@ def start(solution, channels: Channels, parent: int, join_cgroup: Callable[[], N
         if program is not None:  # exec closes the set-up channel (close-on-exec) on success
             os.closerange(CRASH_FD + 1, setup_w)
             os.closerange(setup_w + 1, 1 << 16)
-            _exec_program(program, token)
+            _exec_program(program, token, solution.stdin_mode)
         code_w = channels.code  # closed by _compile, before any code of the solution runs
         os.closerange(CRASH_FD + 1, code_w if code_w > CRASH_FD else 1 << 16)
         if code_w > CRASH_FD:
@@ -128,8 +128,9 @@ def _limit(solution, data_baseline: int, nproc: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def _exec_program(program, token: int | None) -> None:  # (never returns)
-    """Arrange the descriptors and become the compiled program (an engine/solution.Program).
+def _exec_program(program, token: int | None, stdin_mode: bool) -> None:  # (never returns)
+    """Arrange the descriptors and become the compiled program (an engine/solution.Program); a
+    `stdin_mode` program (its input on 0) is given no argument channel.
 
     `token`: the address of the program's path that the confinement's filter lets execve take
     (sandbox.exec_token), the only exec the program will ever have; None where no filter decides."""
@@ -147,6 +148,8 @@ def _exec_program(program, token: int | None) -> None:  # (never returns)
         os.dup2(RESULT_FD, 1)
         os.close(ARGS_FD)
         os.close(RESULT_FD)
+    elif stdin_mode:  # (the JVM's entry says "ready" on the result channel; /dev/null, or an unread gate, on 4)
+        os.close(ARGS_FD)
     if token is None:
         os.execve(program.argv[0], program.argv, program.env)
     argv = _c_strings(program.argv)
@@ -302,9 +305,9 @@ def _run_program(solution, code_w: int) -> None:
         return
     if solution.interactive:  # the interactor is started: the zygote closes the gate
         os.read(ARGS_FD, 1)
-        os.close(ARGS_FD)
     else:
         select.select([0], [], [])  # input (or its end) is there: the test has started
+    os.close(ARGS_FD)  # the gate, or /dev/null: nothing of the program's
     _hide_judge_frames(keep=0)
     module = types.ModuleType("__main__")
     module.__file__ = solution.path

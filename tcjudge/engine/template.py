@@ -134,7 +134,9 @@ def _serve(sock, zygote) -> None:
     pinned = None
     while True:
         try:
-            request, ancillary, _, _ = sock.recvmsg(REQUEST_CAP, _socket.CMSG_SPACE(8 * 4))
+            # close-on-exec, as the zygote made them: else the set-up channel, which a compiled child
+            # keeps open for its exec to close, outlived the exec (fd 13 in a C program)
+            request, ancillary, _, _ = sock.recvmsg(REQUEST_CAP, _socket.CMSG_SPACE(8 * 4), _socket.MSG_CMSG_CLOEXEC)
         except OSError:
             return
         if not request:
