@@ -43,7 +43,7 @@ VARYING = [  # (pattern, placeholder): figures that differ between two honest ru
     (re.compile(r"-{2,}"), "--"),
     (re.compile(r"\s+"), " "),
 ]
-PROGRESS = re.compile(r"^judge: \d+/\d+ tests")  # the plain progress line of a long run, every 10 s
+PROGRESS = re.compile(r"^judge: (?:\d+/\d+ tests|validating )")  # check's and validate's plain progress, every 10 s
 COMMAND_TIMEOUT = 900
 
 

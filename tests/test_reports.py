@@ -35,7 +35,7 @@ from tcjudge.reports.grid import NAME_SHOWN, PALETTE, SLOT, short_name, solution
 from tcjudge.reports.pages import LABEL_GAP, label_span, problem_page, spread_axis
 from tcjudge.reports.tables import write_report
 from tcjudge.reports.eta import TIMED_OUT_SHARE, Estimate, Planned, guessed_costs
-from tcjudge.reports.progress import Progress
+from tcjudge.reports.progress import Phases, Progress
 from tcjudge.record import replace
 from tcjudge.verdicts import Verdict
 
@@ -500,6 +500,20 @@ def test_plain_progress_line_comes_on_its_own_off_a_terminal():
             time.sleep(0.01)
     line = stream.getvalue().splitlines()[0]
     assert line.startswith("judge: 1/10 tests, 0/2 solutions, grading solutions/x.py, ") and "left" in line
+
+
+def test_phases_say_the_phase_and_how_far_it_is_on_stderr_off_a_terminal(capsys):
+    """validate's progress: its plain line names the problem, the phase and its count when it has one."""
+    now = [100.0]
+    progress = Phases("validating sum-two", live=False, clock=lambda: now[0])
+    assert progress.stream is sys.stderr
+    progress.phase("verify.py on every test", 41)
+    for _ in range(3):
+        progress.advance()
+    now[0] += 62
+    assert progress.plain_line() == "judge: validating sum-two: verify.py on every test, 3/41, 1m02s elapsed"
+    progress.phase("generator.py in a copy of the folder")
+    assert progress.plain_line() == "judge: validating sum-two: generator.py in a copy of the folder, 1m02s elapsed"
 
 
 def test_the_time_left_is_asked_safely_while_the_pool_reports_tests():

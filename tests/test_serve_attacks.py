@@ -214,3 +214,28 @@ def test_a_third_partys_wrong_passwords_lock_no_one_out(tmp_path, monkeypatch):
         assert asyncio.run(checker.check_password("green", "guess", "10.0.0.1")) is None
     assert waits == [0, 0, 0, 0, 0, 0.001, 0.002, 0.004, 0.004]
     assert checker.delay("green", "10.0.0.2") == 0.004 and checker.delay("red", "10.0.0.1") == 0
+
+
+# 5. A zip member named with backslashes (`..\..\x.py`) was stored, and reached the coach's export as
+# such: a zip slip on the coach's machine for an extractor that takes `\` for a separator.
+
+def test_a_name_with_backslashes_is_refused_in_a_zip_and_cut_to_its_last_part_as_an_upload(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    for name in ("..\\..\\x.py", "sub\\adder.py", "adder.py\\"):
+        response = api(site).post(submissions_url(site), json=body(zipped((name, ACCEPTED))),
+                                  auth=("red", site.passwords["red"]))
+        assert response.status_code == 400 and "plain" in response.json()["message"], (name, response.text)
+        assert submit(red, source=zipped((name, ACCEPTED)), name="adder.zip").status_code == 400
+    assert site.store.rows("SELECT * FROM submissions") == []
+    number = number_of(submit(red, name="..\\..\\adder.py"))  # (a browser that sends a path)
+    assert site.store.submission(number)["filename"] == "adder.py"
+    # one stored before this rule: the export holds no such name, the coach's page says why
+    old = site.store.add_submission(site.team("red"), "adder", "python3", "files.zip",
+                                    zipped(("..\\..\\x.py", ACCEPTED)), True, 60000)
+    coach = site.client("coach")
+    with zipfile.ZipFile(io.BytesIO(coach.get("/coach/export.zip").content)) as package:
+        assert not [name for name in package.namelist() if "\\" in name or ".." in name]
+        assert f"submissions/{number}/files/adder.py" in package.namelist()
+    page = coach.get(f"/submissions/{old}")
+    assert page.status_code == 400 and "plain" in page.text

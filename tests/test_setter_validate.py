@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import select
 import shutil
+import subprocess
+import sys
 
 import pytest
 
-from .conftest import TESTDATA
+from tcjudge import languages
+from tcjudge.problems.catalog import Catalog
+from tcjudge.setter.validate import validate_problem
+
+from .conftest import ROOT, TESTDATA
 
 SETTER = TESTDATA / "setter"
 GOOD = ("--problems", SETTER / "problems", "--solutions", SETTER / "solutions")
@@ -235,3 +244,59 @@ def test_a_generator_on_an_earlier_documented_import_path_still_validates(judge,
     assert (f"generator.py: warning: generator.py: '{old_path}' is deprecated: import tcjudge.testgen instead"
             in out), out
     assert code == 0
+
+
+# -- progress --------------------------------------------------------------------------------------
+
+class Recorder:
+    """A progress that keeps each phase as [what, total, steps counted]."""
+
+    def __init__(self):
+        self.phases = []
+
+    def phase(self, what, total=None):
+        self.phases.append([what, total, 0])
+
+    def advance(self):
+        self.phases[-1][2] += 1
+
+
+def test_validate_tells_each_long_phase_and_counts_its_steps(project):
+    """validate printed nothing for minutes while verify.py ran: each proof is now a phase, counted."""
+    catalog = Catalog(project / "problems", project / "solutions", languages.EXTENSIONS)
+    recorder = Recorder()
+    findings = validate_problem(catalog, "largest", random_cases=7, progress=recorder)
+    assert not findings.errors, findings.errors
+    assert recorder.phases == [["the reference solution on every test", 4, 4], ["verify.py on every test", 4, 4],
+                               ["the reference and verify.py on random inputs", 7, 7],
+                               ["generator.py in a copy of the folder", None, 0],
+                               ["grading the stored solutions that should fail (1)", 2, 2]]
+
+
+def test_validate_draws_its_progress_on_a_terminal_on_stderr_alone(project):
+    """stdout and stderr each a terminal (a pty of its own): the live line is drawn on stderr, and
+    stdout holds the findings alone, as off a terminal."""
+    verify = project / "problems" / "largest" / "verify.py"
+    verify.write_text("import time\n" + verify.read_text().replace("    return", "    time.sleep(0.2)\n    return"))
+    (out_reader, out_writer), (err_reader, err_writer) = pty.openpty(), pty.openpty()
+    judge = subprocess.Popen([sys.executable, str(ROOT / "judge.py"), "--history", str(project / "history.sqlite"),
+                              "validate", "--problems", str(project / "problems"), "--solutions",
+                              str(project / "solutions"), "largest", "--random-cases", "3"],
+                             stdin=subprocess.DEVNULL, stdout=out_writer, stderr=err_writer,
+                             env=dict(os.environ, TERM="xterm", COLUMNS="120"))
+    os.close(out_writer)
+    os.close(err_writer)
+    got, open_ends = {out_reader: b"", err_reader: b""}, {out_reader, err_reader}
+    while open_ends:
+        for end in select.select(list(open_ends), [], [])[0]:
+            try:
+                data = os.read(end, 65536)
+            except OSError:  # EIO: the judge has closed its side
+                data = b""
+            got[end] += data
+            if not data:
+                open_ends.discard(end)
+                os.close(end)
+    assert judge.wait() == 0
+    assert got[out_reader].decode() == "largest: ok\r\n1 of 1 problem valid\r\n"
+    assert "validating largest: " in got[err_reader].decode()

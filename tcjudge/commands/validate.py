@@ -26,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
+    from ..reports.progress import Phases
     from ..setter.validate import validate_problem
 
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
@@ -42,9 +43,10 @@ def run(options) -> int:
         from .generate import generate_all
 
         generate_all(catalog, [slug for slug in slugs if (catalog.problems_dir / slug / "generator.py").is_file()])
-    for slug in slugs:
-        findings = validate_problem(catalog, slug, options.jobs, options.random_cases, options.source_limit * 1024,
-                                    options.prog)
+    for number, slug in enumerate(slugs, 1):
+        with Phases(f"validating {slug}" + (f" ({number} of {len(slugs)})" if len(slugs) > 1 else "")) as progress:
+            findings = validate_problem(catalog, slug, options.jobs, options.random_cases,
+                                        options.source_limit * 1024, options.prog, progress)
         for severity, found in (("error", findings.errors), ("warning", findings.warnings)):
             for item in found:
                 where = f"{item.path}:{item.line}" if item.line else str(item.path or catalog.problems_dir / slug)

@@ -1,6 +1,7 @@
 """Progress of a long run: a live display on a terminal, a plain line every few seconds otherwise
 (CI logs, pipes), so that a run of minutes is never silent. The time left is eta.Estimate's: from
-the history's record of each solution (`plan`) and the run's own figures.
+the history's record of each solution (`plan`) and the run's own figures. A command that works in
+phases rather than through a run of tests (validate's proofs) shows them with `Phases`.
 
 rich draws the live display: it keeps a bar, counts and an ETA on the last lines of the terminal while
 other lines scroll above it, and handles resizing and non-ASCII widths, which a hand-made `\\r` line did
@@ -129,6 +130,69 @@ class Progress:
                                  solutions=self._solutions_text(), eta=self._eta)
 
 
+class Phases:
+    """Progress of a command that works in phases, one after another (validate: a problem's proofs),
+    on stderr: on a terminal, a live line (the phase, its bar and count, its time); otherwise a plain
+    line every few seconds, `judge: validating SLUG: verify.py on every test, 3/41, 1m02s elapsed`,
+    so that minutes of a setter's verify.py are never silent. What it names is ours (phases, slugs,
+    the package's own program names), never a solution's output."""
+
+    def __init__(self, subject: str, live: bool | None = None, every: float | None = None, stream=None,
+                 clock=time.monotonic):
+        self.subject = subject
+        self.what, self.done, self.total = "starting", 0, None
+        self.clock, self.started = clock, clock()
+        self.every = PLAIN_EVERY if every is None else every
+        self.stream = stream or sys.stderr
+        self.live = sys.stdout.isatty() and sys.stderr.isatty() if live is None else live
+        self._lock = threading.Lock()  # the pool's threads count the tests of a phase
+        self._display = self._ticker = None
+
+    def __enter__(self) -> Phases:
+        if self.live:
+            self._display = _phases_display()
+            self._display.start()
+            self._task = self._display.add_task(self._description(), total=None, count="")
+        else:
+            self._ticker = Ticker(self.plain_line, self.every, self.stream)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._display:
+            self._display.stop()
+        if self._ticker:
+            self._ticker.stop()
+
+    def phase(self, what: str, total: int | None = None) -> None:
+        """A phase begins: `total` steps, or None when it has no count (a generator's run)."""
+        with self._lock:
+            self.what, self.done, self.total = what, 0, total
+        if self._display:  # a task of its own: its bar, count and time start again
+            self._display.remove_task(self._task)
+            self._task = self._display.add_task(self._description(), total=total, count=self._count())
+
+    def advance(self) -> None:
+        """One more step of the phase done."""
+        with self._lock:
+            self.done += 1
+            count = self._count()
+        if self._display:
+            self._display.update(self._task, advance=1, count=count)
+
+    def plain_line(self) -> str:
+        with self._lock:
+            count = f", {self._count()}" if self.total else ""
+            return f"judge: {self.subject}: {self.what}{count}, {_duration(self.clock() - self.started)} elapsed"
+
+    def _count(self) -> str:
+        return f"{self.done}/{self.total}" if self.total else ""
+
+    def _description(self) -> str:
+        from rich.markup import escape
+
+        return escape(f"{self.subject}: {self.what}")
+
+
 class Ticker:
     """A plain line every `every` seconds on `stream` until stopped: progress off a terminal."""
 
@@ -158,6 +222,16 @@ def _live_display():
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("tests"),
         TextColumn("{task.fields[solutions]}"), TimeElapsedColumn(), TextColumn("ETA {task.fields[eta]}"),
         console=Console(file=sys.stdout), transient=True)
+
+
+def _phases_display():
+    """rich's live display of Phases, on stderr: gone when the phases end, before the findings print."""
+    from rich.console import Console
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as LiveProgress
+
+    return LiveProgress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[count]}"),
+                        TimeElapsedColumn(), console=Console(file=sys.stderr), transient=True)
 
 
 def _duration(seconds: float) -> str:

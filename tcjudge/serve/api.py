@@ -467,7 +467,11 @@ def contest_package(serve: Serve) -> bytes:
             json.dumps(event_json(row, serve, token), separators=(",", ":")) + "\n"
             for token, row in enumerate(store.rows("SELECT * FROM events ORDER BY id"), 1)))
         for row in store.rows("SELECT id, filename, source, zipped FROM submissions ORDER BY id"):
-            files = unzip(row["source"]) if row["zipped"] else {row["filename"]: row["source"]}
+            try:
+                files = unzip(row["source"]) if row["zipped"] else {row["filename"]: row["source"]}
+            except JudgeInputError as err:  # stored before a rule it breaks (a name with a backslash)
+                archive.writestr(f"submissions/{row['id']}/refused.txt", f"{err.message}\n")
+                continue
             for name, data in files.items():
                 archive.writestr(f"submissions/{row['id']}/files/{name}", data)
     return buffer.getvalue()

@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from ..errors import JudgeInputError
 from .state import Serve
 
 
@@ -23,6 +24,12 @@ async def error_page(request: Request, exc: HTTPException) -> Response:
         return JSONResponse({"code": exc.status_code, "message": str(exc.detail)}, status_code=exc.status_code,
                             headers=exc.headers)
     return serve.page(request, "error.html", status=exc.status_code, message=exc.detail)
+
+
+async def input_error(request: Request, exc: JudgeInputError) -> Response:
+    """A user's mistake that no handler turned into an answer (a stored file that breaks a rule made
+    after it) is a 400 with its one line, never a server error."""
+    return await error_page(request, HTTPException(400, exc.message))
 
 
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin",
@@ -138,7 +145,8 @@ def build_app(serve: Serve) -> Starlette:
 
     from . import api, pages
 
-    app = Starlette(routes=pages.routes() + api.routes(), exception_handlers={HTTPException: error_page},
+    app = Starlette(routes=pages.routes() + api.routes(),
+                    exception_handlers={HTTPException: error_page, JudgeInputError: input_error},
                     middleware=[Middleware(ClientGone), Middleware(SecurityHeaders), Middleware(FromThisSite),
                                 Middleware(Bounded, serve=serve)])
     app.state.serve = serve

@@ -196,11 +196,18 @@ def materialize(row, folder: Path) -> Path:
 
 
 def safe_name(name: str) -> str:
-    """A file name as the submitter gave it, if plain (letters, digits, '_', '-', '.'), else refused."""
+    """An uploaded file's name: the last part of what the browser sent (some send a path, with either
+    separator), if plain, else refused."""
     base = PurePosixPath(name.replace("\\", "/")).name
-    if not base or base.startswith(".") or not all(c.isalnum() or c in "_-." for c in base) or len(base) > 100:
+    if not plain(base):
         raise JudgeInputError(f"file name {name!r}: letters, digits, '_', '-' and '.' only")
     return base
+
+
+def plain(name: str) -> bool:
+    """A name that every file system and extractor takes as one name in its folder: letters, digits,
+    '_', '-', '.', not starting with '.' (no backslash: some extractors take it for a separator)."""
+    return bool(name) and not name.startswith(".") and len(name) <= 100 and all(c.isalnum() or c in "_-." for c in name)
 
 
 def unzip(data: bytes, limit: int | None = None) -> dict[str, bytes]:
@@ -213,11 +220,10 @@ def unzip(data: bytes, limit: int | None = None) -> dict[str, bytes]:
     for info in archive.infolist():
         if info.is_dir():
             continue
-        parts = PurePosixPath(info.filename).parts
-        if not parts or any(part in ("", ".", "..") for part in parts) or info.filename.startswith("/"):
-            raise JudgeInputError(f"zip member {info.filename!r}: not a plain relative path")
-        for part in parts:
-            safe_name(part)
+        parts = info.filename.split("/")
+        if not all(plain(part) for part in parts):
+            raise JudgeInputError(f"zip member {info.filename!r}: not a plain relative path (each name letters, "
+                                  "digits, '_', '-', '.', and '/' between folders)")
         if (info.external_attr >> 16) & 0o170000 == 0o120000:
             raise JudgeInputError(f"zip member {info.filename!r} is a link")
         total += info.file_size

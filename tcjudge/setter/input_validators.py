@@ -26,8 +26,9 @@ VALID, INVALID = 42, 43
 MESSAGE = 200  # characters of a validator's complaint kept
 
 
-def check_inputs(problem: Problem, findings: Findings) -> int:
-    """Run every input validator of the package on every test input; returns how many ran."""
+def check_inputs(problem: Problem, findings: Findings, progress) -> int:
+    """Run every input validator of the package on every test input, `progress` told of each (a
+    validate.Silent); returns how many ran."""
     validators = _validators(problem.path)
     for validator in validators:
         program = OutputValidator(validator, [], role="input validator")
@@ -35,11 +36,13 @@ def check_inputs(problem: Problem, findings: Findings) -> int:
         command = _command(validator, program, findings)  # (`program` keeps its build alive meanwhile)
         if command is None:
             continue
+        progress.phase(f"input validator {validator.name} on every input", len(problem.tests))
         for test in problem.tests:
             given = test.input.path
             flags = _flags(given, problem.path, findings)
             if flags is not None:
                 _run(program, command + flags, given, findings)
+            progress.advance()
     return len(validators)
 
 

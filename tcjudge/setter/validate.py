@@ -4,8 +4,10 @@ The loader's own checks (format.inspect_problem) come first; then what only a se
 and slug rules, the statement, files the judge would never read; then the proofs that make the test
 data trustworthy: the reference solution and verify.py both give every expected value and agree on
 random inputs, the generator rebuilds its files bit for bit, the examples appear in the statement
-(and each one it lists is a test), and every stored solution that should fail does fail a test. The project's own pytest runs these
-same checks (tests/test_problem_data.py), so there is one implementation of the proof.
+(and each one it lists is a test), and every stored solution that should fail does fail a test. The
+project's own pytest runs these same checks (tests/test_problem_data.py), so there is one
+implementation of the proof. Each long phase is told to a progress (`Silent`, or what the command
+shows on stderr), so that minutes of verify.py are not silent.
 
 Reference solutions, verify.py and generators are the setter's code: they run in this process or as
 plain subprocesses. Stored solutions that should fail are graded by the sandboxed engine.
@@ -47,21 +49,42 @@ EXAMPLE_MARK = re.compile(r"(?:#{1,6}\s*|\*\*|__)?\s*(?:example|sample)(?:\s+inp
 NUMBER_MARK = re.compile(r"(?:#{1,6}\s*|\*\*|__)\s*(\d+)\s*[.)]")  # "**0)**" in an Examples section
 
 
+class Silent:
+    """The progress of checks that no one shows (tests/test_problem_data.py calls them one by one);
+    `judge validate` gives reports.progress.Phases, which shows them on stderr."""
+
+    def phase(self, what: str, total: int | None = None) -> None:
+        """A phase begins: `total` steps, or None when it has no count."""
+
+    def advance(self) -> None:
+        """One more step of the phase done."""
+
+
+SILENT = Silent()
+
+
+def _counted(progress: Silent, items):
+    """`items`, each counted done by `progress` once the loop's body has run on it."""
+    for item in items:
+        yield item
+        progress.advance()
+
+
 def reference_path(catalog: Catalog, slug: str) -> Path:
     return catalog.solutions_dir / slug / "accepted" / "reference.py"
 
 
 def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: int = RANDOM_CASES,
-                     source_limit: int = SOURCE_LIMIT, prog: str = "judge") -> Findings:
+                     source_limit: int = SOURCE_LIMIT, prog: str = "judge", progress: Silent = SILENT) -> Findings:
     """Every error and warning of one problem folder, the proofs included; `prog` is the judge as the
-    user calls it, for the commands its hints name."""
+    user calls it, for the commands its hints name; `progress` is told each long phase and its steps."""
     folder = catalog.problems_dir / slug
     problem, findings = inspect_problem(folder)
     if not kind_of(folder).own_format:  # a package, read as it is: what the loader reads, its input
         if problem is not None and not findings.errors:  # validators on every input, and its submissions
-            check_inputs(problem, findings)
+            check_inputs(problem, findings, progress)
             check_interactions(problem, findings)
-            check_failing_solutions(catalog, problem, findings, jobs, source_limit, prog)
+            check_failing_solutions(catalog, problem, findings, jobs, source_limit, prog, progress)
         return findings
     check_folder(folder, findings)
     if problem is None or findings.errors:
@@ -72,15 +95,15 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     check_examples_in_statement(problem, findings)
     reference = load_reference(catalog, problem, findings)
     if reference:
-        check_expected_values(problem, "the reference solution", reference, findings)
+        check_expected_values(problem, "the reference solution", reference, findings, progress)
     verify = load_verify(problem, findings)
     if verify:
-        check_expected_values(problem, "verify.py", verify_solver(problem, verify), findings)
+        check_expected_values(problem, "verify.py", verify_solver(problem, verify), findings, progress)
         if reference and not findings.errors:  # agreement on new inputs means little until the tests agree
-            check_random_agreement(problem, reference, verify, findings, random_cases)
+            check_random_agreement(problem, reference, verify, findings, random_cases, progress)
     if (folder / "generator.py").is_file():
-        check_generator(catalog, problem, findings, prog)
-    check_failing_solutions(catalog, problem, findings, jobs, source_limit, prog)
+        check_generator(catalog, problem, findings, prog, progress)
+    check_failing_solutions(catalog, problem, findings, jobs, source_limit, prog, progress)
     return findings
 
 
@@ -242,9 +265,11 @@ def _keyword_caller(problem: Problem, solve: Callable[..., Any]) -> Callable[...
     return lambda *args: solve(**dict(zip(names, args)))
 
 
-def check_expected_values(problem: Problem, who: str, solve: Callable[..., Any], findings: Findings) -> None:
+def check_expected_values(problem: Problem, who: str, solve: Callable[..., Any], findings: Findings,
+                          progress: Silent = SILENT) -> None:
     """`solve` (called with the arguments as the judge passes them) gives every test's expected value."""
-    for test in problem.tests:
+    progress.phase(f"{who} on every test", len(problem.tests))
+    for test in _counted(progress, problem.tests):
         where = problem.path / "tests" / test.file
         try:
             got = solve(test.input.read()) if problem.kind.program else solve(*test.args)
@@ -260,12 +285,14 @@ def check_expected_values(problem: Problem, who: str, solve: Callable[..., Any],
 
 
 def check_random_agreement(problem: Problem, reference: Callable[..., Any], verify, findings: Findings,
-                           cases: int = RANDOM_CASES) -> None:
+                           cases: int = RANDOM_CASES, progress: Silent = SILENT) -> None:
     """The reference and verify.py agree on `cases` inputs from verify.random_input (seeded by slug)."""
     rng = random.Random(f"agreement-{problem.slug}")
     path = problem.path / "verify.py"
     if problem.kind.program:
-        for case in range(max(1, cases // CASES_PER_RANDOM_FILE)):
+        files = max(1, cases // CASES_PER_RANDOM_FILE)
+        progress.phase("the reference and verify.py on random input files", files)
+        for case in _counted(progress, range(files)):
             data = verify.random_input(rng)
             want = verify.solve(data).encode()
             outcome = problem.check(data, want, reference(data))
@@ -274,7 +301,8 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
                                path)
                 return
         return
-    for case in range(cases):
+    progress.phase("the reference and verify.py on random inputs", cases)
+    for case in _counted(progress, range(cases)):
         try:
             kwargs = verify.random_input(rng)
         except Exception as err:
@@ -301,9 +329,11 @@ def check_random_agreement(problem: Problem, reference: Callable[..., Any], veri
             return
 
 
-def check_generator(catalog: Catalog, problem: Problem, findings: Findings, prog: str = "judge") -> None:
+def check_generator(catalog: Catalog, problem: Problem, findings: Findings, prog: str = "judge",
+                    progress: Silent = SILENT) -> None:
     """generator.py, run in a copy of the folder, writes the test files exactly as they are."""
     path = problem.path / GENERATOR
+    progress.phase(f"{GENERATOR} in a copy of the folder")
     command = f"`{prog} generate {problem.slug}` (or validate --generate)"
     with generated(catalog, problem) as run:
         if run.failure:
@@ -327,7 +357,7 @@ def check_generator(catalog: Catalog, problem: Problem, findings: Findings, prog
 
 
 def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findings, jobs: int = 1,
-                            source_limit: int = SOURCE_LIMIT, prog: str = "judge") -> None:
+                            source_limit: int = SOURCE_LIMIT, prog: str = "judge", progress: Silent = SILENT) -> None:
     """Every stored solution filed under a failing verdict fails at least one test; a wrong answer
     fails one of our own tests (the originals may not be public)."""
     try:
@@ -349,8 +379,9 @@ def check_failing_solutions(catalog: Catalog, problem: Problem, findings: Findin
     runs = [run for run in runs if run.tests]
     if not runs:
         return
+    progress.phase(f"grading the stored solutions that should fail ({len(runs)})", sum(len(run.tests) for run in runs))
     with Pool(jobs, source_limit=source_limit) as pool:
-        results = pool.grade(runs)
+        results = pool.grade(runs, on_test=lambda *_: progress.advance())
     for result in results:
         if result.verdict is Verdict.AC:
             which = "every test of our own" if result.expected.verdict is Verdict.WA else "every test"
