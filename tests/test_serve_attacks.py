@@ -239,3 +239,48 @@ def test_a_name_with_backslashes_is_refused_in_a_zip_and_cut_to_its_last_part_as
         assert f"submissions/{number}/files/adder.py" in package.namelist()
     page = coach.get(f"/submissions/{old}")
     assert page.status_code == 400 and "plain" in page.text
+
+
+# 6. Unhandled input was a 500 and a traceback in the log: JSON nested 100,000 deep, a zip whose headers
+# lie about a member's size, ids beyond 64 bits, an id of Unicode digits.
+
+def lying(archive: bytes, size: int) -> bytes:
+    """`archive` (one member) with `size` as its member's size, in its local header and the directory."""
+    data = bytearray(archive)
+    for signature, at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        start = data.find(signature)
+        data[start + at:start + at + 4] = struct.pack("<I", size)
+    return bytes(data)
+
+
+def test_hostile_input_is_a_4xx_with_its_reason_never_a_traceback(tmp_path, capfd):
+    site = Site(tmp_path)
+    basic = ("red", site.passwords["red"])
+    url, cid = submissions_url(site), site.contest.id
+    answers = [api(site).post(url, content="[" * depth + "]" * depth, auth=basic,
+                              headers={"Content-Type": "application/json"}) for depth in (100000, 60000)]
+    assert answers[1].status_code == 400  # (within the body's limit: parsed, and too deep)
+    for archive in (lying(zipped(("adder.py", ACCEPTED)), 10), lying(zipped(("adder.py", ACCEPTED)), 0),
+                    zipped(("adder.py", ACCEPTED))[:-30]):  # (and one cut short)
+        answers.append(api(site).post(url, json=body(archive), auth=basic))
+        answers.append(submit(site.client("red"), source=archive, name="adder.zip"))
+    huge, unicode = str(2 ** 70), "\u00b2"
+    for number in (huge, unicode, "\u0663"):  # (² and the Arabic-Indic digit 3)
+        answers.append(api(site).get(f"{url}/{number}/files", auth=basic))
+        answers.append(api(site).get(f"/api/contests/{cid}/event-feed?stream=false&since_token={number}", auth=basic))
+    coach = site.client("coach")
+    coach.headers["Sec-Fetch-Site"] = "same-origin"
+    answers.append(coach.get(f"/submissions/{huge}"))
+    token = csrf_of(coach.get("/submissions").text)
+    for field in ("submission", "team"):
+        for number in (huge, "\u0663"):
+            answers.append(coach.post("/coach/rejudge", data={"csrf": token, field: number}))
+    answers.append(coach.post("/clarifications", data={"csrf": token, "text": "hi", "reply_to": huge}))
+    for answer in answers:
+        assert 400 <= answer.status_code < 500, (answer.request.url, answer.status_code, answer.text[:300])
+        reason = answer.json()["message"] if answer.request.url.path.startswith("/api") else answer.text
+        assert reason.strip() and "Traceback" not in reason
+        if answer.request.url.path.startswith("/api"):
+            assert "\n" not in reason
+    assert "Traceback" not in capfd.readouterr().err
+    assert site.store.rows("SELECT * FROM submissions") == []

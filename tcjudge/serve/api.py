@@ -24,10 +24,10 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..errors import JudgeInputError
-from .state import Serve
 from .auth import SESSION_COOKIE, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
 from .scoreboard import standings
+from .state import Serve
 from .store import (JUDGEMENT_TYPES, add_event, clarification_json, ident, iso, judgement_json, reltime,
                     run_json, submission_json)
 
@@ -319,7 +319,7 @@ async def post_submission(request: Request):
         if "id" in data or not isinstance(files, list) or len(files) != 1:
             raise ValueError("a team gives no id, and one files item")
         archive = base64.b64decode(files[0]["data"], validate=True)
-    except (ValueError, KeyError, TypeError, binascii.Error) as err:
+    except (ValueError, KeyError, TypeError, binascii.Error, RecursionError) as err:  # (JSON nested too deep)
         raise HTTPException(400, f"expected {{problem_id, language_id, files: [{{data: base64 zip}}]}}: {err}") from None
     if language not in serve.contest.languages:
         raise HTTPException(400, f"unknown language_id {language!r}")
@@ -346,8 +346,8 @@ async def submission_files(request: Request):
     serve: Serve = request.app.state.serve
     caller = await _caller(request)
     _contest_check(request, serve)
-    number = request.path_params["id"]
-    row = await run_in_threadpool(serve.store.submission, int(number)) if number.isdigit() else None
+    number = ident(request.path_params["id"])
+    row = await run_in_threadpool(serve.store.submission, number) if number is not None else None
     if row is None or not (caller.coach or row["team_id"] == caller.team_id):
         raise HTTPException(404, "not found")
     if row["zipped"]:

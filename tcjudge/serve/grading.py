@@ -18,6 +18,7 @@ import threading
 import time
 import traceback
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from ..engine.pool import SolutionRun
@@ -211,11 +212,16 @@ def plain(name: str) -> bool:
 
 
 def unzip(data: bytes, limit: int | None = None) -> dict[str, bytes]:
-    """A zip's regular files by their relative path, every name checked; `limit`: most bytes in all."""
+    """A zip's regular files by their relative path, every name checked; `limit`: most bytes in all.
+    A zip that does not read as its headers say (a member's size or CRC that lies, data cut short) is
+    refused with the reader's own words."""
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
-        raise JudgeInputError("not a zip file") from None
+        return _members(zipfile.ZipFile(io.BytesIO(data)), limit)
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as err:
+        raise JudgeInputError(f"not a zip file that reads: {err}") from None
+
+
+def _members(archive: zipfile.ZipFile, limit: int | None) -> dict[str, bytes]:
     files, total = {}, 0
     for info in archive.infolist():
         if info.is_dir():
@@ -226,6 +232,8 @@ def unzip(data: bytes, limit: int | None = None) -> dict[str, bytes]:
                                   "digits, '_', '-', '.', and '/' between folders)")
         if (info.external_attr >> 16) & 0o170000 == 0o120000:
             raise JudgeInputError(f"zip member {info.filename!r} is a link")
+        if info.flag_bits & 0x1 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise JudgeInputError(f"zip member {info.filename!r}: encrypted, or compressed other than by deflate")
         total += info.file_size
         if len(files) >= MAX_FILES or (limit is not None and total > limit):
             raise JudgeInputError("the zip holds too much")

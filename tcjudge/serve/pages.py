@@ -22,10 +22,11 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from ..errors import JudgeInputError
-from .state import Serve, caller_of, need_caller, static_file
 from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
+from .state import Serve, caller_of, need_caller, static_file
 from .statements import samples_zip, statement_html
+from .store import ident
 
 FORM_LIMITS = {"max_files": 1, "max_fields": 20}
 STREAMED = 100  # the newest submissions an event stream sends
@@ -50,10 +51,10 @@ async def _form(request: Request, caller: Caller):
 
 
 def _number(form, key: str) -> int:
-    try:
-        return int(form[key])
-    except (KeyError, ValueError):
-        raise HTTPException(400, f"{key}: a number") from None
+    number = ident(str(form.get(key, "")))
+    if number is None:
+        raise HTTPException(400, f"{key}: a number")
+    return number
 
 
 def _coach(request: Request) -> Caller:
@@ -182,8 +183,9 @@ def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
     return view
 
 
-def _visible(serve: Serve, caller: Caller, number: int):
-    row = serve.store.submission(number)
+def _visible(serve: Serve, caller: Caller, text: str):
+    number = ident(text)
+    row = serve.store.submission(number) if number is not None else None
     if row is None or not (caller.coach or row["team_id"] == caller.team_id):
         raise HTTPException(404, "no such submission")  # another team's: as if it did not exist
     return row
@@ -385,7 +387,7 @@ def routes() -> list[Route]:
     return [Route("/", home), Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"]),
             Route("/problems", problems), Route("/problems/{slug}", problem),
             Route("/problems/{slug}/samples.zip", samples), Route("/submit", submit, methods=["GET", "POST"]),
-            Route("/submissions", submissions), Route("/submissions/{number:int}", submission),
+            Route("/submissions", submissions), Route("/submissions/{number}", submission),
             Route("/events", events), Route("/scoreboard", scoreboard),
             Route("/clarifications", with_form(clarifications), methods=["GET", "POST"]),
             Route("/coach/rejudge", with_form(rejudge, coach=True), methods=["POST"]),
