@@ -1,6 +1,8 @@
-"""A package's own programs (output validators, interactors, input validators, graders) run as
-problemtools runs them (issue 46): an unlimited stack, every clock as outside the judge, a JVM
-without an address-space limit; fixtures in testdata/kattis_layouts/ (see its README)."""
+"""A package's own programs (output validators, interactors, input validators, graders) read and run
+as problemtools reads and runs them (issue 46): an unlimited stack, every clock as outside the judge,
+a JVM without an address-space limit; in every slot, the headers and helper modules beside a program
+its own, several programs where the format allows several. Fixtures in testdata/kattis_layouts/
+(see its README)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import time
 
 import pytest
 
+from tcjudge.problems.checkers import testlib
 from tcjudge.problems.checkers.output_validator import OutputValidator
+from tcjudge.problems.programs import prepare, slot_programs
 
 from .conftest import TESTDATA
 
@@ -63,3 +67,89 @@ def test_a_programs_clocks_are_the_judges(tmp_path):
     monotonic, wall = map(float, out.split())
     assert status == 0
     assert before[0] <= monotonic <= after[0] and before[1] <= wall <= after[1]
+
+
+def test_a_checker_with_testlib_h_and_a_header_beside_it_is_one_program(judge):
+    """testlibbeside's output_validators/ holds checker.cpp, testlib.h and sums.h: refused before, "a
+    custom output validator needs exactly one under output_validator(s)/, found 3"."""
+    code, out, err = judge("--problems", LAYOUTS, "check", "testlibbeside")
+    assert code == 0, out + err
+    assert "4 of 4 solutions got their expected verdict" in out
+
+
+def test_a_python_validator_with_its_helper_module_is_one_program(judge):
+    code, out, err = judge("--problems", LAYOUTS, "check", "pyhelper")
+    assert code == 0, out + err
+    assert "2 of 2 solutions got their expected verdict" in out
+
+
+def test_several_input_validators_each_with_its_helpers_all_run(judge, tmp_path):
+    """format.py (with rules.py), range.c (with range.h) and built/ (build, then run): each rejects
+    the input only it catches, and rules.py and range.h are run as no validator."""
+    problems = tmp_path / "problems"
+    shutil.copytree(LAYOUTS / "testlibbeside", problems / "testlibbeside")
+    shutil.rmtree(problems / "testlibbeside" / "output_validators")  # (the default one: input validators alone)
+    spec = problems / "testlibbeside" / "problem.yaml"
+    spec.write_text(spec.read_text().replace("validation: custom", "validation: default"))
+    secret = problems / "testlibbeside" / "data" / "secret"
+    for name, text in (("3", "1 2 3\n"), ("4", "5000 1\n"), ("5", "0 0\n")):
+        (secret / f"{name}.in").write_text(text)
+        (secret / f"{name}.ans").write_text("0\n")
+    code, out, err = judge("--problems", problems, "validate", "testlibbeside")
+    assert code != 0
+    said = out + err
+    assert "secret/3.in: error: rejected by input validator format.py: expected two integers on one line" in said
+    assert "secret/4.in: error: rejected by input validator range.c: a number outside [-1000, 1000]" in said
+    assert "secret/5.in: error: rejected by input validator built: both numbers are zero" in said
+    assert "rules.py" not in said and "range.h" not in said
+    assert "testlibbeside: 3 errors" in said
+
+
+@pytest.mark.parametrize("files, programs", [
+    ({"checker.cpp": "int main() {}", "testlib.h": "", "README.md": ""}, ["checker.cpp"]),
+    ({"validate.py": "import checks\n", "checks.py": "X = 1\n"}, ["validate.py"]),
+    ({"a.py": "print(1)\n", "b.cpp": "int main() {}", "b.h": "", "common.py": ""}, ["a.py", "b.cpp", "common.py"]),
+    ({"v.cpp": "#include \"lib.h\"\nint main() {}", "lib.cpp": "int f() { return 1; }", "lib.h": ""}, ["v.cpp"]),
+    ({"Check.java": "class Check { public static void main(String[] a) {} }", "Util.java": "class Util {}"},
+     ["Check.java"]),
+    ({"build": "#!/bin/sh\n", "v.c": "int main(void) { return 42; }"}, ["."]),
+    ({"two.ctd": "INT(1, 2)", "one.viva": ""}, ["one.viva", "two.ctd"]),
+    ({"lib.cpp": "int f();", "other.cpp": "int g();"}, ["."]),
+])
+def test_a_slot_holds_programs_as_problemtools_reads_them(tmp_path, files, programs):
+    slot = tmp_path / "slot"
+    slot.mkdir()
+    for name, text in files.items():
+        (slot / name).write_text(text)
+        if name == "build":
+            (slot / name).chmod(0o755)
+    assert [p.relative_to(slot).as_posix() for p in slot_programs(slot)] == programs
+
+
+def test_a_folder_program_runs_the_python_file_no_other_imports(tmp_path):
+    """2023-07's output_validator/ with validate.py and its helper aaa.py (first by name, unmarked):
+    the helper was run as the validator."""
+    folder = tmp_path / "output_validator"
+    folder.mkdir()
+    (folder / "aaa.py").write_text("STATUS = 42\n")
+    (folder / "validate.py").write_text("import aaa\nraise SystemExit(aaa.STATUS)\n")
+    command = prepare(folder, "output validator", scratch := [])
+    assert command[-1].endswith("validate.py") and scratch
+
+
+def test_our_own_problems_checker_cpp_finds_the_testlib_h_beside_it(tmp_path):
+    """docs/problem-format.md promised it (`checker: testlib`, the setter's testlib.h beside
+    checker.cpp); the checker was compiled alone: 'testlib.h: No such file or directory'."""
+    (tmp_path / "problem.yaml").write_text("checker: testlib\n")
+    (tmp_path / "testlib.h").write_text("#define VERDICT 0\n")
+    (tmp_path / "checker.cpp").write_text('#include "testlib.h"\nint main() { return VERDICT; }\n')
+    assert testlib.TestlibChecker(tmp_path / "checker.cpp").judge(b"1\n", b"1\n", b"1\n").ok
+
+
+def test_two_output_validators_are_named_in_the_refusal(judge, tmp_path):
+    shutil.copytree(LAYOUTS / "pyhelper", tmp_path / "problems" / "pyhelper")
+    (tmp_path / "problems" / "pyhelper" / "output_validators" / "other.py").write_text("raise SystemExit(42)\n")
+    code, out, err = judge("--problems", tmp_path / "problems", "check", "pyhelper")
+    assert code == 2
+    assert ("a custom output validator needs exactly one under output_validator(s)/, found 2 "
+            "(output_validators/other.py, output_validators/validate.py)") in err

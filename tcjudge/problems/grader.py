@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..verdicts import Verdict
 from .checkers.output_validator import OutputValidator, ValidatorFailed, printable
+from .programs import slot_programs
 from .scoring import GraderFailed
 
 TO_GRADER = {Verdict.AC: "AC", Verdict.WA: "WA", Verdict.TLE: "TLE", Verdict.RE: "RTE", Verdict.MLE: "RTE",
@@ -78,8 +79,7 @@ def _number(word: str) -> float | None:
 
 def find_grader(package: Path) -> tuple[Path | None, str]:
     """The package's one grader program under graders/ (a file or a folder), or None and why not."""
-    folder = package / "graders"
-    found = sorted(p for p in folder.iterdir() if not p.name.startswith(".")) if folder.is_dir() else []
+    found = slot_programs(package / "graders")
     if len(found) != 1:
         return None, f"grading: custom needs exactly one grader program under graders/, found {len(found)}"
     return found[0], ""

@@ -16,7 +16,8 @@ Both the legacy Kattis format and the ICPC 2023-07 format are read:
                                    its grading (testgroups.py reads them, scoring.py adds scores up)
     graders/                       a legacy scoring package's custom grader (grader.py)
     output_validators/X/ (legacy), output_validator/ (2023-07): the problem's own output validator,
-                                   in any layout of programs.py (a folder nested in it too)
+                                   in any layout of programs.py (a folder nested in it too; a file with
+                                   its headers and helpers beside it: programs.slot_programs)
     constants (2025-09)            {{name}} replaced in submissions and programs (constants.py)
     submissions/<folder>/, submissions.yaml, @EXPECTED_RESULTS@: what `check` grades (expectations.py;
                                    partially_accepted/ of a scoring problem: a score range too)
@@ -43,6 +44,7 @@ from .layout import claims_package, package_type
 from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
+from .programs import slot_programs
 from .constants import read_constants
 from .scoring import ScoreRange
 from .stdio import StdinKind, stdin_problem
@@ -255,21 +257,19 @@ def _validation_limits(limits: dict, findings: Findings, where: Path) -> dict | 
 
 def _output_check(folder: Path, spec: dict, version: str, flags: list[str], validation: dict,
                   findings: Findings) -> OutputCheck | None:
-    validator_dirs = [folder / "output_validator"] if version != "legacy" else []
+    validators = slot_programs(folder / "output_validator", one=True) if version != "legacy" else []
     legacy = folder / "output_validators"
     if legacy.is_dir():
-        validator_dirs += sorted(p for p in legacy.iterdir() if not p.name.startswith("."))
-    elif version == "legacy" and (folder / "output_validator").is_dir():
-        # the program itself in the singular folder: DOMjudge's own legacy examples (hangman, jumble) so
-        validator_dirs.append(folder / "output_validator")
-    validators = [p for p in validator_dirs if p.exists()]
+        validators += slot_programs(legacy)
+    elif version == "legacy":  # the program itself in the singular folder: DOMjudge's legacy examples (hangman, jumble)
+        validators += slot_programs(folder / "output_validator", one=True)
     if spec.get("checker") is not None:
         return _testlib_check(folder, spec, validators, flags, validation, findings)
     custom = "custom" in str(spec.get("validation", "")) or (version != "legacy" and validators)
     if custom:
         if len(validators) != 1:
             findings.error(f"a custom output validator needs exactly one under output_validator(s)/, found "
-                           f"{len(validators)}", folder)
+                           f"{_programs_found(validators, folder)}", folder)
             return None
         return OutputCheck("output_validator", OutputValidator(validators[0], flags, **validation))
     try:
@@ -313,10 +313,16 @@ def _testlib_check(folder: Path, spec: dict, validators: list[Path], flags: list
         findings.error("checker: a testlib checker takes no validator flags", where)
     elif len(validators) != 1:
         findings.error(f"checker: testlib needs its program as the one output validator under output_validator(s)/, "
-                       f"found {len(validators)}", folder)
+                       f"found {_programs_found(validators, folder)}", folder)
     else:
         return OutputCheck(testlib.NAME, testlib.TestlibChecker(validators[0], **validation))
     return None
+
+
+def _programs_found(programs: list[Path], folder: Path) -> str:
+    """How many programs a slot held, and which: '2 (output_validators/a.py, output_validators/b.cpp)'."""
+    names = ", ".join(p.relative_to(folder).as_posix() for p in programs)
+    return f"{len(programs)} ({names})" if programs else "0"
 
 
 def _validator_flags(folder: Path, spec: dict, findings: Findings) -> list[str] | None:

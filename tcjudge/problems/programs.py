@@ -1,5 +1,6 @@
 """A package's own programs (output validators, interactors, graders, input validators, testlib
-checkers): how each is made runnable from the layouts the package formats allow.
+checkers): which programs a slot holds (`slot_programs`, every slot alike), how each is made runnable
+from the layouts the package formats allow, and the limits it runs under (`limited`).
 
 The format's rule (2023-07 and 2025-09 "Programs"; legacy packages use the same layouts): a program
 is one file or a folder. A folder with a `build` script is copied and built there, then its `run`
@@ -8,7 +9,8 @@ file, a `__main__.py` package, or `main.py` / the one file marked as a program b
 modules), C or C++ (every source compiled together, headers beside them), Java (every class
 compiled, the one with `main` run). A folder that holds nothing but one folder is that folder (the
 2023-07 drafts' `output_validator/NAME/`, as problemtools reads it). A single file is a Python, C,
-C++ or Java source, or an executable. 2025-09 `{{constants}}` are substituted in the sources
+C++ or Java source, or an executable, with the files beside it that are no program (headers, helper
+modules) copied beside it. 2025-09 `{{constants}}` are substituted in the sources
 (`constants.py`) before they are built. Every failure is a ProgramFailed whose one line names the
 program and what went wrong, with the last lines its build said.
 """
@@ -31,9 +33,15 @@ PYTHON_SUFFIXES = (".py", ".py3")
 C_SUFFIXES = (".c",)
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".cp")
 JAVA_SUFFIXES = (".java",)
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc")  # never a program by itself
+SCRIPT_SUFFIXES = (".ctd", ".viva")  # an input validator's checktestdata or VIVA script
+LANGUAGE = {**dict.fromkeys(PYTHON_SUFFIXES, "python"), **dict.fromkeys(C_SUFFIXES, "c"),
+            **dict.fromkeys(CPP_SUFFIXES, "c++"), **dict.fromkeys(JAVA_SUFFIXES, "java")}
 BUILD_TIMEOUT = 300  # seconds for a build script or a compiler
 MAIN_MARK = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.MULTILINE)
 JAVA_MAIN = re.compile(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(")
+C_MAIN = re.compile(r"\bmain\s*\(")
+PYTHON_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\w+)|import[ \t]+([\w \t,.]+))", re.MULTILINE)
 
 
 class ProgramFailed(Exception):
@@ -72,6 +80,64 @@ def _capped(limit: int, value: int, unit: int = 1) -> str:
     return "unlimited" if value == resource.RLIM_INFINITY else str(value // unit)
 
 
+def slot_programs(slot: Path, one: bool = False) -> list[Path]:
+    """The programs of a slot (output_validators/, input_validators/, graders/, output_validator/ ...),
+    as problemtools reads them, every slot alike: each folder in it is one program; each file that is
+    an entry point (`entry_points`) is one, and the files beside it that are not (headers, helper
+    modules, data) belong to it (`prepare` copies them beside it), so that `checker.cpp` with a loose
+    `testlib.h` is one program, not two. A slot with `build` or `run`, or whose sources show no entry
+    point, is one program: itself. `one`: the format makes the slot one program (2023-07's
+    output_validator/ and input_validator/): itself, when it holds anything."""
+    if not slot.is_dir():
+        return []
+    inside = _visible(slot)
+    if not inside:
+        return []
+    if one or (slot / "build").is_file() or (slot / "run").is_file():
+        return [slot]
+    entries = entry_points(slot)
+    if not entries and any(p.suffix in LANGUAGE for p in inside):
+        return [slot]
+    return sorted([p for p in inside if p.is_dir()] + entries, key=lambda p: p.name)
+
+
+def entry_points(folder: Path) -> list[Path]:
+    """The files of `folder` that are programs: a Python file that no file beside it imports (or one
+    marked `if __name__ == "__main__"`), a C, C++ or Java source that defines `main`, an executable of
+    no source or header suffix, a validation script (`*.ctd`, `*.viva`)."""
+    files = [p for p in _visible(folder) if p.is_file()]
+    texts = {p: p.read_text(encoding="utf-8", errors="replace") for p in files if p.suffix in LANGUAGE}
+    imported = {name.strip().split(".")[0].split()[0]
+                for p, text in texts.items() if LANGUAGE[p.suffix] == "python"
+                for match in PYTHON_IMPORT.finditer(text)
+                for name in (match.group(1) or match.group(2)).split(",") if name.strip()}
+    mark = {"python": MAIN_MARK, "c": C_MAIN, "c++": C_MAIN, "java": JAVA_MAIN}
+    found = []
+    for path in files:
+        language = LANGUAGE.get(path.suffix)
+        if language == "python":
+            program = path.stem not in imported or MAIN_MARK.search(texts[path])
+        elif language is not None:
+            program = mark[language].search(texts[path])
+        else:
+            program = path.suffix in SCRIPT_SUFFIXES or (
+                os.access(path, os.X_OK) and path.suffix not in HEADER_SUFFIXES and path.name not in ("build", "run")
+                and not path.name.upper().startswith("README"))
+        if program:
+            found.append(path)
+    return found
+
+
+def helpers(program: Path) -> list[Path]:
+    """The files beside a program file that belong to it: those of its folder that are no program."""
+    entries = set(entry_points(program.parent))
+    return [p for p in _visible(program.parent) if p.is_file() and p != program and p not in entries]
+
+
+def _visible(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if not p.name.startswith(".") and p.name != "__pycache__")
+
+
 def program_folder(path: Path) -> Path:
     """The folder (or file) that is the program: a folder holding only one folder (and no file but
     a README) is that folder, as the 2023-07 drafts' `output_validator/NAME/` holds it."""
@@ -97,19 +163,20 @@ def prepare(path: Path, describe: str, scratch: list, constants: dict[str, str] 
         _copy_following_links(path, work)
     else:
         work.mkdir()
-        shutil.copy2(path, work / path.name)
+        for file in [path, *helpers(path)]:
+            shutil.copy2(file, work / file.name)
     if constants:
         for file in work.rglob("*"):
             if file.is_file() and not file.is_symlink():
                 substitute_file(file, constants)
-    if (work / "build").is_file() or (work / "run").is_file():
+    if path.is_dir() and ((work / "build").is_file() or (work / "run").is_file()):
         return _build_and_run(work, describe)
-    if path.is_file() and path.suffix not in PYTHON_SUFFIXES + C_SUFFIXES + CPP_SUFFIXES + JAVA_SUFFIXES:
+    if path.is_file() and path.suffix not in LANGUAGE:
         if os.access(path, os.X_OK):
             return [str(work / path.name)]
         raise ProgramFailed(f"{describe}: not a supported program (a Python, C, C++ or Java source, an "
                             f"executable, or a folder of them, or with 'build' / 'run' scripts)")
-    return _from_sources(work, describe)
+    return _from_sources(work, describe, work / path.name if path.is_file() else None)
 
 
 def _copy_following_links(source: Path, target: Path, depth: int = 0) -> None:
@@ -157,21 +224,24 @@ def _build_and_run(work: Path, describe: str) -> list[str]:
     return [str(run)] if os.access(run, os.X_OK) else ["sh", str(run)]
 
 
-def _from_sources(work: Path, describe: str) -> list[str]:
-    """A folder of sources in one language (the first of Python, C++, C, Java that it holds)."""
+def _from_sources(work: Path, describe: str, entry: Path | None = None) -> list[str]:
+    """A folder of sources in one language (the first of Python, C++, C, Java that it holds), or one
+    `entry` file with the helpers of its own language beside it."""
     files = sorted(p for p in work.iterdir() if p.is_file())
+    if entry is not None:
+        files = [p for p in files if LANGUAGE.get(p.suffix) == LANGUAGE[entry.suffix]]
     python = [p for p in files if p.suffix in PYTHON_SUFFIXES]
     cpp = [p for p in files if p.suffix in CPP_SUFFIXES]
     c = [p for p in files if p.suffix in C_SUFFIXES]
     java = [p for p in files if p.suffix in JAVA_SUFFIXES]
-    if (work / "__main__.py").is_file():  # a package: run as a module, so that its relative imports work
+    if entry is None and (work / "__main__.py").is_file():  # a package: run as a module, for its relative imports
         if not work.name.isidentifier():
             return [sys.executable, str(work)]
         start = (f"import runpy, sys; sys.path.insert(0, {str(work.parent)!r}); "
                  f"runpy.run_module({work.name!r}, run_name='__main__', alter_sys=True)")
         return [sys.executable, "-c", start]
     if python:
-        return [sys.executable, str(_python_entry(python))]
+        return [sys.executable, str(entry or _python_entry(python))]
     if cpp:
         return _compile(["g++", "-O2", "-std=gnu++17"], cpp, work, describe)
     if c:
@@ -186,12 +256,16 @@ def _from_sources(work: Path, describe: str) -> list[str]:
 
 
 def _python_entry(files: list[Path]) -> Path:
-    """`main.py`, else the one file marked as a program, else the first by name (problemtools' rule)."""
+    """`main.py`, else the one file marked as a program, else the one no other file imports, else the
+    first by name (problemtools' rule, helper modules skipped)."""
     mains = [p for p in files if p.stem.lower() == "main"]
     if mains:
         return mains[0]
     marked = [p for p in files if MAIN_MARK.search(p.read_text(encoding="utf-8", errors="replace"))]
-    return marked[0] if len(marked) == 1 else files[0]
+    if len(marked) == 1:
+        return marked[0]
+    entries = [p for p in entry_points(files[0].parent) if p in files]
+    return entries[0] if len(entries) == 1 else files[0]
 
 
 def _compile(compiler: list[str], sources: list[Path], work: Path, describe: str, after: list[str] = ()) -> list[str]:

@@ -1,7 +1,8 @@
 """A package's input validators, run by `judge validate` on every test input, as the Kattis format says.
 
-Where they are: input_validators/NAME/ (legacy, one or more) or input_validator/ (2023-07), each a
-program prepared as an output validator is (one Python file, C++ sources, an executable, a folder
+Where they are: input_validators/ (legacy, one or more: each folder, or each file with the headers and
+helper modules beside it, programs.slot_programs) or input_validator/ (2023-07), each a program
+prepared as an output validator is (one Python file, C++ sources, an executable, a folder
 with `run`, or with `build` then `run`), or a checktestdata script (`*.ctd`), run with the
 `checktestdata` tool where it is installed (one warning line where it is not). A validator reads one
 input on its standard input, with its flags (`input_validator_flags`, or `input_validator_args`, in
@@ -20,6 +21,7 @@ from pathlib import Path
 from ..errors import JudgeInputError
 from ..problems.checkers.output_validator import OutputValidator, ValidatorFailed
 from ..problems.format import Findings, Problem
+from ..problems.programs import slot_programs
 from ..problems.yamlio import load_mapping
 
 VALID, INVALID = 42, 43
@@ -47,11 +49,10 @@ def check_inputs(problem: Problem, findings: Findings, progress) -> int:
 
 
 def _validators(folder: Path) -> list[Path]:
-    legacy = folder / "input_validators"
-    found = sorted(p for p in legacy.iterdir() if not p.name.startswith(".")) if legacy.is_dir() else []
-    if (folder / "input_validator").exists():
-        found.append(folder / "input_validator")
-    return found
+    """Every input validator: the programs of input_validators/ (input_format_validators/, its older
+    name), each a file with its helpers or a folder, and 2023-07's input_validator/, one program."""
+    return [*slot_programs(folder / "input_format_validators"), *slot_programs(folder / "input_validators"),
+            *slot_programs(folder / "input_validator", one=True)]
 
 
 def _command(validator: Path, program: OutputValidator, findings: Findings) -> list[str] | None:

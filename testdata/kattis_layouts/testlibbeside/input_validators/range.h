@@ -1,0 +1,2 @@
+/* A helper header of range.c's. */
+#define LIMIT 1000
