@@ -6,6 +6,7 @@ sent is answered all the same and its answer dropped."""
 from __future__ import annotations
 
 import json
+import queue
 import time
 from pathlib import Path
 
@@ -158,3 +159,17 @@ def test_a_worker_lost_with_a_request_sent_ahead_is_replaced_and_both_tests_sent
         [result] = pool.grade([SolutionRun(problem, solution, tests, stop_on_failure=False)])
     assert len(killed) == 1
     assert [test.verdict for test in result.tests] == [Verdict.AC] * 4
+
+
+def test_a_next_test_of_another_run_is_not_looked_up_among_this_runs_tests():
+    """The next job belongs to another run with more tests: its index is into that run's tests. It was
+    looked up in this run's first (IndexError: IE 'internal error' on this run's test, seen on a
+    package's two time-limit runs of 1 and 5 tests at -j2)."""
+    problem = load_problem(ADDER)
+    short = SolutionRun(problem, ACCEPTED, problem.tests[:1], stop_on_failure=True)
+    longer = SolutionRun(problem, ACCEPTED, problem.tests, stop_on_failure=True)
+    pool = Pool(1)
+    pool._cpus = [None]
+    pool._slot.jobs, pool._slot.ahead, pool._slot.sent = queue.SimpleQueue(), (longer, 3), None
+    pool._send_ahead(None, short)  # (not sent: another run's test; nothing is asked of the worker)
+    assert pool._slot.sent is None and pool._slot.ahead == (longer, 3)

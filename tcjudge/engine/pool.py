@@ -462,8 +462,10 @@ class Pool:
             except queue.Empty:
                 return
         following, index = slot.ahead
+        if following is not run:  # (its index is into its own tests, not this run's)
+            return
         kind, test = run.problem.kind, run.tests[index]
-        if following is not run or kind.multi_pass or kind.interactive or run.skips(index):
+        if kind.multi_pass or kind.interactive or run.skips(index):
             return
         if kind.program and not 0 <= test.input.size() <= AHEAD_CAP * 3 // 4:  # (base64: 4 bytes for 3)
             return  # (an input that cannot be read fails at its own turn, not this test's)
