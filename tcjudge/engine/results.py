@@ -138,8 +138,8 @@ class GradeResult:
             why = self.expected.score_mismatch(groups)
         elif why is None and self.problem.grading is None:
             why = self.expected.score_mismatch(None)
-        if why == "" and self.verdict is Verdict.IE:  # the judge's failure says why on the line that reports it
-            return self.internal_error
+        if why is not None and self.verdict is Verdict.IE:  # the judge's failure says why on the line that reports it
+            return f"{why}: {self.internal_error}" if why else self.internal_error
         return why
 
     @property
