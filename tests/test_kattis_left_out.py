@@ -86,3 +86,22 @@ def test_validate_names_each_faulty_submission_as_an_error(judge):
 def test_report_counts_them_too(judge, tmp_path):
     code, out, err = judge("--problems", LAYOUTS, "report", "leftout", "--out", tmp_path / "out")
     assert code == 1 and "3 got their expected verdict; 4 submissions left out" in out, out + err
+
+
+def test_a_named_package_that_does_not_load_is_left_out_and_the_others_named_are_graded(judge, tmp_path):
+    """`check --problems DIR SLUG...`: the named package that cannot be read is left out as in a
+    folder-wide run (issue 46); before, the command timed the others, then ended at its error (exit 2),
+    nothing graded. A name that is no problem there still ends the command at once."""
+    problems = tmp_path / "problems"
+    shutil.copytree(LAYOUTS / "legacysum", problems / "legacysum")  # (no time limit: timed first)
+    shutil.copytree(LAYOUTS / "partialscore", problems / "nodata")
+    shutil.rmtree(problems / "nodata" / "data")
+    code, out, err = judge("--problems", problems, "check", "legacysum", "nodata", "--json", tmp_path / "check.json")
+    assert code == 2, out + err
+    assert "nodata/data: the package has no tests (data/sample or data/secret *.in with .ans) (left out" in err
+    assert "1 problem left out, not loading (nodata)" in out
+    written = json.loads((tmp_path / "check.json").read_text())
+    assert {s["problem"] for s in written["solutions"]} == {"legacysum"}
+    assert [p["problem"] for p in written["problems_left_out"]] == ["nodata"]
+    code, out, err = judge("--problems", problems, "check", "legacysum", "nodat")
+    assert code == 2 and "unknown problem 'nodat' (did you mean 'nodata'?)" in err and "Checking" not in out

@@ -284,3 +284,26 @@ def test_hostile_input_is_a_4xx_with_its_reason_never_a_traceback(tmp_path, capf
             assert "\n" not in reason
     assert "Traceback" not in capfd.readouterr().err
     assert site.store.rows("SELECT * FROM submissions") == []
+
+
+# 7. The store (every source and password hash), its write-ahead log and the run history were
+# world-readable (644) on a shared machine.
+
+def test_the_store_its_log_and_the_run_history_are_their_owners_alone(tmp_path):
+    before = os.umask(0o022)
+    try:
+        older = tmp_path / "older" / "contest.sqlite"  # one made before, world-readable
+        older.parent.mkdir()
+        older.write_bytes(b"")
+        older.chmod(0o644)
+        site = Site(tmp_path)
+        site.grader.grade(number_of(submit(site.client("red"))))
+        made = [tmp_path / f"{stem}.sqlite{suffix}" for stem in ("contest", "history") for suffix in ("", "-wal", "-shm")]
+        assert all(path.exists() for path in made[:4]), [path.name for path in made if not path.exists()]
+        from tcjudge.serve.store import Store
+
+        Store(older).close()
+        modes = {path.name: oct(stat.S_IMODE(path.stat().st_mode)) for path in made + [older] if path.exists()}
+        assert set(modes.values()) == {"0o600"}, modes
+    finally:
+        os.umask(before)

@@ -82,7 +82,7 @@ def test_check_and_report_of_every_problem_leave_out_one_that_does_not_load_and_
         written = json.loads((tmp_path / f"{command}.json").read_text())
         assert [s["problem"] for s in written["solutions"]] == ["partialscore"] * 2
         assert [p["problem"] for p in written["problems_left_out"]] == ["nodata"]
-    named = judge_in(tmp_path, "check", "nodata")  # named, it is the command's input: its error ends it
+    named = judge_in(tmp_path, "check", "nodata")  # named alone: left out, then nothing is left to check
     assert named.returncode == 2 and "no tests" in named.stderr and "Checking" not in named.stdout
     shutil.rmtree(problems / "partialscore")
     alone = judge_in(tmp_path, "check")

@@ -58,14 +58,16 @@ class Catalog:
         return found
 
     def chosen(self, slugs: list[str]) -> list[str]:
-        """The problems a command over problems works on: those named (a named one that does not load
-        ends the command), else every one that loads. One that does not is said on stderr, as an input
-        error is, and left out (`broken`): one broken package in a folder of many no longer stops the
-        others being checked."""
-        if slugs:
-            return list(slugs)
+        """The problems a command over problems works on: those named (a name that is no problem here
+        ends the command at once), else every one. One that does not load is said on stderr, as an
+        input error is, and left out (`broken`), named or not: one broken package no longer stops the
+        others being checked, nor ends the command after the others were timed."""
+        known = self.slugs()
+        for slug in slugs:
+            if slug not in known:
+                raise JudgeInputError(f"unknown problem {slug!r}" + did_you_mean(slug, known))
         loaded = []
-        for slug in self.slugs():
+        for slug in slugs or known:
             try:
                 self.problem(slug)
             except JudgeInputError as err:
@@ -74,7 +76,8 @@ class Catalog:
             else:
                 loaded.append(slug)
         if self.broken and not loaded:
-            raise JudgeInputError(f"no problem here loads ({len(self.broken)} left out, see the errors above)",
+            where = "named" if slugs else "here"
+            raise JudgeInputError(f"no problem {where} loads ({len(self.broken)} left out, see the errors above)",
                                   self.problems_dir)
         return loaded
 

@@ -25,6 +25,7 @@ from ..engine.pool import SolutionRun
 from ..errors import JudgeInputError
 from ..runs import OpenedOnUse, grade_and_record, pool_for
 from ..verdicts import Verdict
+from .store import private
 
 MAX_FILES = 100  # files in a submitted zip
 STOP_WAIT = 5  # seconds a stopping server waits for the grading under way
@@ -44,6 +45,7 @@ class Grader:
         self._thread = threading.Thread(target=self._loop, name="grader", daemon=True)
         self._work = Path(tempfile.mkdtemp(prefix="judge-serve-"))
         self._pool = None
+        private(Path(options.history))  # (it holds every submission's source too)
         self._history = OpenedOnUse(options.history, options.source_limit * 1024)
 
     def start(self) -> None:

@@ -12,7 +12,9 @@ turns); reads go through a connection per thread, so a reader never waits for a 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 import threading
 import time
 from contextlib import contextmanager
@@ -45,7 +47,7 @@ CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TE
 class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private(self.path)
         self._db = self._connect()
         self._lock = threading.RLock()
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -191,6 +193,23 @@ class Store:
             else:  # a broadcast
                 add_event(db, "clarifications", str(number), data)
         return number
+
+
+def private(path: Path) -> None:
+    """An SQLite file, its write-ahead log and its index readable by their owner alone (issue 47: the
+    store, with every source and password hash, and the run history were 644 on a shared machine):
+    made 600 before SQLite first opens the file, as SQLite makes the log and the index with the
+    file's own mode, and made 600 where an older one was not. One that cannot be (another's file, a
+    read-only folder) is left for SQLite to say what it cannot do."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            if each == path and not path.exists():
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            elif each.exists() and stat.S_IMODE(each.stat().st_mode) != 0o600:
+                each.chmod(0o600)
+        except OSError:
+            pass
 
 
 def add_event(db, kind: str, obj_id: str | None, data, team_id: int | None = None, coach_only: bool = False) -> None:
