@@ -307,3 +307,18 @@ def test_the_store_its_log_and_the_run_history_are_their_owners_alone(tmp_path):
         assert set(modes.values()) == {"0o600"}, modes
     finally:
         os.umask(before)
+
+
+# 8. An empty file inside a zip was accepted as a submission.
+
+def test_an_empty_file_in_a_zip_is_refused_as_an_empty_upload_is(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    assert submit(red, source=b"").status_code == 400
+    for content in (b"", b" \n\n"):
+        response = api(site).post(submissions_url(site), json=body(zipped(("adder.py", content))),
+                                  auth=("red", site.passwords["red"]))
+        assert response.status_code == 400 and "empty" in response.json()["message"], response.text
+        page = submit(red, source=zipped(("adder.py", content)), name="adder.zip")
+        assert page.status_code == 400 and "empty" in page.text
+    assert site.store.rows("SELECT * FROM submissions") == []

@@ -69,8 +69,8 @@ class Serve:
             raise JudgeInputError(f"{language_id} cannot be graded on this server (its compiler is not installed)")
         if not zipped and len(data) > self.source_limit:
             raise JudgeInputError(f"the source is over {self.source_limit // 1024} KiB")
-        if not data.strip():
-            raise JudgeInputError("the source is empty")
+        if not any(content.strip() for content in (files.values() if zipped else [data])):
+            raise JudgeInputError("the source is empty")  # (a zip's files too)
         number = self.store.add_submission(caller.team_id, problem, language.pop(), filename, data, zipped,
                                            self.clock.now_ms())
         self.grader.wake(caller.team_id)
