@@ -10,7 +10,9 @@ import json
 import os
 import stat
 import struct
+import time
 import zipfile
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -322,3 +324,30 @@ def test_an_empty_file_in_a_zip_is_refused_as_an_empty_upload_is(tmp_path):
         page = submit(red, source=zipped(("adder.py", content)), name="adder.zip")
         assert page.status_code == 400 and "empty" in page.text
     assert site.store.rows("SELECT * FROM submissions") == []
+
+
+# 1, by the pages: the scoreboard page's live stream said "board" at every change the grader counted
+# (every test of every team), with the counter as its data: in the freeze, a team learnt when other
+# teams' hidden gradings ran, how long each took (a WA stops at its first failing test), and how many
+# tests ran.
+
+def test_a_teams_scoreboard_stream_says_nothing_of_hidden_gradings(tmp_path):
+    site = Site(tmp_path, start=datetime.now(timezone.utc) - timedelta(minutes=100))  # frozen since minute 90
+    red = site.client("red")
+    shown = site.serve.board_digest(False)
+    hidden = site.store.add_submission(site.team("blue"), "adder", "python3", "a.py", ACCEPTED, False, 95 * 60000)
+    site.grader.wake(site.team("blue"))
+    pending = site.serve.board_digest(False)  # (a pending attempt is on the frozen board: it shows)
+    with red.stream("GET", "/events?board=1") as stream:
+        lines = stream.iter_lines()
+        first = next(line for line in lines if line.startswith("data:"))
+        assert first == f"data: {pending}" and pending != shown  # the board's digest, never the grader's counter
+        version = site.grader.version
+        site.grader.grade(hidden)  # its tests move the grader's counter; the frozen board does not move
+        assert site.grader.version > version and site.serve.board_digest(False) == pending
+        time.sleep(3)  # (what the stream would have said of it, it would have said by now: it looks every 0.5 s)
+        coach = site.client("coach")
+        coach.post("/coach/freeze", data={"csrf": csrf_of(coach.get("/scoreboard").text), "action": "unfreeze"})
+        thawed = site.serve.board_digest(False)
+        assert thawed != pending
+        assert next(line for line in lines if line.startswith("data:")) == f"data: {thawed}"  # the next it says

@@ -254,9 +254,12 @@ def events(request: Request):
             version = serve.grader.version if board else serve.grader.team_version(caller.team_id)
             if version != seen:
                 seen = version
-                if board:
-                    yield {"event": "board", "data": str(seen)}
-                    await asyncio.sleep(2)  # at most one reload of the board per 2 s
+                if board:  # (said when the board as the caller sees it changed: Serve.board_digest)
+                    shown = await run_in_threadpool(serve.board_digest, caller.coach)
+                    if shown != last:
+                        last = shown
+                        yield {"event": "board", "data": shown}
+                        await asyncio.sleep(2)  # at most one reload of the board per 2 s
                     continue
                 data = await run_in_threadpool(views)
                 if data != last:

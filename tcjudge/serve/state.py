@@ -5,6 +5,8 @@ CLICS API (api.py) import it; app.py puts them together.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 from starlette.exceptions import HTTPException
@@ -14,7 +16,7 @@ from starlette.responses import HTMLResponse
 from ..errors import JudgeInputError
 from .auth import SESSION_COOKIE, Auth, Caller
 from .contest import language_of_name
-from .scoreboard import Clock
+from .scoreboard import Clock, standings
 
 
 class Serve:
@@ -28,6 +30,7 @@ class Serve:
         self.clock = Clock(contest, store)
         self.auth = Auth(store)
         self.templates = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
+        self._boards: dict[bool, tuple[int, str]] = {}  # coach? -> (the grader's version, board_digest)
 
     def page(self, request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
         caller = getattr(request.state, "caller", None)
@@ -35,6 +38,19 @@ class Serve:
             contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
             problems=self.problems, **context)
         return HTMLResponse(html, status_code=status)
+
+    def board_digest(self, coach: bool) -> str:
+        """The scoreboard as the teams (or the coach) see it, as a digest, made once per change the
+        grader counts. A scoreboard page's stream says "board" when this changes: the grader's counter
+        moves with every test of every team, and told a team in the freeze when other teams' hidden
+        gradings ran, and how long each took (issue 47)."""
+        version = self.grader.version
+        if self._boards.get(coach, (None,))[0] != version:
+            board = standings(self.store, self.contest, self.clock, list(self.problems), coach)
+            board.pop("time")
+            shown = json.dumps(board, sort_keys=True).encode()
+            self._boards[coach] = (version, hashlib.sha256(shown).hexdigest()[:16])
+        return self._boards[coach][1]
 
     def submit(self, caller: Caller, problem: str, filename: str, data: bytes, zipped: bool) -> int:
         """Store a team's submission (committed before the answer) and wake the grader; JudgeInputError
