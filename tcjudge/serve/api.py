@@ -1,6 +1,7 @@
 """The ICPC Contest API (CLICS 2023-06) under /api: the contest, its state, judgement types,
 languages, problems, teams, accounts, submissions (a team POSTs with HTTP Basic, as the spec allows),
-judgements, runs, clarifications, the scoreboard and the event feed (application/x-ndjson).
+judgements, runs, clarifications, the scoreboard and the event feed (application/x-ndjson; its
+tokens count the caller's own view, never the store's events).
 
 A caller is a coach (everything) or a team (its own submissions, judgements, account and questions,
 the broadcasts and answers to it, the public scoreboard, frozen as the pages show it; per-test runs

@@ -1,6 +1,7 @@
 """What every handler shares: the server's state (the contest, its store and clock, the grader, the
-templates), storing a team's submission, and who the caller of a page is. The pages (pages.py) and the
-CLICS API (api.py) import it; app.py puts them together.
+templates), storing a team's submission, the scoreboard as a role sees it (a digest, for the live
+pages), and who the caller of a page is. The pages (pages.py) and the CLICS API (api.py) import it;
+app.py puts them together.
 """
 
 from __future__ import annotations

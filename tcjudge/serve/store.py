@@ -2,7 +2,8 @@
 holding accounts, sessions, submissions with their sources as blobs, judgements, clarifications and
 the event feed. A submission is committed before its HTTP answer; a judgement is written with its
 submission's new state in one transaction, so a `kill -9` at any moment leaves every submission either
-judged once or still queued (docs/serve.md).
+judged once or still queued (docs/serve.md). The file, its log and its index are their owner's alone
+(`private`), and a number a client writes is read by `ident` alone.
 
 Writes go through one connection, guarded by a lock (the grading thread and the web handlers take
 turns); reads go through a connection per thread, so a reader never waits for a writer's commit
