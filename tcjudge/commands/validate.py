@@ -7,6 +7,7 @@ import argparse
 from .. import languages
 from ..errors import JudgeInputError
 from ..problems.catalog import Catalog
+from ..problems.loader import kind_of
 from ..text import count
 from .common import EXIT_FAILED, EXIT_OK, add_jobs, positive
 
@@ -23,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--generate", action="store_true",
                         help="first run each problem's generator.py (as `generate` does) and write its test files")
     add_jobs(parser)
+    parser.set_defaults(cluster=None)  # (a package's submissions are graded on this machine: _grade_submissions)
 
 
 def run(options) -> int:
@@ -47,6 +49,8 @@ def run(options) -> int:
         with Phases(f"validating {slug}" + (f" ({number} of {len(slugs)})" if len(slugs) > 1 else "")) as progress:
             findings = validate_problem(catalog, slug, options.jobs, options.random_cases,
                                         options.source_limit * 1024, options.prog, progress)
+        if not kind_of(catalog.problems_dir / slug).own_format:
+            _grade_submissions(options, catalog, slug, findings)
         for severity, found in (("error", findings.errors), ("warning", findings.warnings)):
             for item in found:
                 where = f"{item.path}:{item.line}" if item.line else str(item.path or catalog.problems_dir / slug)
@@ -56,3 +60,29 @@ def run(options) -> int:
         failed += bool(findings.errors or (options.strict and findings.warnings))
     print(f"{len(slugs) - failed} of {count(len(slugs), 'problem')} valid" + (" (--strict: warnings fail)" if options.strict else ""))
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _grade_submissions(options, catalog: Catalog, slug: str, findings) -> None:
+    """Every submission of a package that loads, accepted ones included (verifyproblem grades them
+    all), graded as `check` grades them: at its computed time limit where it gives none, by the run
+    owner (results reused and recorded, progress on stderr); each that does not get what it must is
+    an error, as is each that check leaves out for a fault of its own."""
+    from ..runs import judge_runs, settle_time_limit, stored_runs
+
+    try:
+        problem = catalog.problem(slug)
+    except JudgeInputError:  # (its faults are the findings already)
+        return
+    settle_time_limit(options, catalog, problem)
+    try:
+        runs = stored_runs(catalog, [slug], stop_on_failure=True)
+    except JudgeInputError as err:  # none to grade: nothing shows the package is solvable
+        findings.warnings.append(err)
+        return
+    for path, why in catalog.faults.items():
+        findings.error(f"left out by check: {why}", path)
+    for result in judge_runs(options, "validate", runs, False).results:
+        if not result.matched:
+            why = result.mismatch
+            findings.error(f"gets {result.outcome}, expected {result.expectation}" + (f": {why}" if why else ""),
+                           result.solution)

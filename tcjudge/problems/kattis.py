@@ -39,7 +39,7 @@ from ..errors import JudgeInputError
 from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .expectations import SUBMISSIONS_FILE, Expectation, PackageExpectations
-from .format import Findings, Problem, SolutionLanguage, language_of
+from .format import Findings, Problem, SolutionLanguage, did_you_mean, language_of
 from .layout import claims_package, package_type
 from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
@@ -56,6 +56,21 @@ DEFAULT_MEMORY = 2048  # MiB, the Kattis default
 DEFAULT_OUTPUT = 8  # MiB of standard output, the format's default for limits.output
 VISUALIZERS = ("input_visualizer", "output_visualizer", "output_visualizers")  # (the formats' names for them)
 PROBLEM_NAME = re.compile(r"\\problemname\{([^}]*)\}")
+
+
+# problem.yaml's keys, as the format defines them ("Any unknown keys should be treated as an error"),
+# and `checker` (ours: a testlib checker): legacy, then 2023-07 / 2025-09; their limits; nested maps
+LEGACY_KEYS = ("problem_format_version", "type", "name", "uuid", "author", "source", "source_url", "license",
+               "rights_owner", "limits", "validation", "validator_flags", "grading", "keywords", "checker")
+CURRENT_KEYS = ("problem_format_version", "type", "name", "uuid", "version", "credits", "source", "license",
+                "rights_owner", "embargo_until", "limits", "keywords", "languages", "allow_file_writing", "constants",
+                "checker")
+LIMIT_KEYS = ("time_limit", "memory", "output", "code", "compilation_time", "compilation_memory", "validation_time",
+              "validation_memory", "validation_output", "validation_passes")
+LEGACY_LIMIT_KEYS = LIMIT_KEYS + ("time_multiplier", "time_safety_margin", "time_multipliers")  # (read in either)
+CURRENT_LIMIT_KEYS = LIMIT_KEYS + ("time_multipliers", "time_resolution")
+NESTED_KEYS = {"limits.time_multipliers": ("ac_to_time_limit", "time_limit_to_tle"),
+               "grading": ("objective", "show_test_data_groups", "accept_score", "reject_score", "range", "on_reject")}
 
 
 class PackageKind(StdinKind):
@@ -94,32 +109,25 @@ PACKAGE = PackageKind()
 def inspect_package(folder: Path, spec: dict, findings: Findings,
                     kind: PackageKind | None = None) -> tuple[Problem | None, Findings]:
     """Read a package into a stdin Problem of `kind` (a pass-fail package by default), every fault
-    recorded in findings (file and line)."""
+    recorded in findings (file and line): reading goes on past a fault, so that `validate` names
+    them all at once (every missing .ans beside a bad limit or validator); None with any of them."""
     spec_path = folder / "problem.yaml"
     version = str(spec.get("problem_format_version", "legacy"))
     limits = spec.get("limits") or {}
     if not isinstance(limits, dict):
         findings.error("limits: expected a mapping", spec_path)
-        return None, findings
+        limits = {}
     time_limit, time_limit_from = _time_limit(folder, limits, findings)
     timing, why = Timing.read(limits, version == "legacy")  # (calibrate reads it too)
     if timing is None:
         findings.error(why, spec_path)
-        return None, findings
-    if time_limit_from == "":  # none given: computed from the submissions (runs.settle_time_limit)
+    elif time_limit_from == "":  # none given: computed from the submissions (runs.settle_time_limit)
         time_limit_from = f"{UNSET} ({timing.words})"
-    memory = limits.get("memory", DEFAULT_MEMORY)
-    if type(memory) not in (int, float) or not 16 <= memory <= 1 << 20:
-        findings.error(f"limits.memory: expected MiB between 16 and {1 << 20}, got {memory!r}", spec_path)
-        return None, findings
-    output = limits.get("output", DEFAULT_OUTPUT)
-    if type(output) not in (int, float) or not 1 <= output <= ANSWER_CAP >> 20:
-        findings.error(f"limits.output: expected MiB between 1 and {ANSWER_CAP >> 20}, got {output!r}", spec_path)
-        return None, findings
+    memory = _limit(limits, "memory", DEFAULT_MEMORY, 16, 1 << 20, findings, spec_path)
+    output = _limit(limits, "output", DEFAULT_OUTPUT, 1, ANSWER_CAP >> 20, findings, spec_path)
     constants, why = read_constants(spec)
     if why:
         findings.error(why, spec_path)
-        return None, findings
     visualizers = [name for name in VISUALIZERS if (folder / name).exists()]
     if visualizers:
         findings.warn(f"{' and '.join(visualizers)} not run: the judge draws no visualizations", folder)
@@ -127,7 +135,11 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     validation = _validation_limits(limits, findings, spec_path)
     check = None if flags is None or validation is None else _output_check(folder, spec, version, flags,
                                                                           validation, findings)
-    if time_limit is None or check is None:
+    check_for = _checks_by_flags(check, folder, findings) if check is not None else lambda flags, where: None
+    tests, grading = read_tests(folder, spec, flags or [], check_for, findings)
+    if not tests and not findings.errors:
+        findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")
+    if findings.errors:
         return None, findings
     problem = stdin_problem(folder, _name(folder, spec), str(spec.get("source") or ""), time_limit, memory, check,
                             package="ICPC " + version if version != "legacy" else "Kattis legacy", kind=kind or PACKAGE)
@@ -135,11 +147,36 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     if isinstance(check.settings, OutputValidator):
         check.settings.constants = constants
     problem.time_limit_from, problem.timing = time_limit_from, timing
-    problem.tests, problem.grading = read_tests(folder, spec, flags, _checks_by_flags(check, folder, findings),
-                                                findings)
-    if not problem.tests and not findings.errors:
-        findings.error("the package has no tests (data/sample or data/secret *.in with .ans)", folder / "data")
+    problem.tests, problem.grading = tests, grading
     return problem, findings
+
+
+def unknown_keys(spec: dict, lines: dict[str, int], where: Path) -> list[JudgeInputError]:
+    """problem.yaml's keys that its format version does not define, each at its line with the key it
+    is likely a typo of: `limts:` was read as no limits at all (the memory limit 2048 MiB)."""
+    legacy = str(spec.get("problem_format_version", "legacy")) == "legacy"
+    known = {"": LEGACY_KEYS if legacy else CURRENT_KEYS, "limits": LEGACY_LIMIT_KEYS if legacy else CURRENT_LIMIT_KEYS,
+             **NESTED_KEYS}
+    found = []
+    for prefix, keys in known.items():
+        mapping = spec
+        for part in prefix.split(".") if prefix else ():
+            mapping = mapping.get(part) if isinstance(mapping, dict) else None
+        for key in mapping if isinstance(mapping, dict) else ():
+            if key not in keys:
+                dotted = f"{prefix}.{key}" if prefix else str(key)
+                found.append(JudgeInputError(f"unknown key {dotted!r} in a {'legacy' if legacy else spec['problem_format_version']} "
+                                             f"package{did_you_mean(str(key), keys)}", where, lines.get(dotted)))
+    return found
+
+
+def _limit(limits: dict, key: str, default: int, low: int, high: int, findings: Findings, where: Path) -> int | float:
+    """limits.KEY in MiB, between low and high (a bad value recorded, the default read instead)."""
+    value = limits.get(key, default)
+    if type(value) not in (int, float) or not low <= value <= high:
+        findings.error(f"limits.{key}: expected MiB between {low} and {high}, got {value!r}", where)
+        return default
+    return value
 
 
 def submissions(folder: Path, languages: Mapping[str, SolutionLanguage], answers: bool = False,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import JudgeInputError
 from ..problems.checkers.output_validator import OutputValidator, ValidatorFailed
-from ..problems.format import Findings, Problem
+from ..problems.format import Findings
 from ..problems.programs import slot_programs
 from ..problems.yamlio import load_mapping
 
@@ -28,20 +28,22 @@ VALID, INVALID = 42, 43
 MESSAGE = 200  # characters of a validator's complaint kept
 
 
-def check_inputs(problem: Problem, findings: Findings, progress) -> int:
-    """Run every input validator of the package on every test input, `progress` told of each (a
-    validate.Silent); returns how many ran."""
-    validators = _validators(problem.path)
+def check_inputs(folder: Path, constants: dict[str, str], findings: Findings, progress) -> int:
+    """Run every input validator of the package on every input under data/sample and data/secret (one
+    without its .ans too: validate names every fault at once), `progress` told of each (a
+    validate.Silent); returns how many validators there were."""
+    validators = _validators(folder)
+    inputs = [given for part in ("sample", "secret")
+              for given in sorted((folder / "data" / part).rglob("*.in"), key=lambda p: p.parts)]
     for validator in validators:
         program = OutputValidator(validator, [], role="input validator")
-        program.constants = problem.constants
+        program.constants = constants
         command = _command(validator, program, findings)  # (`program` keeps its build alive meanwhile)
         if command is None:
             continue
-        progress.phase(f"input validator {validator.name} on every input", len(problem.tests))
-        for test in problem.tests:
-            given = test.input.path
-            flags = _flags(given, problem.path, findings)
+        progress.phase(f"input validator {validator.name} on every input", len(inputs))
+        for given in inputs:
+            flags = _flags(given, folder, findings)
             if flags is not None:
                 _run(program, command + flags, given, findings)
             progress.advance()

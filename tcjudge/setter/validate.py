@@ -32,8 +32,7 @@ from ..problems.format import EXAMPLES_FILE, ORIGINAL_FILES, Findings, Problem
 from ..problems.loader import inspect_problem, kind_of
 from ..problems.testgen import load_solution, run_program
 from .generate import GENERATOR, generated
-from .input_validators import check_inputs
-from .samples import check_interactions
+from .packages import validate_package
 from ..verdicts import Verdict
 
 SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -80,12 +79,8 @@ def validate_problem(catalog: Catalog, slug: str, jobs: int = 1, random_cases: i
     user calls it, for the commands its hints name; `progress` is told each long phase and its steps."""
     folder = catalog.problems_dir / slug
     problem, findings = inspect_problem(folder)
-    if not kind_of(folder).own_format:  # a package, read as it is: what the loader reads, its input
-        if problem is not None and not findings.errors:  # validators on every input, and its submissions
-            check_inputs(problem, findings, progress)
-            check_interactions(problem, findings)
-            check_failing_solutions(catalog, problem, findings, jobs, source_limit, prog, progress)
-        return findings
+    if not kind_of(folder).own_format:  # a package, read as it is (setter/packages.py); its submissions,
+        return validate_package(folder, problem, findings, progress)  # all of them, the command grades as check
     check_folder(folder, findings)
     if problem is None or findings.errors:
         return findings  # the proofs need a problem that loads
