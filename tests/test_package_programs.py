@@ -92,13 +92,13 @@ def test_several_input_validators_each_with_its_helpers_all_run(judge, tmp_path)
     spec = problems / "testlibbeside" / "problem.yaml"
     spec.write_text(spec.read_text().replace("validation: custom", "validation: default"))
     secret = problems / "testlibbeside" / "data" / "secret"
-    for name, text in (("3", "1 2 3\n"), ("4", "5000 1\n"), ("5", "0 0\n")):
+    for name, text, answer in (("3", "1 2\n\n", "3\n"), ("4", "5000 1\n", "5001\n"), ("5", "0 0\n", "0\n")):
         (secret / f"{name}.in").write_text(text)
-        (secret / f"{name}.ans").write_text("0\n")
+        (secret / f"{name}.ans").write_text(answer)
     code, out, err = judge("--problems", problems, "validate", "testlibbeside")
     assert code != 0
     said = out + err
-    assert "secret/3.in: error: rejected by input validator format.py: expected two integers on one line" in said
+    assert "secret/3.in: error: rejected by input validator format.py: expected exactly one line" in said
     assert "secret/4.in: error: rejected by input validator range.c: a number outside [-1000, 1000]" in said
     assert "secret/5.in: error: rejected by input validator built: both numbers are zero" in said
     assert "rules.py" not in said and "range.h" not in said
