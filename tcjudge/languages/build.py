@@ -2,7 +2,8 @@
 
 A compiler reads whatever the source names (`#include "/etc/shadow"`, a template bomb, a
 gigabyte of error messages), so it runs in its own process group under rlimits (CPU, data,
-file size, open files), a wall-clock limit, a cap on the messages kept, and Landlock: read-only
+file size, open files), a wall-clock limit for the whole build (g++ under a second standard, javap
+after javac: all of them by one deadline), a cap on the messages kept, and Landlock: read-only
 system directories, read-write only its fresh build directory. The judge's own folders (the
 project: problems and their tests, solutions, reports, the history; the judge's package; the
 caches of other solutions) are never readable, wherever they are: a system directory that holds
@@ -62,6 +63,16 @@ class CompileLimits:
     memory_mib: int = 2048  # RLIMIT_DATA of the compiler (each of its processes)
     file_mib: int = PROGRAM_LIMIT_MIB  # largest file it may write (the assembler's, the linker's)
     message_bytes: int = 64 * 1024  # compiler output kept; the rest is read and dropped
+
+
+COMPILE_LIMITS = CompileLimits()  # a compile's limits where its language sets none of its own
+
+
+def deadline(limits: CompileLimits | None = None) -> float:
+    """When a build that starts now must have ended (time.monotonic()): every compiler it runs ends by
+    it, so a build's wall bound is that of one compile, however many it runs. On a busy machine a
+    bomb gets little CPU and ends at this bound: a second compile with a bound of its own doubled it."""
+    return time.monotonic() + (limits or COMPILE_LIMITS).wall_seconds
 
 
 @record(frozen=True)
@@ -239,9 +250,16 @@ def _helper_stopped(message: str) -> bool:
 
 
 def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[str, str],
-                 limits: CompileLimits = CompileLimits()) -> tuple[int | None, str]:
-    """Run a compiler in `folder` under the limits and Landlock; (exit status or None when it was
-    stopped at a limit, its first messages). Never raises for what the compiler does."""
+                 limits: CompileLimits | None = None, until: float | None = None) -> tuple[int | None, str]:
+    """Run a compiler in `folder` under the limits and Landlock, its process group killed at the wall
+    bound or at `until` (the build's `deadline`), whichever comes first; (exit status or None when it
+    was stopped at a limit, its first messages). Never raises for what the compiler does."""
+    limits = limits or COMPILE_LIMITS
+    end = time.monotonic() + limits.wall_seconds
+    if until is not None and until < end:
+        end = until
+    if end <= time.monotonic():  # an earlier compile of the build took all its time
+        return None, _stopped_message("", limits)
     spec = {"argv": argv, "readable": readable, "hidden": judge_folders(), "folder": str(folder), "env": env,
             "cpu": limits.cpu_seconds, "data": limits.memory_mib << 20, "fsize": limits.file_mib << 20}
     process = subprocess.Popen([sys.executable, "-S", "-B", "-P", "-c", LAUNCH, json.dumps(spec)],
@@ -249,12 +267,11 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                                stderr=subprocess.STDOUT, start_new_session=True, close_fds=True,
                                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
     kept = bytearray()
-    deadline = time.monotonic() + limits.wall_seconds
     fd = process.stdout.fileno()
     stopped = False
     try:
         while True:
-            remaining = deadline - time.monotonic()
+            remaining = end - time.monotonic()
             if remaining <= 0:
                 stopped = True
                 break
@@ -281,9 +298,13 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
         message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
                   f"file it wrote reached it)\n{message}"
     elif stopped:
-        message += f"\n(the compiler was stopped at its limits: {limits.cpu_seconds} s of CPU, " \
-                   f"{limits.wall_seconds:g} s, {limits.memory_mib} MiB)"
+        message = _stopped_message(message, limits)
     return (None if stopped else status), message
+
+
+def _stopped_message(message: str, limits: CompileLimits) -> str:
+    return f"{message}\n(the compiler was stopped at its limits: {limits.cpu_seconds} s of CPU, " \
+           f"{limits.wall_seconds:g} s of wall time for the whole build, {limits.memory_mib} MiB)"
 
 
 def confine_and_exec(spec_json: str) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..problems.tctypes import TCType
 from .base import CompileError, Language, Toolchain, code_only, flatten, gnu_compiler, write_files
-from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
+from .build import SYSTEM_READABLE, cached_build, deadline, first_errors, run_confined
 from .c import THREAD_STACK, THREAD_STACK_FILE
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
@@ -125,10 +125,10 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry:
     units.append(THREAD_STACK_FILE)  # (c.py: a thread's default stack, as without a stack limit)
     (folder / THREAD_STACK_FILE).write_text(THREAD_STACK)
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
-    first_failure = None
+    first_failure, until = None, deadline()  # both standards within one wall bound
     for standard in STANDARDS:
         argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", *units, "-o", "solution"]
-        status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env)
+        status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env, until=until)
         if status == 0:
             return True, "", {"standard": standard}
         first_failure = first_failure or first_errors(message)

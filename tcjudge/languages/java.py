@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, code_only, flatten, safe_file_name, write_files
 from .versions import version_output
-from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, first_errors,
+from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, deadline, first_errors,
                     run_confined)
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods), Stdin.java (programs)
@@ -181,21 +181,22 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], shown:
     file of them together; the messages name each file as the contestant knows it (`shown`)."""
     write_files(folder / "src", files)
     units = [f"src/{name}" for name in sorted(files) if name.endswith(".java")]
-    ok, message = _javac(toolchain, folder, units)
+    until = deadline()  # javac and javap within one wall bound
+    ok, message = _javac(toolchain, folder, units, until)
     if not ok:
         for name, display in shown.items():
             message = message.replace(f"src/{name}", display)
         return False, first_errors(message), {}
-    if needs_main and not has_main(toolchain, folder, needs_main):
+    if needs_main and not has_main(toolchain, folder, needs_main, until=until):
         return False, f"class {needs_main} has no method public static void main(String[])", {}
     return True, "", {}
 
 
-def _javac(toolchain: Toolchain, folder: Path, files: list[str]) -> tuple[bool, str]:
+def _javac(toolchain: Toolchain, folder: Path, files: list[str], until: float | None = None) -> tuple[bool, str]:
     """javac, confined, of these files (relative to `folder`) into folder/classes: (compiled, messages)."""
     (folder / "classes").mkdir()
     argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-cp", "classes", "-sourcepath", "", *files]
-    status, message = run_confined(argv, folder, compiler_readable(toolchain), JAVAC_ENV)
+    status, message = run_confined(argv, folder, compiler_readable(toolchain), JAVAC_ENV, until=until)
     return status == 0, message
 
 
@@ -227,13 +228,16 @@ LISTING_BYTES = 4 << 20  # javap's listing of the public members: far above what
 MAIN = re.compile(r"^\s*public static (?:final )?void main\(java\.lang\.String(?:\[\]|\.\.\.)\)", re.MULTILINE)
 
 
-def has_main(toolchain: Toolchain, folder: Path, qualified: str, classpath: str = "classes") -> bool:
+def has_main(toolchain: Toolchain, folder: Path, qualified: str, classpath: str = "classes",
+             until: float | None = None) -> bool:
     """Whether a stdin program's class has `public static void main(String[])`, read by javap from the
-    compiled class (confined as the compile was): a missing main is CE from this build step, never
-    from what a running program says on the result channel."""
+    compiled class (confined as the compile was, by the build's deadline `until`): a missing main is CE
+    from this build step, never from what a running program says on the result channel."""
     javap = str(Path(toolchain.programs["javac"]).with_name("javap"))
     status, listing = run_confined([javap, "-public", "-cp", classpath, qualified], folder, compiler_readable(toolchain),
-                                   JAVAC_ENV, CompileLimits(message_bytes=LISTING_BYTES))
+                                   JAVAC_ENV, CompileLimits(message_bytes=LISTING_BYTES), until)
+    if status is None:  # stopped at the build's limits, which the compile took most of: no answer (CE, not kept)
+        raise CompileError(listing.strip().splitlines()[-1])
     return status == 0 and MAIN.search(listing) is not None
 
 

@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, code_only, flatten, write_files
-from .build import CompileLimits, cached_build, first_errors, run_confined
+from .build import CompileLimits, cached_build, deadline, first_errors, run_confined
 from .java import _jdk, compiler_readable, has_main, stdin_program
 from .versions import version_output
 
@@ -76,10 +76,11 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], qualif
     env = {"PATH": f"{Path(toolchain.programs['java']).parent}:/usr/bin:/bin", "LC_ALL": "C.UTF-8",
            "JAVA_HOME": str(Path(toolchain.programs["java"]).parents[1]), "JAVA_OPTS": "-Xmx1g -XX:+UseSerialGC",
            "HOME": str(folder), "TMPDIR": str(folder)}
-    status, message = run_confined(argv, folder, compiler_readable(toolchain), env, COMPILE_LIMITS)
+    until = deadline(COMPILE_LIMITS)  # kotlinc and javap within one wall bound
+    status, message = run_confined(argv, folder, compiler_readable(toolchain), env, COMPILE_LIMITS, until)
     if status != 0 or not (folder / "solution.jar").is_file():
         return False, first_errors(message.replace("src/", "")), {}
-    if not has_main(toolchain, folder, qualified, "solution.jar"):
+    if not has_main(toolchain, folder, qualified, "solution.jar", until):
         return False, f"class {qualified} has no method main (the entry file needs `fun main`)", {}
     shutil.rmtree(folder / "src")
     return True, "", {}
