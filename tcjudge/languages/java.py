@@ -1,10 +1,15 @@
 """Java: the contestant's file, compiled alone, run by our entry class (runtime/tcjudge/Main.java) in a warm JVM.
 
-Our runtime is compiled once per JDK, on its own, into a build of its own (cached as any build), and
-is the JVM's class path; the contestant's file is compiled without it, and its classes are loaded
-by the entry through a class loader of their own whose parent is the JDK's platform loader. So a
+Our runtime is compiled once per JDK, on its own, into a build of its own (cached as any build): the
+module tcjudge.runtime (runtime/module-info.java), which exports and opens nothing, and in which the
+JVM starts (its module path). The contestant's file is compiled without it, and its classes are
+loaded by the entry through a class loader of their own over the JDK's platform loader. So a
 `package tcjudge` in the file joins nothing of ours: its classes can neither replace nor hide a
-class the runtime names (compiled together, its own `Long` stood for java.lang.Long in our entry).
+class the runtime names (compiled together, its own `Long` stood for java.lang.Long in our entry),
+and no reflection reaches the runtime's code or state, or the result channel: on the class path,
+a solution that declared `package tcjudge` reached tcjudge.Main through the system class loader and
+wrote a result of its own (WA, or RE with an error line) before it looped, where a plain JVM gives
+TLE. The solution's unnamed module reads what a plain `java -cp` resolves (--add-modules ALL-DEFAULT).
 
 A child execs `java` after entering the sandbox (profile JVM: one execve, JIT memory); our entry
 class says "ready" once the JVM is up, before anything of the solution is loaded, and the zygote
@@ -32,6 +37,7 @@ import functools
 import os
 import re
 import shutil
+import zipfile
 from pathlib import Path
 
 from .base import CompileError, Language, Toolchain, code_only, flatten, safe_file_name, write_files
@@ -40,6 +46,8 @@ from .build import (SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, de
                     run_confined)
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge"  # Main.java (methods), Stdin.java (programs)
+MODULE = "tcjudge.runtime"  # runtime/module-info.java: the module our runtime is, exporting nothing
+MODULE_JAR = "runtime.jar"  # the module as the JVM reads it (its classes/ beside it)
 STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
 RUNTIME_DATA_MIB = 768  # what the JVM itself maps beyond the heap and that stack (metaspace, code cache, GC)
 START_CPU_SECONDS = 10  # RLIMIT_CPU headroom for JVM start-up, which the zygote does not charge
@@ -127,8 +135,8 @@ class Java(Language):
         if stdin:
             return stdin_program(toolchain, classes, qualified, problem.memory_limit)
         types = [str(problem.returns)] + [str(p.type) for p in problem.parameters]
-        entry = ["-cp", str(_runtime(toolchain)), "tcjudge.Main", "serve", str(STACK_MIB), classes, qualified,
-                 problem.method, *types]
+        entry = [*_entry(toolchain, "tcjudge.Main"), "serve", str(STACK_MIB), classes, qualified, problem.method,
+                 *types]
         return _jvm(toolchain, problem.memory_limit, entry, classes, SERVING_HEAP) | {
             "stdio": True, "serves": True, "cpu_extra": SERVE_CPU_SECONDS}
 
@@ -136,10 +144,16 @@ class Java(Language):
 def stdin_program(toolchain: Toolchain, classes: str, qualified: str, memory_mib: int) -> dict:
     """The zygote's program for a standard-input program on the JVM: `classes` (a folder, or a jar)
     holds the class `qualified`, whose main our runtime/tcjudge/Stdin.java calls (Java, Kotlin)."""
-    entry = ["--add-opens=java.base/java.io=ALL-UNNAMED", "-cp", str(_runtime(toolchain)), "tcjudge.Stdin",
-             str(STACK_MIB), classes, qualified]
+    entry = [*_entry(toolchain, "tcjudge.Stdin"), str(STACK_MIB), classes, qualified]
     return _jvm(toolchain, memory_mib, entry, classes, (f"-Xms{memory_mib}m",)) | {
         "stdio": False, "serves": False, "cpu_extra": START_CPU_SECONDS}
+
+
+def _entry(toolchain: Toolchain, main_class: str) -> list[str]:
+    """The JVM's options and main class: our module (java.io opened to it alone: its result channel)
+    on the module path, and the modules a plain JVM gives the class path's code, for the solution's."""
+    return ["-p", str(_runtime(toolchain) / MODULE_JAR), "--add-modules", "ALL-DEFAULT",
+            f"--add-opens=java.base/java.io={MODULE}", "-m", f"{MODULE}/{main_class}"]
 
 
 def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str, heap: tuple[str, ...]) -> dict:
@@ -155,24 +169,35 @@ def _display_name(name: str) -> str:
 
 
 def _runtime(toolchain: Toolchain) -> Path:
-    """Our runtime's classes for this JDK, compiled on their own once (a cached build like any other,
-    verified as any other); the class path of every test's JVM."""
-    sources = sorted(RUNTIME.glob("*.java"))
+    """Our runtime's build for this JDK, compiled on its own once (a cached build like any other,
+    verified as any other): its module, the module path of every test's JVM, and its classes."""
+    sources = [RUNTIME.with_name("module-info.java"), *sorted(RUNTIME.glob("*.java"))]
     outcome = cached_build(["java runtime", toolchain.version, JAVAC_FLAGS, *(f.name.encode() + f.read_bytes()
                                                                                for f in sources)],
                            lambda folder: _compile_runtime(toolchain, folder, sources))
-    return outcome.folder / "classes"
+    return outcome.folder
 
 
 def _compile_runtime(toolchain: Toolchain, folder: Path, sources: list[Path]):
     """A failure is the judge's (IE), and never cached: the next run tries again."""
     (folder / "src" / "tcjudge").mkdir(parents=True)
-    for file in sources:
-        shutil.copyfile(file, folder / "src" / "tcjudge" / file.name)
-    ok, message = _javac(toolchain, folder, [f"src/tcjudge/{file.name}" for file in sources])
+    units = [str(file.relative_to(RUNTIME.parent)) for file in sources]  # module-info.java, tcjudge/*.java
+    for file, unit in zip(sources, units):
+        shutil.copyfile(file, folder / "src" / unit)
+    ok, message = _javac(toolchain, folder, [f"src/{unit}" for unit in units], sourcepath="src")
     if not ok:
         raise BuildFault(f"the judge's Java runtime does not compile: {message.strip()[-500:]}")
+    _jar(folder / "classes", folder / MODULE_JAR)
     return True, "", {}
+
+
+def _jar(classes: Path, jar: Path) -> None:
+    """The module's classes as a modular jar: read from a folder, a module is read through NIO's file
+    channels, whose first use opens a socket pair (the sandbox allows no socket), so the JVM would
+    not start; a jar is read through java.io."""
+    with zipfile.ZipFile(jar, "w") as archive:
+        for path in sorted(classes.rglob("*.class")):
+            archive.write(path, path.relative_to(classes).as_posix())
 
 
 def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], shown: dict[str, str],
@@ -192,10 +217,13 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], shown:
     return True, "", {}
 
 
-def _javac(toolchain: Toolchain, folder: Path, files: list[str], until: float | None = None) -> tuple[bool, str]:
-    """javac, confined, of these files (relative to `folder`) into folder/classes: (compiled, messages)."""
+def _javac(toolchain: Toolchain, folder: Path, files: list[str], until: float | None = None,
+           sourcepath: str = "") -> tuple[bool, str]:
+    """javac, confined, of these files (relative to `folder`) into folder/classes: (compiled, messages).
+    A contestant's files have no source path (javac reads them alone); a module's is its folder."""
     (folder / "classes").mkdir()
-    argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-cp", "classes", "-sourcepath", "", *files]
+    argv = [toolchain.programs["javac"], *JAVAC_FLAGS, "-d", "classes", "-cp", "classes", "-sourcepath", sourcepath,
+            *files]
     status, message = run_confined(argv, folder, compiler_readable(toolchain), JAVAC_ENV, until=until)
     return status == 0, message
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Field;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -22,6 +23,7 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The judge's Java runtime (see tcjudge/languages/java.py): one JVM per test, exec'd by the
@@ -31,10 +33,14 @@ import java.util.List;
  * only what follows; nothing of the solution is loaded until then. It then calls the method on a
  * fresh instance and writes one JSON line, as the Python child does.
  *
- * The runtime is compiled on its own, once, and is the class path; the solution's classes are
- * loaded from their own folder by a class loader of their own whose parent is the platform's
- * loader: they see the JDK and nothing of ours, and whatever package they declare (this one
- * included), no class of theirs can stand for one this runtime names.
+ * The runtime is compiled on its own, once, as the module tcjudge.runtime, which exports and opens
+ * nothing (module-info.java): the JVM starts in it, and the solution's classes are loaded from their
+ * own folder by a class loader of their own over the platform's loader (SolutionLoader). They see
+ * the JDK and nothing of ours: whatever package they declare (this one included), no class of theirs
+ * can stand for one this runtime names, and no reflection of theirs reaches this runtime's methods
+ * or fields. The result channel is a descriptor of ours that no public API names (only this module
+ * may open java.io's internals): in a method's JVM, FileDescriptor.out is the captured output, as
+ * System.out is, so a solution that writes on it prints, as it would in a plain JVM.
  *
  * Arguments: the solution thread's stack size in MiB, the solution's classes folder, class name,
  * method name, then the problem's TopCoder types: return type, parameter types. The solution runs
@@ -49,7 +55,8 @@ public final class Main {
     public static void main(String[] argv) throws Exception {
         serving = "serve".equals(argv[0]);
         String[] a = serving ? java.util.Arrays.copyOfRange(argv, 1, argv.length) : argv;
-        result = new FileOutputStream(FileDescriptor.out);
+        result = channel(1);
+        retarget(FileDescriptor.out, 2); // the solution's standard output is the captured output, as System.out
         InputStream requests = new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16);
         long stack = Long.parseLong(a[0]) << 20;
         String[] types = java.util.Arrays.copyOfRange(a, 4, a.length);
@@ -129,6 +136,29 @@ public final class Main {
         }
     }
 
+    /** An output stream on descriptor `fd`, which no FileDescriptor of the JDK names (the result channel). */
+    static FileOutputStream channel(int fd) {
+        try {
+            var make = FileDescriptor.class.getDeclaredConstructor(int.class);
+            make.setAccessible(true);
+            return new FileOutputStream(make.newInstance(fd));
+        } catch (ReflectiveOperationException | RuntimeException err) {
+            Runtime.getRuntime().halt(71); // never ready: the zygote reports the judge's fault
+            return null;
+        }
+    }
+
+    /** Point one of the JDK's standard FileDescriptors at another descriptor. */
+    private static void retarget(FileDescriptor standard, int fd) {
+        try {
+            Field number = FileDescriptor.class.getDeclaredField("fd");
+            number.setAccessible(true);
+            number.setInt(standard, fd);
+        } catch (ReflectiveOperationException | RuntimeException err) {
+            Runtime.getRuntime().halt(71);
+        }
+    }
+
     /** System.out and System.err of the solution: the captured output (descriptor 2). */
     private static PrintStream captured() {
         return new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 16), false);
@@ -153,22 +183,46 @@ public final class Main {
     /** The loader of the solution's classes (nothing is loaded yet): the JDK is its parent, not us. */
     static ClassLoader solutionLoader(String folder) {
         try {
-            URL[] path = {Path.of(folder).toUri().toURL()};
-            return new URLClassLoader(SOLUTION_LOADER, path, ClassLoader.getPlatformClassLoader());
+            return new SolutionLoader(SOLUTION_LOADER, new URL[] {Path.of(folder).toUri().toURL()});
         } catch (MalformedURLException err) {
             Runtime.getRuntime().halt(71); // never ready: the zygote reports the judge's fault
             return null;
         }
     }
 
-    /** Load one of our own classes from our own folder through a loader like the solution's: the
-     *  JDK's first use of that path (about 8 ms of CPU) is then start-up, not charged, and holds no
-     *  code of the solution's. */
+    /** Classes from a folder, over the JDK. A class of one of our packages (a solution may declare
+     *  `package tcjudge`) is looked for in the folder alone: asked for it, the platform loader would
+     *  answer with ours (the JDK's loaders share one map from a package to its module), so a
+     *  solution's own tcjudge.Main would be this class, which it cannot use. */
+    private static final class SolutionLoader extends URLClassLoader {
+        private static final Set<String> OURS = Main.class.getModule().getPackages();
+
+        SolutionLoader(String name, URL[] path) {
+            super(name, path, ClassLoader.getPlatformClassLoader());
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            int dot = name.lastIndexOf('.');
+            if (dot < 0 || !OURS.contains(name.substring(0, dot))) return super.loadClass(name, resolve);
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> found = findLoadedClass(name);
+                if (found == null) found = findClass(name);
+                if (resolve) resolveClass(found);
+                return found;
+            }
+        }
+    }
+
+    /** Load one of our own classes from our own folder (classes/, beside the module's jar) through a
+     *  loader like the solution's: the JDK's first use of that path (about 8 ms of CPU) is then
+     *  start-up, not charged, and holds no code of the solution's. */
     private static void warmUp() {
-        URL[] ours = {Main.class.getProtectionDomain().getCodeSource().getLocation()};
-        try (URLClassLoader warm = new URLClassLoader("warm-up", ours, ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader warm = new SolutionLoader("warm-up", new URL[] {
+                Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                        .resolveSibling("classes").toUri().toURL()})) {
             Class.forName(Json.Number.class.getName(), false, warm);
-        } catch (ReflectiveOperationException | IOException err) {
+        } catch (ReflectiveOperationException | IOException | java.net.URISyntaxException | RuntimeException err) {
             // only slower
         }
     }

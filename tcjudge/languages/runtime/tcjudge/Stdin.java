@@ -1,8 +1,5 @@
 package tcjudge;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -11,9 +8,9 @@ import java.lang.reflect.Modifier;
  * The judge's entry for a Java standard-input program (see tcjudge/languages/java.py): the
  * program's class is run as `java Class` runs it, with fd 0 the test's input and fd 1 (System.out,
  * untouched) its answer. fd 3 is the result channel, which Java cannot name, so it is opened by
- * reflection (the JVM runs with java.io opened to us): "ready" once the JVM is up, so the zygote
- * charges only what follows, and one error line if main throws. A normal end, or System.exit, ends
- * the JVM with its exit status as it would anywhere.
+ * reflection (the JVM runs with java.io opened to our module alone, never to the program): "ready"
+ * once the JVM is up, so the zygote charges only what follows, and one error line if main throws. A
+ * normal end, or System.exit, ends the JVM with its exit status as it would anywhere.
  *
  * Arguments: the stack size in MiB of the thread that runs main (deep recursion as in C++), the
  * program's classes folder (loaded as Main loads a solution's: nothing of it before "ready"), the
@@ -21,13 +18,7 @@ import java.lang.reflect.Modifier;
  */
 public final class Stdin {
     public static void main(String[] argv) throws InterruptedException {
-        try {
-            Constructor<FileDescriptor> descriptor = FileDescriptor.class.getDeclaredConstructor(int.class);
-            descriptor.setAccessible(true);
-            Main.result = new FileOutputStream(descriptor.newInstance(3));
-        } catch (ReflectiveOperationException | RuntimeException err) {
-            Runtime.getRuntime().halt(71); // never ready: the zygote reports the judge's fault
-        }
+        Main.result = Main.channel(3);
         Main.program = true;
         ClassLoader loader = Main.solutionLoader(argv[1]);
         Thread program = new Thread(null, () -> run(loader, argv[2]), "main", Long.parseLong(argv[0]) << 20);
