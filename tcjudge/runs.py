@@ -126,17 +126,18 @@ def settled_problems(options, catalog: Catalog) -> list[str]:
 
 def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     """A package that gives no time limit gets the one its format computes from its submissions'
-    running times (problems/timing.py): the tests that bound it from below (each submission's tests
-    that a `lower` rule covers: Expectation.time_limit_tests) are graded first (recorded, so reused
-    next time) under the timing's cap, then the limit is set on the problem and said where it came
-    from, and the tests that bound it from above are graded at `time_limit_to_tle` x the limit: each
-    such submission must still time out on one of them, else a warning names it. Done once per
-    problem and command."""
+    running times (problems/timing.py), kept in the history with what it depends on (reports/
+    kept_limits.py) and taken from there while nothing of that changes. To compute it, the tests that
+    bound it from below (each submission's tests that a `lower` rule covers: Expectation.
+    time_limit_tests) are graded under the timing's cap, the limit is set on the problem and said where
+    it came from, and the tests that bound it from above are graded at `time_limit_to_tle` x the limit:
+    each such submission must still time out on one of them, else a warning names it. Both gradings
+    are the submissions' gradings at the limit too (one pass, issue 48): each result that the limit
+    decides exactly (_at_limit) is recorded at it, so that the command's own grading reuses it."""
     timing = problem.timing
     if timing is None:
         return
-    from .problems.timing import MAX_LIMIT, UNSET  # (a package's without a time limit)
-    from .reports.history import TIMING_COMMAND
+    from .problems.timing import UNSET  # (a package's without a time limit)
 
     if not problem.time_limit_from.startswith(UNSET):
         return
@@ -145,37 +146,128 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
               if not (problem.kind.answers and s.path.is_dir()) and languages.for_path(s.path).toolchain() is not None]
     del catalog.skipped[noted:]  # (noted once, when the runs are chosen)
     catalog.note_faults()  # (its own faults leave a submission out of the limit too: said here, before the limit)
+    history = OpenedOnUse(options.history, options.source_limit * 1024)
+    try:
+        key = _limit_key(history, problem, stored)
+        from .reports.kept_limits import KeptLimits
+
+        kept_limits = KeptLimits(history.db)
+        kept = None if getattr(options, "fresh", False) else kept_limits.find(*key)
+        if kept is not None:
+            problem.time_limit = kept.time_limit
+            problem.time_limit_from = f"{kept.explained}; kept from {time.strftime('%Y-%m-%d %H:%M', time.localtime(kept.computed))}"
+            for warning in kept.warnings:
+                print(f"judge: warning: {warning}", file=sys.stderr)
+            return
+        warnings, judged = _compute_time_limit(options, problem, stored, history)
+        if problem.time_limit_from.startswith("computed") and Verdict.IE not in judged:  # (an IE: timed again next time)
+            kept_limits.keep(problem.slug, *key, problem.time_limit, problem.time_limit_from, warnings)
+    finally:
+        history.close()
+
+
+def _limit_key(history, problem: Problem, stored) -> tuple[str, str, str]:
+    """(problem hash, machines of the stored submissions, engine): what a computed limit depends on."""
+    from .languages.machine import verdict_machine
+    from .reports.history import problem_hash
+    from .reports.kept_limits import basis
+
+    return problem_hash(problem.path), basis([verdict_machine(s.path) for s in stored]), history.engine
+
+
+def _compute_time_limit(options, problem: Problem, stored, history) -> tuple[list[str], set[Verdict]]:
+    """Time the submissions, set the problem's limit (see settle_time_limit); the warnings said, and
+    the verdicts the timing runs got."""
+    from .problems.expectations import UNTIMED
+    from .problems.timing import MAX_LIMIT
+    from .reports.history import TIMING_COMMAND
+
+    timing, warnings = problem.timing, []
+
+    def warn(text: str) -> None:
+        warnings.append(text)
+        print(f"judge: warning: {text}", file=sys.stderr)
+
     lower = _bounding_runs(problem, stored, "lower", timing.cap)
     if not lower:
         problem.time_limit_from = f"the default: no submission to compute one from ({timing.words})"
-        return
+        return warnings, set()
     print(f"Timing {count(len(lower), 'submission')} of {problem.slug} for its time limit (none given)")
-    results = judge_runs(options, TIMING_COMMAND, lower, getattr(options, "fresh", False)).results
-    from .problems.expectations import UNTIMED
-
+    fresh = getattr(options, "fresh", False)
+    results = judge_runs(options, TIMING_COMMAND, lower, fresh).results
+    judged = {result.verdict for result in results}
     failed = [r for r in results if r.verdict in UNTIMED]
     for result in failed:  # one submission's failure is said, and the others go on (issue 35)
-        print(f"judge: warning: {problem.slug}: time limit computed without {display_path(result.solution)}: it gets "
-              f"{result.verdict} with {timing.cap:g} s per test{_why(result)}", file=sys.stderr)
+        warn(f"{problem.slug}: time limit computed without {display_path(result.solution)}: it gets "
+             f"{result.verdict} with {timing.cap:g} s per test{_why(result)}")
     times = [(t.cpu_ms, r.solution, t.name) for r in results if r not in failed for t in r.tests if t.verdict]
     if not times:
         problem.time_limit_from = (f"the default: every submission that would compute one failed, see the warnings "
                                    f"({timing.words})")
-        return
+        return warnings, judged
     slowest_ms, solution, test = max(times, key=lambda time: (time[0], str(time[1]), time[2]))
     where = f"{display_path(solution)}, {test}"  # (once: a path made safe to show costs 0.25 ms)
     problem.time_limit = timing.limit(slowest_ms / 1000)
     problem.time_limit_from = timing.explain(slowest_ms / 1000, where)
+    _record_at_limit(history, options, problem, lower, results)
     margin = min(MAX_LIMIT, problem.time_limit * timing.time_limit_to_tle)
     upper = _bounding_runs(problem, stored, "upper", margin)
     if upper:
         print(f"Timing {count(len(upper), 'submission')} of {problem.slug} that must time out at "
               f"{timing.time_limit_to_tle:g}x its limit")
-        for result in judge_runs(options, TIMING_COMMAND, upper, getattr(options, "fresh", False)).results:
-            if not any(t.verdict is Verdict.TLE for t in result.tests):
-                print(f"judge: warning: {display_path(result.solution)} must time out, but gets {result.verdict} "
-                      f"at {margin:g} s, {timing.time_limit_to_tle:g}x the computed {problem.time_limit:g} s limit "
-                      f"({timing.margin_words}): the limit is too close to it", file=sys.stderr)
+        results = judge_runs(options, TIMING_COMMAND, upper, fresh).results
+        judged |= {result.verdict for result in results}
+        for result in results:
+            if result.verdict is Verdict.IE:  # the judge's failure: nothing is told of the limit
+                warn(f"{display_path(result.solution)} must time out at {margin:g} s, but the judge could not "
+                     f"grade it there{_why(result)}")
+            elif not any(t.verdict is Verdict.TLE for t in result.tests):
+                warn(f"{display_path(result.solution)} must time out, but gets {result.verdict} at {margin:g} s, "
+                     f"{timing.time_limit_to_tle:g}x the computed {problem.time_limit:g} s limit "
+                     f"({timing.margin_words}): the limit is too close to it")
+        _record_at_limit(history, options, problem, upper, results)
+    return warnings, judged
+
+
+def _record_at_limit(history, options, problem: Problem, runs: list[SolutionRun], results: list[GradeResult]) -> None:
+    """Record, as graded at the problem's (now computed) limit, each timing result that the limit decides
+    exactly: the grading of those submissions that the command would do next (one pass)."""
+    from .reports.history import TIMING_COMMAND
+
+    exact = [(SolutionRun(problem, run.solution, run.tests, run.stop_on_failure, run.expected), at_limit)
+             for run, result in zip(runs, results) if (at_limit := _at_limit(result, problem)) is not None]
+    if exact:
+        history.record(TIMING_COMMAND, options.argv, time.time(), [run for run, _ in exact], [r for _, r in exact], {})
+
+
+def _at_limit(result: GradeResult, problem: Problem) -> GradeResult | None:
+    """`result`, graded under another CPU limit, as it would be under the problem's own, stopped at its
+    first failure; None where that cannot be told from the figures: a test stopped by its own limit
+    below this one (a TLE that could pass here), or one that lasted longer in wall time than this
+    limit's idle limit (protocol.Limits.idle), which could then have stopped it (its idle time is not
+    known exactly: a test slowed by a busy machine is graded again, never judged on a guess)."""
+    if problem.grading is not None:  # a scoring package: a test's score is its grader's, not told here
+        return None
+    limit_ms = problem.time_limit * 1000
+    idle_ms = (2 * problem.time_limit + 1) * 1000  # protocol.Limits.idle
+    tests = []
+    for test in result.tests:
+        if test.verdict is None:  # not run: after the first failure
+            tests.append(test)
+            continue
+        if test.cpu_ms > limit_ms:
+            tests.append(replace(test, verdict=Verdict.TLE, cpu_ms=limit_ms,
+                                 message=f"CPU time limit of {problem.time_limit:g} s exceeded"))
+        elif test.verdict in (Verdict.TLE, Verdict.IE) or test.wall_ms > idle_ms:
+            return None
+        else:
+            tests.append(test)
+        if tests[-1].verdict is not Verdict.AC:
+            tests += [TestResult(t.name, None) for t in result.tests[len(tests):]]
+            break
+    tests += result.tests[len(tests):]
+    return GradeResult(problem, result.solution, tests, result.compile_message, result.baseline_mib, result.expected,
+                       result.expected_score, result.machine)
 
 
 def _why(result: GradeResult) -> str:

@@ -9,8 +9,11 @@ import shutil
 
 import pytest
 
+from tcjudge.engine import results
 from tcjudge.problems.loader import load_problem
 from tcjudge.problems.timing import UNSET, Timing
+from tcjudge.runs import _at_limit
+from tcjudge.verdicts import Verdict
 
 from .conftest import TESTDATA
 
@@ -89,13 +92,59 @@ def test_the_tle_submissions_must_time_out_at_the_margin(judge, tmp_path):
 
 def test_report_grades_a_package_at_the_limit_check_computes(judge, tmp_path):
     """report graded a package that gives no time limit at the default (1 s), where check computes
-    one (digitsum: 0.5 s), so their verdicts could differ; the pages now show check's limit."""
+    one (digitsum: 0.5 s), so their verdicts could differ; the pages now show check's limit (kept
+    from check's computing it: issue 48)."""
     limits = {}
     for command in ("check", "report"):
         code, out, err = judge("--problems", PACKAGES, command, "digitsum", "--json", tmp_path / f"{command}.json",
                                *(["--out", tmp_path / "out"] if command == "report" else []))
         assert code == 0, out + err
-        assert "Timing 4 submissions of digitsum for its time limit" in out
+        assert ("Timing 4 submissions of digitsum for its time limit" in out) == (command == "check"), out
         written = json.loads((tmp_path / f"{command}.json").read_text())
         limits[command] = {result["limits"]["time_s"] for result in written["solutions"]}
     assert len(limits["check"]) == 1 and limits["report"] == limits["check"]  # (0.5 s here, against the default 1 s)
+
+
+def test_one_pass_the_limit_is_kept_and_a_second_check_times_nothing(judge, tmp_path):
+    """issue 48: a second check with nothing changed timed every submission again. Now the limit is
+    kept with what it was computed from, and used until that changes (here: a submission's content)."""
+    package = tmp_path / "packages" / "digitsum"
+    shutil.copytree(PACKAGES / "digitsum", package)
+    code, first, err = judge("--problems", package.parent, "check", "digitsum")
+    assert code == 0 and "Timing 4 submissions of digitsum for its time limit" in first, first + err
+    code, second, err = judge("--problems", package.parent, "check", "digitsum")
+    assert code == 0, second + err
+    assert "Timing" not in second and "; kept from " in second, second
+    assert all("(reused)" in line for line in second.splitlines() if line.startswith("  ok ")), second
+    accepted = package / "submissions" / "accepted" / "digits.py"
+    accepted.write_text(accepted.read_text() + "\n# changed\n")
+    code, third, err = judge("--problems", package.parent, "check", "digitsum")
+    assert code == 0 and "Timing 4 submissions" in third, third + err  # a submission changed: timed again
+
+
+def _timed(*tests: tuple[str, Verdict | None, float, float]) -> results.GradeResult:
+    problem = load_problem(PACKAGES / "digitsum")
+    return results.GradeResult(problem, PACKAGES / "digitsum" / "x.py",
+                       [results.TestResult(name, verdict, cpu_ms, wall_ms) for name, verdict, cpu_ms, wall_ms in tests])
+
+
+def _at(limit: float, result: GradeResult):
+    problem = load_problem(PACKAGES / "digitsum")
+    problem.time_limit = limit
+    return _at_limit(result, problem)
+
+
+def test_one_pass_a_timing_result_is_the_grading_at_the_computed_limit():
+    """issue 48: a run under the timing's cap (or the TLE margin) is the submission's grading at the
+    limit where the figures decide it exactly: over the limit's CPU is TLE there (and the tests after it
+    are not run), under it the verdict stands; a TLE under a smaller limit, or a test longer in wall
+    time than the limit's idle limit (2 x limit + 1 s), decides nothing (graded again)."""
+    AC, WA, TLE = Verdict.AC, Verdict.WA, Verdict.TLE
+    same = _at(1.0, _timed(("a", AC, 400, 450), ("b", WA, 300, 320), ("c", None, 0, 0)))
+    assert [(t.verdict, t.cpu_ms) for t in same.tests] == [(AC, 400), (WA, 300), (None, 0)]
+    over = _at(1.0, _timed(("a", AC, 400, 450), ("b", AC, 1200, 1300), ("c", WA, 10, 20)))
+    assert [t.verdict for t in over.tests] == [AC, TLE, None] and over.tests[1].cpu_ms == 1000
+    assert "CPU time limit of 1 s exceeded" in over.tests[1].message
+    assert _at(1.0, _timed(("a", TLE, 750, 800))) is None  # stopped at 0.75 s: it could pass at 1 s
+    assert [t.verdict for t in _at(0.5, _timed(("a", TLE, 750, 800))).tests] == [TLE]
+    assert _at(1.0, _timed(("a", AC, 100, 3100))) is None  # 3.1 s of wall time: the 3 s idle limit could stop it
