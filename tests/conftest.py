@@ -25,11 +25,36 @@ EXPECT_LINE = re.compile(r"^(?:#|//) expect: (\w+)$", re.MULTILINE)  # Python, o
 # `# expect from Python 3.12: RE` after the `# expect:` line, for that version and the later ones.
 EXPECT_FROM_LINE = re.compile(r"^# expect from Python 3\.(\d+): (\w+)$", re.MULTILINE)
 
-# A test run a shell started in the background (`pytest &`, nohup) inherits Ctrl-C ignored, and so
-# would every judge it starts: the tests that interrupt one would see it go on. Caught here, it is
-# at its default again in those processes, as under a terminal.
-if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+# Ctrl-C stops the run, wherever it lands. pytest stops at a KeyboardInterrupt that reaches it, but
+# the judge's own rule turns one into exit status 130 (cli.main): a judge run in-process (`judge`
+# below) swallowed the Ctrl-C, its test failed and the next one began. So a Ctrl-C is noted here, and
+# raised again after such a judge and at the end of every test. Caught here, Ctrl-C is also at its
+# default again in the processes the tests start (execve resets a handler, not SIG_IGN): a run a shell
+# started in the background (`pytest &`) inherits it ignored, and the tests that interrupt a judge
+# would see it go on.
+_ctrl_c: list[int] = []
+
+
+def _on_ctrl_c(signum, frame):
+    _ctrl_c.append(signum)
+    signal.default_int_handler(signum, frame)
+
+
+signal.signal(signal.SIGINT, _on_ctrl_c)
+
+
+def stop_if_interrupted() -> None:
+    """Raise again the KeyboardInterrupt of a Ctrl-C that something caught (pytest then stops)."""
+    if _ctrl_c:
+        raise KeyboardInterrupt
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """After each test: a Ctrl-C that the test's code caught (a test of cli.main, of runs) stops the run."""
+    outcome = yield
+    stop_if_interrupted()
+    return outcome
 
 
 @functools.cache
@@ -87,6 +112,7 @@ def judge(capsys, tmp_path):
 
     def run(*args: str) -> tuple[int, str, str]:
         code = main(["--history", str(tmp_path / "history.sqlite")] + [str(a) for a in args])
+        stop_if_interrupted()  # a Ctrl-C that main() made exit status 130 stops the run, not only this judge
         out, err = capsys.readouterr()
         return code, out, err
 

@@ -24,6 +24,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("argon2")
 httpx = pytest.importorskip("httpx")
 
+from tcjudge.cluster.tether import tethered  # noqa: E402
 from tcjudge.serve.accounts import make_accounts  # noqa: E402
 from tcjudge.serve.store import Store  # noqa: E402
 
@@ -53,10 +54,10 @@ class Server:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        self.process = subprocess.Popen(
+        self.process = subprocess.Popen(tethered(  # a server outlives its parent: this one ends with the tests
             [sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS), "--history",
              str(self.tmp / "history.sqlite"), "serve", str(self.contest), "--store", str(self.store_path),
-             "--port", str(self.port), *(options or ("-j", "1"))], stdout=self.log.open("a"), stderr=subprocess.STDOUT,
+             "--port", str(self.port), *(options or ("-j", "1"))]), stdout=self.log.open("a"), stderr=subprocess.STDOUT,
             cwd=self.tmp)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -1,7 +1,9 @@
 """A real Dask cluster on this machine: `dask scheduler` and `dask worker` processes on 127.0.0.1 with
 random ports, for the judge's tests and benchmarks (and to try `--cluster` on one machine).
 
-Every wait is bounded and everything started here is stopped on exit, by process group.
+Every wait is bounded and everything started here is stopped on exit, by process group. A process
+killed before it could stop them (SIGTERM, kill -9, a `timeout`) takes them with it: the scheduler and
+the workers end with the thread that started them (cluster/tether.py), and what they started with them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import psutil
 
 from ..protected import PROJECT_ROOT
 from ..record import record
+from .tether import tethered
 from .worker_command import WORKER_ENVIRONMENT
 
 START_TIMEOUT = 60.0  # seconds for the scheduler to write its address and the workers to register
@@ -129,7 +132,7 @@ def _without_the_judge(workdir: Path) -> Path:
 
 def _start(command: list[str], log: Path, env: dict, cwd: Path) -> subprocess.Popen:
     with open(log, "wb") as out:
-        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        return subprocess.Popen(tethered(command), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 env=env, cwd=cwd, start_new_session=True)
 
 

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import JudgeInputError
+from .tether import tethered
 
 
 # Dask's worker samples every thread's stack every 10 ms for its dashboard's profile page, which the
@@ -41,7 +42,7 @@ def serve_worker(address: str, processes: int | None = None, under: Path | None 
                                   "(name one with --scratch DIR)") from None
         raise JudgeInputError(f"cannot make the scratch folder there: {err.strerror}", under) from None
     env = dict(os.environ, JUDGE_CLUSTER_CACHE=str(scratch / "bundles"), **WORKER_ENVIRONMENT)
-    process = subprocess.Popen(worker_command(address, processes, scratch), env=env)
+    process = subprocess.Popen(tethered(worker_command(address, processes, scratch)), env=env)  # ends with us
     previous = signal.signal(signal.SIGTERM, lambda *_: process.terminate())
     try:
         while True:
