@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tcjudge.cluster.tether import tethered
 from tcjudge.engine import pool as pool_module
 from tcjudge.engine.pool import OVERLOAD_RETRIES, Pool, SolutionRun
 from tcjudge.problems.loader import load_problem
@@ -47,7 +48,7 @@ def low_bound(monkeypatch):
 @pytest.fixture
 def neighbours():
     """CPU-bound processes on every core, stopped (SIGSTOP) by `quiet` and killed at the end."""
-    started = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(NEIGHBOURS)]
+    started = [subprocess.Popen(tethered([sys.executable, "-c", "while True: pass"])) for _ in range(NEIGHBOURS)]
 
     class Busy:
         @staticmethod
@@ -69,7 +70,9 @@ def _spinner(tmp_path: Path) -> Path:
     return solution
 
 
-def test_a_test_that_stays_overloaded_is_ie_after_its_retries_and_says_so(tmp_path, low_bound, neighbours):
+def test_a_test_that_stays_overloaded_is_ie_after_its_retries_and_says_so(tmp_path, low_bound, neighbours,
+                                                                          monkeypatch):
+    monkeypatch.setattr(pool_module, "OVERLOAD_PATIENCE", 1.0)  # (no longer bound for the retries)
     problem = load_problem(ADDER)
     with Pool(1) as pool:
         [result] = pool.grade([SolutionRun(problem, _spinner(tmp_path), problem.tests[:1], stop_on_failure=True)])
@@ -100,8 +103,19 @@ def test_the_machine_quieter_after_the_pool_backs_off_gives_the_solutions_verdic
     assert [test.verdict for test in result.tests] == [Verdict.AC] * len(problem.tests), result.tests
 
 
-def test_check_says_why_a_solution_is_ie_on_its_line(tmp_path, low_bound, neighbours):
+def test_a_retry_waits_longer_for_a_cpu_than_the_test_before(tmp_path, low_bound, neighbours):
+    """The neighbours stay: the first try waits past the bound (1 s here), a retry may wait
+    OVERLOAD_PATIENCE times as long, and gets its CPU time within that: AC, not IE."""
+    problem = load_problem(ADDER)
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, _spinner(tmp_path), problem.tests[:1], stop_on_failure=True)])
+        assert pool._patience > 1  # it was overloaded at first
+    assert [test.verdict for test in result.tests] == [Verdict.AC], result.tests
+
+
+def test_check_says_why_a_solution_is_ie_on_its_line(tmp_path, low_bound, neighbours, monkeypatch):
     """`check`'s line of a mismatch that is IE carries the IE's reason (it was only in the history)."""
+    monkeypatch.setattr(pool_module, "OVERLOAD_PATIENCE", 1.0)
     from tcjudge.engine.results import GradeResult
     from tcjudge.problems.expectations import Expectation
     from tcjudge.verdicts import Verdict as V

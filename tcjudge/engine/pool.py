@@ -117,8 +117,11 @@ ZYGOTE_START = 0.1  # seconds of CPU a zygote takes to start (an interpreter and
 # waiting to write a long answer the judge has not read yet.
 AHEAD_CAP = select.PIPE_BUF
 # A test that could not get a CPU for the overload bound (verdicts.decide's "machine overloaded") is the
-# machine's fault, not the solution's: it is graded again this many times, alone (see Gate), before it is IE.
+# machine's fault, not the solution's: it is graded again this many times, alone (see Gate), before it is IE,
+# each time with OVERLOAD_PATIENCE times the bound before (30 s, 120 s, 480 s for a 2 s limit): a machine
+# four times as busy as the bound allows costs time, not the verdict.
 OVERLOAD_RETRIES = 2
+OVERLOAD_PATIENCE = 4.0
 
 
 class Gate:
@@ -186,6 +189,7 @@ class Pool:
         self._tests_done = 0  # tests of the grading done so far (a later worker's start is weighed by them)
         self._first_test_at = 0.0  # when its first test was done (time.monotonic): the rate counts from there
         self._gate = Gate()
+        self._patience = 1.0  # the overload bound's factor for the zygotes loaded from now on (OVERLOAD_PATIENCE)
 
     def __enter__(self) -> Pool:
         return self
@@ -363,10 +367,11 @@ class Pool:
                 self._leave_gate()
                 self._gate.back_off()
                 if overloads <= OVERLOAD_RETRIES and not self._cancelled.is_set():
+                    self._patience = max(self._patience, OVERLOAD_PATIENCE ** overloads)
                     continue
                 result = err.result
                 result.message += (f" (graded {overloads} times, the last {overloads - 1} with no other test "
-                                   f"of this run beside it)")
+                                   f"of this run beside it and {self._patience:g}x the bound)")
             except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
                 result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
             break
@@ -514,7 +519,8 @@ class Pool:
                                    problem.time_limit, problem.memory_limit, check=check, mode=problem.kind.mode,
                                    source_limit=self.source_limit, program=run.program,
                                    output_limit_mib=problem.output_limit,
-                                   protect=languages.project_folders(problem.path), fields=run.load_fields)
+                                   protect=languages.project_folders(problem.path), fields=run.load_fields,
+                                   patience=self._patience)
             run.load_checked = True
             run.baseline_mib = worker.baseline_kib / 1024
             if not response["ok"]:

@@ -91,21 +91,23 @@ class Worker:
     def load(self, key: tuple, path: Path, class_name: str | None, method: str | None, time_limit: float,
              memory_mib: int, check: bool, mode: str = "method", source_limit: int = SOURCE_LIMIT,
              program: dict | None = None, output_limit_mib: int | None = None, protect: list = (),
-             fields: dict | None = None) -> dict:
+             fields: dict | None = None, patience: float = 1.0) -> dict:
         """Hand a solution to the zygote (and, with check, compile and load it once in a child); see zygote docs.
         `mode` "stdin": a program reading its input (no class or method). `program`: a compiled
         language's program to exec instead (tcjudge.languages); `fields`: the rest of the request
-        (a multi-file Python program's "entry" and "include": Language.load_fields)."""
+        (a multi-file Python program's "entry" and "include": Language.load_fields); `patience`: the
+        overload bound (protocol.Limits.overload) times this, for a test graded again after it."""
         self.loaded_key = None
         self.served = key  # the solution this worker was given (Pool gives it no other)
         limits = Limits(time_limit, memory_mib)
         start_up = READY_GRACE if program and program.get("ready") else 0.0
-        self._answer_timeout = limits.wall_bound + ANSWER_GRACE + start_up
+        overload = limits.overload * patience
+        self._answer_timeout = limits.wall_bound + overload - limits.overload + ANSWER_GRACE + start_up
         response = self._ask({
             "op": "load", "path": str(Path(path).resolve()), "class": class_name, "method": method,
             "time_limit": time_limit, "memory_mib": memory_mib, "check": check, "mode": mode,
             "source_limit": source_limit,
-            "idle_limit": limits.idle, "overload_wait": limits.overload,
+            "idle_limit": limits.idle, "overload_wait": overload,
             "protect": [str(path) for path in protect],
         } | ({"output_limit_mib": output_limit_mib} if output_limit_mib else {}) | ({"program": program} if program else {})
             | (fields or {}))
