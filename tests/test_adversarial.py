@@ -41,9 +41,7 @@ import os
 import pwd
 import re
 import secrets
-import select
 import shutil
-import signal
 import socket
 import stat
 import subprocess
@@ -65,6 +63,7 @@ from tcjudge.problems.loader import load_problem
 from tcjudge.engine.worker import Worker
 from tcjudge.languages import for_path
 
+from . import budget
 from .conftest import TESTDATA, expected_verdict
 
 ROOT = TESTDATA.parent
@@ -82,7 +81,7 @@ ABSTRACT_NAME = "\0adversarial-judge-listener"
 NOBODY = 65534
 PYTHONS = [sys.executable, "/usr/bin/python3.11", "/usr/bin/python3"]
 DAEMON_GRACE = 2.5  # s after the judge ends before looking for canaries (escape_daemon's would come at 1.5 s)
-JUDGE_TIMEOUT = 240.0  # s for the whole corpus; a judge that takes longer is killed and the run fails
+JUDGE_CPU = 600.0  # s of CPU for the whole corpus (its process tree); a judge that uses more is killed and the run fails
 PR_SET_CHILD_SUBREAPER = 36
 SKIPPED_TREES = {".git", "__pycache__", ".pytest_cache", ".venv"}  # written by git and Python themselves
 PROBE = {layer.name: layer for layer in sandbox.probe()}
@@ -562,22 +561,18 @@ def run_judge(variant: str, listeners: Listeners) -> Outcome:
 
 
 def _collect(pid: int, fd: int) -> tuple[bytes, int]:
-    """Everything the judge writes, and its wait status; a judge past JUDGE_TIMEOUT is killed."""
-    chunks, deadline = [], time.monotonic() + JUDGE_TIMEOUT
+    """Everything the judge writes, and its wait status; a judge past its CPU budget (or idle, hung)
+    is killed with everything it started (tests/budget.py: never a wall-clock bound)."""
+    chunks, watch = [], budget.Watch(pid, cpu=JUDGE_CPU)
     try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-                os.kill(pid, signal.SIGKILL)
-                chunks = [json.dumps({"error": f"the judge took more than {JUDGE_TIMEOUT:g} s"}).encode()]
-                break
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                break
+        while chunk := os.read(fd, 1 << 16):
             chunks.append(chunk)
     finally:
         os.close(fd)
-    _, status = os.waitpid(pid, 0)
+        _, status = os.waitpid(pid, 0)
+        watch.stop()
+    if watch.reason:
+        chunks = [json.dumps({"error": f"the judge {watch.reason}"}).encode()]
     return b"".join(chunks), status
 
 

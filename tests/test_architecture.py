@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from . import budget
 from .conftest import ROOT
 
 MODULE_LINES, FUNCTION_LINES = 600, 100
@@ -23,8 +24,8 @@ def lint_imports(project: Path) -> subprocess.CompletedProcess:
     command = shutil.which("lint-imports", path=os.path.dirname(sys.executable)) or shutil.which("lint-imports")
     if command is None:
         pytest.skip("import-linter is not installed (pip install -r requirements.txt)")
-    return subprocess.run([command, str(project / "pyproject.toml")], cwd=project, capture_output=True,
-                          text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(project)))
+    return budget.run([command, str(project / "pyproject.toml")], cwd=project, capture_output=True,
+                          text=True, cpu=300, env=dict(os.environ, PYTHONPATH=str(project)))
 
 
 def test_the_import_contracts_hold():

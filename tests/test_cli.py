@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from . import budget
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 SOLUTIONS = TESTDATA / "solutions"
@@ -215,8 +216,8 @@ def test_a_number_out_of_range_is_a_usage_error_not_a_traceback(words, capsys):
 
 def test_a_worker_scratch_folder_that_is_not_there_is_one_line(tmp_path):
     pytest.importorskip("distributed")
-    done = subprocess.run([sys.executable, str(ROOT / "judge.py"), "worker", "tcp://127.0.0.1:1", "--scratch",
-                           str(tmp_path / "absent")], capture_output=True, text=True, timeout=60)
+    done = budget.run([sys.executable, str(ROOT / "judge.py"), "worker", "tcp://127.0.0.1:1", "--scratch",
+                           str(tmp_path / "absent")], capture_output=True, text=True, cpu=60)
     assert (done.returncode, done.stderr) == (
         2, f"judge: error: {tmp_path / 'absent'}: cannot make the scratch folder there: No such file or directory\n")
 
@@ -269,8 +270,8 @@ def test_a_grading_run_with_the_warning_kept_imports_no_sandbox_module(tmp_path)
     program = ("import sys; from tcjudge.engine.isolation import missing_layers_warning; missing_layers_warning(); "
                "print(sorted(m for m in sys.modules if 'sandbox' in m or m == 'ctypes'))")
     env = dict(os.environ, JUDGE_CACHE=str(tmp_path / "cache"))
-    runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, env=env,
-                           timeout=60) for _ in range(2)]
+    runs = [budget.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, env=env,
+                           cpu=60) for _ in range(2)]
     assert "tcjudge.engine.sandbox" in runs[0].stdout, runs[0].stdout + runs[0].stderr  # the first one probes
     assert runs[1].stdout.strip() == "[]", runs[1].stdout + runs[1].stderr
 
@@ -444,9 +445,9 @@ def test_the_command_lines_exit_runs_atexit_and_keeps_every_line_and_the_status(
                "atexit.register(lambda: print('atexit ran')); "
                "sys.argv = ['judge', '--problems', sys.argv[1], '--history', sys.argv[2], 'grade', sys.argv[3]]; "
                "cli.run()")
-    done = subprocess.run([sys.executable, "-c", program, str(FIXTURE_PROBLEMS), str(tmp_path / "history.sqlite"),
+    done = budget.run([sys.executable, "-c", program, str(FIXTURE_PROBLEMS), str(tmp_path / "history.sqlite"),
                            str(TESTDATA / "solutions" / "wrong_answer.py")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+                          capture_output=True, text=True, cwd=ROOT, cpu=300)
     assert done.returncode == 1, done.stderr  # WA: the grade's own status
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Grading ") and any(line.startswith("judged in ") for line in lines), done.stdout
@@ -455,8 +456,8 @@ def test_the_command_lines_exit_runs_atexit_and_keeps_every_line_and_the_status(
 
 def test_a_python_without_the_judges_packages_gets_one_line(tmp_path):
     """issue 33: `python3 judge.py` with a Python outside the venv ended in a ModuleNotFoundError traceback."""
-    done = subprocess.run([sys.executable, "-S", str(ROOT / "judge.py"), "check"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60)
+    done = budget.run([sys.executable, "-S", str(ROOT / "judge.py"), "check"], cwd=tmp_path, capture_output=True,
+                          text=True, cpu=60)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "which the judge needs" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr

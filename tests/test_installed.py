@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from . import budget
 from .conftest import ROOT, TESTDATA, packages_without_the_judge
 
 STEP_TIMEOUT = 600
@@ -28,24 +29,24 @@ STEP_TIMEOUT = 600
 def installed(tmp_path_factory):
     """(run, wheel, site_packages): `run(*args, cwd=...)` runs the installed `judge`."""
     base = tmp_path_factory.mktemp("installed")
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(base / "dist"), str(ROOT)],
-                           capture_output=True, text=True, timeout=STEP_TIMEOUT, cwd=base)
+    built = budget.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(base / "dist"), str(ROOT)],
+                           capture_output=True, text=True, cpu=STEP_TIMEOUT, cwd=base)
     assert built.returncode == 0, built.stderr
     wheel = next((base / "dist").glob("topcoder_judge-*.whl"))
     venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=STEP_TIMEOUT)
+    budget.run([sys.executable, "-m", "venv", str(venv)], check=True, cpu=STEP_TIMEOUT)
     site_packages = next(venv.glob("lib/python*/site-packages"))
     (site_packages / "test-dependencies.pth").write_text(packages_without_the_judge(base / "dependencies"))
-    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                           str(wheel)], capture_output=True, text=True, timeout=STEP_TIMEOUT)
+    done = budget.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                           str(wheel)], capture_output=True, text=True, cpu=STEP_TIMEOUT)
     assert done.returncode == 0, done.stderr
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["JUDGE_CACHE"] = str(base / "cache")  # a fresh user's: nothing of this temporary install left in ours
 
     def run(*args, cwd: Path, timeout: float = STEP_TIMEOUT) -> subprocess.CompletedProcess:
-        return subprocess.run(["judge", *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True,
-                              timeout=timeout)
+        return budget.run(["judge", *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True,
+                              cpu=timeout)
 
     origin = subprocess.run([str(venv / "bin" / "python"), "-c", "import tcjudge; print(tcjudge.__file__)"],
                             cwd=base, env=env, capture_output=True, text=True, check=True).stdout.strip()

@@ -1,5 +1,4 @@
 import importlib
-import subprocess
 import sys
 from pathlib import Path
 
@@ -10,6 +9,7 @@ from tcjudge.errors import JudgeInputError
 from tcjudge.problems.layout import claims_package
 from tcjudge.problems.loader import KINDS, kind_of, load_problem
 
+from . import budget
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 BROKEN = sorted((TESTDATA / "broken").iterdir())
@@ -100,5 +100,5 @@ def test_grading_one_of_our_own_problems_imports_no_package_kind(tmp_path):
                f"load_problem(__import__('pathlib').Path({str(FIXTURE_PROBLEMS / 'adder')!r})); "
                "print(sorted(m for m in sys.modules if m.split('.')[-1] in "
                "('kattis', 'interactive', 'multipass', 'submitanswer', 'testgroups')))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = budget.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, cpu=60)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
+from . import budget
 from .conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "docs"))
@@ -13,8 +13,8 @@ import readme_examples  # noqa: E402
 
 
 def test_the_readme_examples_print_what_the_readme_shows():
-    done = subprocess.run([sys.executable, str(ROOT / "docs" / "readme_examples.py")], capture_output=True,
-                          text=True, timeout=900)
+    done = budget.run([sys.executable, str(ROOT / "docs" / "readme_examples.py")], capture_output=True,
+                          text=True, cpu=900)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

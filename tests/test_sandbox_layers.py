@@ -459,6 +459,7 @@ import pytest  # noqa: E402
 sys.path.insert(0, REPO)
 from tcjudge.engine import sandbox  # noqa: E402
 from tcjudge.engine.sandbox import _landlock, _seccomp, _sys  # noqa: E402
+from tests import budget  # noqa: E402
 
 PROBE = {l.name: l for l in sandbox.probe()}
 ARCH = _sys.native_arch()[0]
@@ -476,9 +477,9 @@ def _nobody_python() -> str | None:
         if not cand or not os.path.exists(cand):
             continue
         try:
-            r = subprocess.run(
+            r = budget.run(
                 [cand, "-I", "-c", "import sys, json, decimal, ctypes; assert sys.version_info >= (3, 9)"],
-                user=NOBODY, group=NOBODY, extra_groups=[], cwd="/", capture_output=True, timeout=30,
+                user=NOBODY, group=NOBODY, extra_groups=[], cwd="/", capture_output=True, cpu=30,
             )  # fmt: skip
         except OSError:  # not even executable by nobody
             continue
@@ -537,9 +538,9 @@ def run(who: dict, scenario: str, shared_dir: str = "/tmp", **extra) -> dict:
     kw = {}
     if who["as"] == "nobody":
         kw = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
-    p = subprocess.run(
+    p = budget.run(
         [who["python"], "-I", os.path.abspath(__file__), json.dumps(cfg)],
-        capture_output=True, text=True, timeout=120, cwd=REPO, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        capture_output=True, text=True, cpu=120, cwd=REPO, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
         **kw,
     )  # fmt: skip
     assert p.returncode == 0, f"zygote failed:\n{p.stdout}\n{p.stderr}"

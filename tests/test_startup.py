@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import threading
 
@@ -16,6 +15,7 @@ import pytest
 from tcjudge import cli
 from tcjudge.engine.spares import Spares
 
+from . import budget
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 SOLUTION = TESTDATA / "solutions" / "accepted.py"
@@ -28,7 +28,7 @@ def test_grade_imports_no_other_command_nor_pages_nor_rich(tmp_path):
                f"'grade', {str(SOLUTION)!r}, '--examples']); "
                f"print(code, sorted(m for m in sys.modules if m.startswith({HEAVY!r}) "
                "or m.startswith('tcjudge.commands.') and m.split('.')[-1] not in ('grade', 'common')))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
+    done = budget.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, cpu=120,
                           env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
 
@@ -135,7 +135,7 @@ def test_a_later_grade_imports_neither_the_sandbox_nor_what_other_kinds_need(tmp
                f"print(code, sorted(m for m in sys.modules if m.startswith({unwanted!r})))")
     env = {key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"} | {"JUDGE_CACHE": str(tmp_path)}
     for _ in range(2):  # the first run probes the layers and keeps the warning
-        done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
+        done = budget.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, cpu=120,
                               env=env)
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
 
@@ -161,8 +161,8 @@ def test_a_zygote_writes_its_modules_bytecode_as_the_judge_does_and_a_child_writ
     probe = tmp_path / "probe.py"
     probe.write_text("import sys\n\nclass Probe:\n    def writes(self):\n        return int(not sys.dont_write_bytecode)\n")
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    done = subprocess.run([sys.executable, *([] if judge_writes else ["-B"]), "-c", ZYGOTE_AND_CHILD, str(tmp_path),
-                           str(probe)], capture_output=True, text=True, env=env, timeout=120)
+    done = budget.run([sys.executable, *([] if judge_writes else ["-B"]), "-c", ZYGOTE_AND_CHILD, str(tmp_path),
+                           str(probe)], capture_output=True, text=True, env=env, cpu=120)
     assert done.stdout.split() == ["0"], done.stdout + done.stderr  # a solution's imports write nothing
     written = {path.name.split(".")[0] for path in (tmp_path / "tcjudge" / "engine").glob("__pycache__/*.pyc")}
     assert ({"zygote", "child", "watch"} <= written) is judge_writes, written
@@ -185,7 +185,7 @@ def test_a_python_grade_imports_no_other_languages_module_and_starts_to_wait_wit
                f"code = main(['--problems', {str(FIXTURE_PROBLEMS)!r}, '--history', {str(tmp_path / 'h.sqlite')!r}, "
                f"'grade', {str(SOLUTION)!r}, '--examples'])\n"
                "print('AFTER', code, sorted(m for m in sys.modules if m.startswith('tcjudge.languages.')))\n")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120,
+    done = budget.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, cpu=120,
                           env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
     said = {line.split()[0]: line for line in done.stdout.splitlines() if line.startswith(("LOADED", "AFTER", "HISTORY"))}
     own = "['tcjudge.languages.base', 'tcjudge.languages.python', 'tcjudge.languages.versions']"
@@ -262,11 +262,11 @@ def test_the_entry_point_starts_a_gradings_zygote_before_the_command_line_is_imp
                "run()\n")
     for words, code, asked in (([str(SOLUTION), "--examples"], 0, "ASKED []"),
                                ([str(tmp_path / "missing.py")], 2, "ASKED []")):
-        done = subprocess.run([sys.executable, "-c", program, "grade", *words], capture_output=True, text=True,
-                              cwd=ROOT, timeout=120,
+        done = budget.run([sys.executable, "-c", program, "grade", *words], capture_output=True, text=True,
+                              cwd=ROOT, cpu=120,
                               env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
         said = [line for line in done.stdout.splitlines() if line.startswith("ASKED")]
         assert (done.returncode, said) == (code, [asked]), done.stdout + done.stderr
-    done = subprocess.run([sys.executable, "-c", program, "history"], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120, env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
+    done = budget.run([sys.executable, "-c", program, "history"], capture_output=True, text=True, cwd=ROOT,
+                          cpu=120, env={key: value for key, value in os.environ.items() if key != "JUDGE_CLUSTER"})
     assert "ASKED" not in done.stdout and done.returncode == 0, done.stdout + done.stderr

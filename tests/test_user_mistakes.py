@@ -6,13 +6,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from . import budget
+
 JUDGE = Path(__file__).resolve().parents[1] / "judge.py"
 
 
 def test_missing_solution_with_escape_sequence_in_name_is_printed_escaped(tmp_path):
     name = "x\x1b[31mred.py"
-    run = subprocess.run([sys.executable, str(JUDGE), "grade", name], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=60)
+    run = budget.run([sys.executable, str(JUDGE), "grade", name], cwd=tmp_path,
+                         capture_output=True, text=True, cpu=60)
     assert run.returncode == 2
     assert "no such file" in run.stderr
     assert "\x1b" not in run.stderr and "Traceback" not in run.stderr
@@ -20,14 +22,14 @@ def test_missing_solution_with_escape_sequence_in_name_is_printed_escaped(tmp_pa
 
 def test_missing_solution_with_line_break_in_name_stays_one_line(tmp_path):
     name = "x\x1b[31mred\nl.py"
-    run = subprocess.run([sys.executable, str(JUDGE), "grade", name], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=60)
+    run = budget.run([sys.executable, str(JUDGE), "grade", name], cwd=tmp_path,
+                         capture_output=True, text=True, cpu=60)
     assert run.returncode == 2
     assert "\x1b" not in run.stderr and run.stderr.count("\n") == 1, run.stderr
 
 
 def judge_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(JUDGE), *args], cwd=folder, capture_output=True, text=True, timeout=120)
+    return budget.run([sys.executable, str(JUDGE), *args], cwd=folder, capture_output=True, text=True, cpu=120)
 
 
 def test_a_problem_named_by_its_folder_path_is_that_problem(tmp_path):

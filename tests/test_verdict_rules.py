@@ -23,6 +23,7 @@ from tcjudge.reports.tables import check_row
 from tcjudge.protocol import STACK_LIMIT_LINE, Limits
 from tcjudge.verdicts import RunFacts, Verdict, decide
 
+from . import budget
 from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA
 
 STABILITY = load_problem(TESTDATA / "stability" / "problems" / "stability")
@@ -259,10 +260,10 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first line
     try:
-        judge = subprocess.run([sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS),
+        judge = budget.run([sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS),
                                 "--history", str(tmp_path / "history.sqlite"), "grade",
                                 str(TESTDATA / "solutions" / "accepted.py"), "-j", "1"],
-                               stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)
+                               stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT, cpu=120)
     finally:
         os.close(write_end)
     assert judge.returncode == 141 and "Traceback" not in judge.stderr and "Exception" not in judge.stderr, judge.stderr
