@@ -125,3 +125,17 @@ def test_check_says_why_a_solution_is_ie_on_its_line(tmp_path, low_bound, neighb
         [result] = pool.grade([SolutionRun(problem, _spinner(tmp_path), problem.tests[:1], stop_on_failure=True)])
     stored = GradeResult(problem, result.solution, result.tests, expected=Expectation.of(V.TLE))
     assert "example-0: machine overloaded: the test waited" in stored.mismatch, stored.mismatch
+
+
+def test_grade_and_report_say_why_a_solution_is_ie(tmp_path):
+    """An IE that is not the first failing test (a WA before it) still says its reason: grade's summary
+    and report's lines (its table showed only the verdict)."""
+    from tcjudge.engine.results import GradeResult, TestResult
+    from tcjudge.reports.tables import internal_errors, summary_line
+
+    problem = load_problem(ADDER)
+    result = GradeResult(problem, tmp_path / "x.py", [
+        TestResult("example-0", Verdict.WA, message="expected 1, got 2"),
+        TestResult("example-1", Verdict.IE, message="machine overloaded: the test waited 31.0 s for a CPU")])
+    assert "internal error: example-1: machine overloaded" in summary_line(result)
+    assert internal_errors([result]).endswith("x.py: example-1: machine overloaded: the test waited 31.0 s for a CPU")

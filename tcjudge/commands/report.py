@@ -12,7 +12,8 @@ from ..errors import JudgeInputError
 from ..problems.catalog import Catalog, display_path
 from ..reports.history import History
 from ..reports.pages import write_index
-from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json, write_report
+from ..reports.tables import (changes_section, check_row, check_table, internal_errors, left_out_note, reused_note,
+                              run_json, write_report)
 from ..text import count
 from ..runs import judge_runs, settled_problems, stored_runs
 from .common import add_grading_options, fresh_with_note, make_folder, refuse_read_only, save_json, stored_exit
@@ -44,6 +45,8 @@ def run(options) -> int:
         for slug, group in by_problem.items():
             print(f"\n{group[0].problem.name} ({slug})")
             print(check_table([check_row(result) for result in group]))
+            if errors := internal_errors(group):
+                print(errors)
             changes = [c for c in judged.outcome.changes if c.problem == slug]
             for path in write_report(options.out, slug, group, changes, options.hide_expected, judged.outcome.run_id):
                 print(f"wrote {display_path(path)}")

@@ -52,7 +52,14 @@ def summary_line(result: GradeResult) -> str:
         line += f"\nfirst failure: {failure.name}: {failure.message}"
         if failure.input:
             line += f"\n  input: {safe_text(failure.input)}"  # one line: a stdin input's new lines as \x0a
+        if result.verdict is Verdict.IE and failure.verdict is not Verdict.IE:  # the IE decides: say why
+            line += f"\ninternal error: {result.internal_error}"
     return line
+
+
+def internal_errors(results: list[GradeResult]) -> str:
+    """One line per solution the judge failed on (IE), with where and why: a table shows only the verdict."""
+    return "\n".join(f"  IE  {display_path(r.solution)}: {r.internal_error}" for r in results if r.verdict is Verdict.IE)
 
 
 def score_lines(result: GradeResult) -> str:
