@@ -1,6 +1,10 @@
 """Grade folders of fetched Kattis/ICPC packages as their authors expect, and print the table (issue 35).
 
     python benchmarks/real_packages.py [--history FILE] [-j N] DIR [DIR ...]
+    python benchmarks/real_packages.py --speed [--verifyproblem PATH] PACKAGE [PACKAGE ...]
+
+With --speed, each argument is one package, timed against problemtools (benchmarks/package_speed.py:
+wall and CPU at -j1, -j2 and a second run with nothing changed; issue 48).
 
 Each DIR is a folder of packages (problemtools' examples/, BAPCtools' test/problems/, a contest
 archive). Every package in it (a folder with problem.yaml) is checked on its own with
@@ -55,6 +59,11 @@ def check(package: Path, history: Path, jobs: int) -> dict:
 
 
 def main() -> int:
+    if "--speed" in sys.argv:
+        sys.argv.remove("--speed")
+        from package_speed import main as speed
+
+        return speed()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--history", type=Path, default=Path(tempfile.gettempdir()) / "real-packages.sqlite")

@@ -12,6 +12,7 @@ from ..record import record
 from .versions import version_output
 
 SCAN_LIMIT = 1 << 20  # characters of a source scanned for class names: far above any TopCoder solution
+C_MAIN = re.compile(r"\bmain\s*\([^;{}]*\)\s*(?:->\s*int\s*)?\{")  # a C or C++ main's definition, in code_only text
 
 
 @record(frozen=True)
@@ -114,6 +115,21 @@ class Language:
                 return folder
         return None
 
+    def included_entry(self, problem) -> str | None:
+        """The name of the package's included file that is the program's entry point, or None: where
+        include/ brings one, that program runs and the submission is the part it calls (problemtools: an
+        included `main.*` source is the main file, whatever the submission's files are)."""
+        folder = self.included(problem)
+        if folder is None:
+            return None
+        names = sorted(entry.name for entry in folder.iterdir() if entry.is_file() and self.defines_entry(entry))
+        return names[0] if names else None
+
+    def defines_entry(self, file: Path) -> bool:
+        """Whether an included file is an entry point: a source of this language named `main` (any case),
+        as problemtools' mainfile rule reads one (a language with a binary entry tells it by its text)."""
+        return file.stem.lower() == "main" and file.suffix.lower() in self.extensions
+
     def entry_file(self, files: dict[str, bytes]) -> str:
         """The file a folder's program starts from, as the Kattis format and problemtools choose it: `main`
         with the language's extension (any case); else the one file that `entry_marker` marks (a main
@@ -145,6 +161,12 @@ class Language:
         else the "program" field of its load request, after compiling at most `source_limit`
         bytes of source (raises CompileError or ToolchainMissing)."""
         return None
+
+
+def defines_c_main(file: Path) -> bool:
+    """Whether a C or C++ file (a package's included one: trusted, read up to SCAN_LIMIT) defines main."""
+    with open(file, "rb") as handle:
+        return C_MAIN.search(code_only(handle.read(SCAN_LIMIT).decode("utf-8", "replace"))) is not None
 
 
 def flatten(files: dict[str, bytes]) -> list:

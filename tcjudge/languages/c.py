@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .base import CompileError, Language, Toolchain, flatten, gnu_compiler, write_files
+from .base import CompileError, Language, Toolchain, defines_c_main, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
 FLAGS = ("-std=gnu11", "-O2", "-static", "-w", "-fmax-errors=5", "-pipe")
@@ -47,6 +47,10 @@ class CLanguage(Language):
 
     def classes(self, source: str) -> set[str]:
         return set()  # C has no classes: a C file can only be a program for a standard-input problem
+
+    def defines_entry(self, file: Path) -> bool:
+        """An included source that defines main is the program (a binary has no main file)."""
+        return file.suffix.lower() in self.extensions and defines_c_main(file)
 
     def toolchain(self) -> Toolchain | None:
         return _gcc()

@@ -25,7 +25,7 @@ import shutil
 from pathlib import Path
 
 from ..problems.tctypes import TCType
-from .base import CompileError, Language, Toolchain, code_only, flatten, gnu_compiler, write_files
+from .base import CompileError, Language, Toolchain, code_only, defines_c_main, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, deadline, first_errors, run_confined
 from .c import THREAD_STACK, THREAD_STACK_FILE
 
@@ -49,6 +49,10 @@ class Cpp(Language):
 
     def classes(self, source: str) -> set[str]:
         return set(CLASS_DEFINITION.findall(code_only(source)))
+
+    def defines_entry(self, file: Path) -> bool:
+        """An included source that defines main is the program (a binary has no main file)."""
+        return file.suffix.lower() in self.extensions and defines_c_main(file)
 
     def toolchain(self) -> Toolchain | None:
         return _gxx()

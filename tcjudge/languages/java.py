@@ -121,6 +121,10 @@ class Java(Language):
             file_class = public[0] if public else program_class if stdin else problem.class_name
             files[f"{file_class}.java"] = source  # javac needs a public class in a file of its name
             shown = {name: name for name in files} | {f"{file_class}.java": _display_name(Path(path).name)}
+            driver = self.included_entry(problem) if stdin else None
+            if driver is not None:  # the package's Main runs, and the submission is the class it calls
+                code = code_only(files[driver].decode("utf-8", "replace"))
+                file_class = self.entry_class(code, Path(driver).stem)
         package = PACKAGE.search(code)
         main_class = file_class if stdin else problem.class_name
         qualified = f"{package.group(1)}.{main_class}" if package else main_class
