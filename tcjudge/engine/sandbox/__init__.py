@@ -125,7 +125,8 @@ def _seccomp_layer(arch: str | None, why: str, profile: Profile = PYTHON) -> Lay
         f"{'' if profile.exec else '/exec'}, no sockets, no ptrace or signals to others (fcntl F_SETOWN/O_ASYNC "
         f"included), no namespaces/mounts/bpf/io_uring/keys, no chmod/chown/xattr, no SysV/POSIX IPC, no "
         f"MAP_GROWSDOWN or executable anonymous memory; syscalls > {_seccomp.MAX_REVIEWED_NR} get ENOSYS"
-        + (f"; profile {profile.name} relaxes: {', '.join(relaxed)}" if relaxed else ""),
+        + (f"; profile {profile.name} relaxes: {', '.join(relaxed)}" if relaxed else "")
+        + ("; processes allowed: a bounded tree (no setsid, setpgid or CLONE_PARENT)" if profile.processes else ""),
     )  # fmt: skip
 
 
@@ -309,7 +310,7 @@ def prepare(
     else:
         arch, swhy = None, "disabled by prepare(seccomp=False)"
     if arch is not None:
-        program = _seccomp.build_program(arch, profile)
+        program = _seccomp.build_program(arch, profile, scoped=abi >= 6)
         arr, fprog = _seccomp.compile_program(program)
         prog = (program, arr, fprog)
     layers.append(_seccomp_layer(arch, swhy, profile))

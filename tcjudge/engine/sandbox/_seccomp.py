@@ -53,6 +53,7 @@ def arg_hi(i: int) -> int:
 
 
 CLONE_THREAD = 0x00010000
+CLONE_PARENT = 0x00008000
 MAP_SHARED = 0x01  # MAP_SHARED_VALIDATE (0x03) includes it
 MAP_ANONYMOUS = 0x20  # the same on x86_64 and aarch64
 MAP_GROWSDOWN = 0x0100  # x86_64 and aarch64
@@ -206,6 +207,10 @@ DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
              "personality", "modify_ldt", "uselib")),
 ]  # fmt: skip
 
+# (processes profiles) what stays of the "processes" group: the tree keeps to the test's process group
+TREE_PROCESSES = ("processes", "no leaving the process group, which the engine kills at the test's end (fork and "
+                  "vfork allowed: a bounded tree)", EPERM, ("setsid", "setpgid"))
+
 # Calls decided on their arguments (handlers below).
 CONDITIONAL = {
     "clone": "allowed only with CLONE_THREAD and no CLONE_NEW* flag (threads yes, processes no)",
@@ -235,9 +240,13 @@ def conditional(profile: Profile) -> list[str]:
 
 def deny_groups(profile: Profile) -> list[tuple[str, str, tuple[str, int], tuple[str, ...]]]:
     """DENY_GROUPS under `profile`: an exec profile trades the "exec" group for "execveat" (its one
-    execve is decided on its path pointer), the others deny both calls outright."""
+    execve is decided on its path pointer), the others deny both calls outright; a processes profile
+    keeps only setsid and setpgid of the "processes" group (TREE_PROCESSES)."""
     left_out = "exec" if profile.exec else "execveat"
-    return [group for group in DENY_GROUPS if group[0] != left_out]
+    groups = [group for group in DENY_GROUPS if group[0] != left_out]
+    if profile.processes:  # fork allowed (TREE_PROCESSES)
+        groups = [TREE_PROCESSES if group[0] == "processes" else group for group in groups]
+    return groups
 
 
 def errno_action(err: int) -> int:
@@ -332,10 +341,11 @@ def _intervals(arch: str, profile: Profile) -> list[tuple[int, str]]:
     return runs
 
 
-def build_program(arch: str, profile: Profile = PYTHON) -> Program:
+def build_program(arch: str, profile: Profile = PYTHON, scoped: bool = False) -> Program:
     """Arch check, then a balanced binary search over number ranges (about 7 comparisons per
     syscall, about 150 instructions in all: attaching costs tens of microseconds), then the
-    argument handlers, then the shared exits. Classic BPF only jumps forward, so exits go last."""
+    argument handlers, then the shared exits. Classic BPF only jumps forward, so exits go last.
+    `scoped`: Landlock's signal scope is in force (a processes profile then lets signals reach the tree)."""
     a = _Asm()
     a.ld(OFF_ARCH)
     a.jump_if(JMP_JEQ_K, AUDIT_ARCH[arch], 1, 0)
@@ -362,7 +372,7 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
         a.label(label)
         node(runs)
 
-    _process_handlers(a)
+    _process_handlers(a, profile, scoped)
     _exec_handler(a, profile)
     _memory_handlers(a, profile)
     _descriptor_handlers(a, profile)
@@ -376,20 +386,27 @@ def build_program(arch: str, profile: Profile = PYTHON) -> Program:
     return Program(arch, a.assemble(), tuple(a.pid_slots), tuple(a.exec_slots))
 
 
-def _process_handlers(a: _Asm) -> None:
-    """Processes and signals: threads but no processes; signals and limits for itself only."""
+def _process_handlers(a: _Asm, profile: Profile, scoped: bool) -> None:
+    """Processes and signals: threads but no processes (a processes profile: processes too, in no
+    namespace and never as a sibling of the caller); signals and limits for itself only (signals to
+    any process of a tree where Landlock's signal scope, `scoped`, keeps them within the test)."""
     a.label("h_clone")  # kernel uses lower_32_bits(flags)
     a.ld(arg_lo(0))
-    a.emit(ALU_AND_K, k=CLONE_THREAD | CLONE_NS_FLAGS)
-    a.jump_if(JMP_JEQ_K, CLONE_THREAD, "allow", f"errno_{errno.EPERM}")
+    if profile.processes:
+        a.emit(ALU_AND_K, k=CLONE_PARENT | CLONE_NS_FLAGS)
+        a.jump_if(JMP_JEQ_K, 0, "allow", f"errno_{errno.EPERM}")
+    else:
+        a.emit(ALU_AND_K, k=CLONE_THREAD | CLONE_NS_FLAGS)
+        a.jump_if(JMP_JEQ_K, CLONE_THREAD, "allow", f"errno_{errno.EPERM}")
 
-    a.label("h_kill")  # pid_t pid: the kernel reads the low 32 bits
-    a.ld(arg_lo(0))
-    a.jeq_pid("allow", f"errno_{errno.EPERM}")
-
-    a.label("h_tgkill")  # tgkill(tgid, tid, sig)
-    a.ld(arg_lo(0))
-    a.jeq_pid("allow", f"errno_{errno.EPERM}")
+    for name in ("kill", "tgkill"):  # kill(pid, sig), tgkill(tgid, tid, sig): the kernel reads an int
+        a.label(f"h_{name}")
+        a.ld(arg_lo(0))
+        if profile.processes and scoped:  # a process (pid > 0), which Landlock keeps within the test's domain
+            a.jump_if(JMP_JGE_K, 0x80000000, f"errno_{errno.EPERM}", 0)
+            a.jump_if(JMP_JEQ_K, 0, f"errno_{errno.EPERM}", "allow")
+        else:
+            a.jeq_pid("allow", f"errno_{errno.EPERM}")
 
     a.label("h_prlimit64")  # prlimit64(pid, resource, new_limit, old_limit)
     a.ld(arg_lo(0))

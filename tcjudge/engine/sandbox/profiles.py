@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class Profile(namedtuple("Profile", "name exec executable_memory growsdown async_signals",
-                         defaults=(False, False, False, False))):
+class Profile(namedtuple("Profile", "name exec executable_memory growsdown async_signals processes",
+                         defaults=(False, False, False, False, False))):
     """A profile's name and what it relaxes (each False by default):
 
     exec: execve/execveat allowed: the child replaces itself with a prepared program (a compiled
@@ -30,6 +30,14 @@ class Profile(namedtuple("Profile", "name exec executable_memory growsdown async
     async_signals: fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG and O_ASYNC via F_SETFL: signal-driven I/O,
     which can deliver a signal to another process (the judge) where Landlock's signal scope (ABI 6)
     is missing.
+
+    processes: fork, vfork and a clone of a process allowed, so a test may be a tree of processes (a
+    package's runner that forks the submission's code into a child it talks to: docs/security.md,
+    "Process trees"). Never setsid or setpgid (the tree stays in the test's process group, which the
+    engine kills), nor a clone that makes a sibling of the caller (CLONE_PARENT) or a namespace; signals
+    to any process of the tree (kill, tgkill with a pid above 0) only where Landlock's signal scope
+    (ABI 6) keeps them within the test, else to the first process alone. The engine gives it only where
+    a cgroup (pids.max, memory.max, CPU accounting) or RLIMIT_NPROC bounds the tree.
 
     (A named tuple, not a dataclass, on the zygote's side: see protocol.Limits.)"""
 
