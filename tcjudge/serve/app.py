@@ -1,6 +1,7 @@
-"""The ASGI app: the routes of the pages (pages.py) and of the CLICS API (api.py) over the server's
-state (state.py), an error as its caller reads it, and what wraps every request (the security
-headers, a client that goes away, a request that another site makes, a body over its limit).
+"""The ASGI app: the routes of the pages (pages.py, the coach's coach.py) and of the CLICS API
+(api.py) over the server's state (state.py), an error as its caller reads it, and what wraps every
+request (the security headers, a client that goes away, a request that another site makes, a body
+over its limit).
 """
 
 from __future__ import annotations
@@ -143,9 +144,9 @@ class Bounded:
 def build_app(serve: Serve) -> Starlette:
     from starlette.middleware import Middleware
 
-    from . import api, pages
+    from . import api, coach, pages
 
-    app = Starlette(routes=pages.routes() + api.routes(),
+    app = Starlette(routes=pages.routes() + coach.routes() + api.routes(),
                     exception_handlers={HTTPException: error_page, JudgeInputError: input_error},
                     middleware=[Middleware(ClientGone), Middleware(SecurityHeaders), Middleware(FromThisSite),
                                 Middleware(Bounded, serve=serve)])

@@ -1,7 +1,7 @@
 """What every handler shares: the server's state (the contest, its store and clock, the grader, the
 templates), storing a team's submission, the scoreboard as a role sees it (a digest, for the live
-pages), and who the caller of a page is. The pages (pages.py) and the CLICS API (api.py) import it;
-app.py puts them together.
+pages), who the caller of a page is, and a page's posted form. The pages (pages.py, coach.py) and the
+CLICS API (api.py) import it; app.py puts them together.
 """
 
 from __future__ import annotations
@@ -10,14 +10,18 @@ import hashlib
 import json
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from ..errors import JudgeInputError
-from .auth import SESSION_COOKIE, Auth, Caller
+from .auth import SESSION_COOKIE, Auth, Caller, same
 from .contest import language_of_name
 from .scoreboard import Clock, standings
+from .store import ident
+
+FORM_LIMITS = {"max_files": 1, "max_fields": 20}
 
 
 class Serve:
@@ -112,6 +116,47 @@ def need_caller(request: Request) -> Caller:
         raise HTTPException(303, headers={"Location": "/login"})
     request.state.caller = caller
     return caller
+
+
+def serve_of(request: Request) -> Serve:
+    return request.app.state.serve
+
+
+def need_coach(request: Request) -> Caller:
+    """The caller, who must be the coach (anyone else: 404, as if the page did not exist)."""
+    caller = need_caller(request)
+    if not caller.coach:
+        raise HTTPException(404, "no such page")
+    return caller
+
+
+async def form_of(request: Request, caller: Caller):
+    """The posted form, once its CSRF token is the session's (else 403)."""
+    serve = serve_of(request)
+    form = await request.form(max_part_size=serve.source_limit + 1024, **FORM_LIMITS)
+    if not same(form.get("csrf"), caller.csrf):
+        raise HTTPException(403, "the form's CSRF token is missing or wrong: reload the page")
+    return form
+
+
+def number(form, key: str) -> int:
+    """A form's id field, read by store.ident (else 400)."""
+    found = ident(str(form.get(key, "")))
+    if found is None:
+        raise HTTPException(400, f"{key}: a number")
+    return found
+
+
+def with_form(handler, coach: bool = False):
+    """An endpoint that awaits its caller's form (a POST's) on the event loop, then runs `handler`
+    (request, caller, form or None) on the thread pool."""
+
+    async def endpoint(request: Request):
+        caller = await run_in_threadpool(need_coach if coach else need_caller, request)
+        form = await form_of(request, caller) if request.method == "POST" else None
+        return await run_in_threadpool(handler, request, caller, form)
+
+    return endpoint
 
 
 def static_file(name: str) -> Path:
