@@ -199,10 +199,11 @@ class Pool:
         self._first_worker.clear()
         self._no_jobs_left.clear()
         self._tests_done = 0
-        for thread in threads:
+        builders = self._builders(runs, count)
+        for thread in threads + builders:
             thread.start()
         try:
-            for thread in threads:
+            for thread in threads + builders:
                 thread.join()
         except BaseException:  # Ctrl-C: the tests in flight are neither results nor the solutions' fault
             self.cancel()
@@ -211,6 +212,30 @@ class Pool:
             error, self._callback_error = self._callback_error, None
             raise error
         return [run.result() for run in runs]
+
+    def _builders(self, runs: list[SolutionRun], count: int) -> list[threading.Thread]:
+        """Threads that compile the runs' programs ahead, in the order their tests are handed out, one per
+        worker thread: a worker whose next test's program is being compiled waited for it (the lock of
+        its run) with nothing to do, so the compiles of a package's submissions ran one after the other
+        on one core (a compile is not a test: -j counts tests). None for a single run."""
+        waiting = [run for run in runs if not run.built and not run.answers]
+        if len(waiting) < 2:
+            return []
+        order: queue.SimpleQueue = queue.SimpleQueue()
+        for run in waiting:
+            order.put(run)
+
+        def build() -> None:
+            while not self._cancelled.is_set():
+                try:
+                    run = order.get_nowait()
+                except queue.Empty:
+                    return
+                with run.lock:
+                    if not run.built and run.load_outcome is None:
+                        self._build(run)
+
+        return [threading.Thread(target=build, daemon=True) for _ in range(min(count, len(waiting)))]
 
     def _callback(self, function: Callable, *args) -> None:
         """Call a progress callback under the lock; its failure stops the grading (not only the
