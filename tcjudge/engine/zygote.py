@@ -19,7 +19,8 @@ Compiled languages ("program" in the load request, built by tcjudge.languages): 
 nothing; the child, once limited and confined with the program's sandbox profile, execs the
 program, which speaks the same protocol on the same descriptors (or, with "stdio", reads the
 arguments on 0 and writes the result on 1). A program that says "ready" first (the JVM) is charged
-only the CPU time it uses after that line. See Program, child._exec_program and docs/languages.md.
+only the CPU time it uses after that line; a serving one's later tests, all it uses after the test
+before ended. See Program, child._exec_program and docs/languages.md.
 
 Standard-input mode ("mode": "stdin" in the load request, no class or method): the program is run as
 `__main__`, the test's input (`{"op": "run", "input": base64}`) arrives on its descriptor 0
@@ -50,6 +51,7 @@ from .template import Templates
 from .processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_group, prctl, reap_orphans, sched_getcpu
 from . import interaction
 from .preparation import baseline_kib, hold_child_descriptors, load_confinement, open_cgroups, vm_data_bytes
+from .tree import Tree, bounded
 from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock, reset_peak
 
 RUNQUEUE_GRACE = 0.01  # seconds to wait for a runnable child's queued wait to show in its statistics
@@ -91,14 +93,16 @@ class Zygote:
             self.solution = None
             return {"ok": False, "compile_error": f"cannot read the file: {err.strerror}"}
         program = self.solution.program
+        self.solution.processes = bounded(self.solution.processes, self.cgroups)  # else one process (fork denied)
         protected = [str(path) for path in request.get("protect", [])]  # the problem's project folders
-        if self.confinement is not None and (program is not None or any(map(self.confinement.reaches, protected))):
-            # a compiled program's own layers, or a project kept beneath a folder the interpreter reads
+        if self.confinement is not None and (program is not None or self.solution.processes
+                                             or any(map(self.confinement.reaches, protected))):
+            # a compiled program's or a tree's own layers, or a project beneath a folder the interpreter reads
             held = hold_child_descriptors(self.devnull)  # the layers' descriptors must not be 3 or 4
             try:
                 self.solution.confinement, problems = load_confinement(
                     [self.project_root, *protected], program.readable if program else [],
-                    program.profile if program else "python")
+                    program.profile if program else "python", self.solution.processes)
             finally:
                 for fd in held:
                     os.close(fd)
@@ -199,13 +203,15 @@ class Zygote:
             if child.ready_kib is not None:  # a serving runtime: its memory at its first start, and this test's growth
                 peak_kib = child.base_kib + max(0, peak_kib - child.ready_kib)
             if kept:
-                self.warm = child
+                self.warm, child.ended_cpu = child, usage[0]
             else:
                 self.ending.append(child.pid)
         else:
             _, status, rusage = os.wait4(child.pid, 0)
             ended = ended or ("signaled" if os.WIFSIGNALED(status) else "exited")
             cpu, peak_kib = rusage.ru_utime + rusage.ru_stime, rusage.ru_maxrss
+        if activity.tree is not None:  # the whole tree's, the processes it forked included
+            cpu = max(cpu, activity.tree.last)
         crash = child.crash(CRASH_CAP) if ended == "signaled" else b""  # it is dead: all it wrote is there
         cpu = max(0.0, cpu - start_cpu)
         wall = time.monotonic() - started
@@ -236,14 +242,16 @@ class Zygote:
         return program is not None and program.serves
 
     def _child_for_test(self) -> tuple[Child, float, str | None]:
-        """The child for the next test, the CPU time its runtime used before it was ready, and why
-        it never became ready (None: it is). The warm runtime when it is ready again in time and has
-        not grown, else the spare or a new child (a new child that never becomes ready is IE)."""
+        """The child for the next test, the CPU clock reading its test is charged from, and why it
+        never became ready (None: it is). The warm runtime when it is ready again in time and has not
+        grown, charged from its last test's end: all it did since, whatever thread did it, is this
+        test's (past the limit before it is ready: TLE). Else the spare or a new child, charged from
+        its "ready" (start-up is not the solution's; a new child that never becomes ready is IE)."""
         if self.warm is not None:
             child, self.warm = self.warm, None
-            start_cpu, not_ready = await_ready(child, WARM_READY_TIMEOUT)
+            _, not_ready = await_ready(child, WARM_READY_TIMEOUT, child.ended_cpu + self.solution.time_limit)
             if not not_ready and self._reset_peak(child):
-                return child, start_cpu, None
+                return child, child.ended_cpu, None
             child.discard()
         child = self.spare or self._fork()
         self.spare = None
@@ -402,7 +410,8 @@ class Zygote:
         result_r, output_r, answer_r = child.result_r, child.output_r, child.answer_r
         pidfd = os.pidfd_open(child.pid)
         clock = process_cpu_clock(child.pid)
-        activity = Activity(child.pid, clock, started, None if other is None else other.pid)
+        tree = Tree(child.pid, clock, self.cgroups, self.slots.get(child.pid)) if solution.processes else None
+        activity = Activity(child.pid, clock, started, None if other is None else other.pid, tree)
         poller = select.poll()
         for fd in (result_r, output_r, pidfd) + ((answer_r,) if answer_r is not None else ()):
             poller.register(fd, select.POLLIN)
@@ -421,7 +430,7 @@ class Zygote:
         try:
             while True:
                 try:
-                    remaining_cpu = time_limit - (time.clock_gettime(clock) - start_cpu)
+                    remaining_cpu = time_limit - (activity.cpu_now() - start_cpu)
                 except OSError:  # the child is already gone
                     remaining_cpu = time_limit
                 if remaining_cpu <= 0:
@@ -470,6 +479,8 @@ class Zygote:
                     break
             # Stop the child (its figures are read; a serving runtime that returned waits for NEXT_LINE)
             serving_on = self._serves() and ended == "returned"
+            if tree is not None:  # its CPU read a last time, then all of it killed
+                tree.stop()
             if not serving_on:
                 kill_group(child.pid)
             truncated |= self._drain_left(child, open_pipes, poller, (report, output, answer), serving_on)
