@@ -313,6 +313,7 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
     and nothing of it is ever reused."""
     started = time.time()
     reused, to_grade = reuse_or_run(history, runs, fresh, machines_of)
+    to_grade.sort(key=lambda index: not _may_time_out(runs[index]))  # (results keep their places: by index)
     try:
         for _, result in reused.values():
             if on_reused:
@@ -331,6 +332,18 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
     from .reports.history import Judged
 
     return Judged(results, len(reused), outcome)
+
+
+def _may_time_out(run: SolutionRun) -> bool:
+    """Whether a stored solution is expected to time out: its tests take the longest (each one its whole
+    limit), so it is graded first and the grading ends on short tests, both workers busy to the end
+    (issue 48), not on a TLE test run alone while the other worker waits."""
+    expected = run.expected
+    if expected is None:
+        return False
+    final = expected.final if expected.final is not None else frozenset().union(
+        *(requirement.required for requirement in expected.requirements))
+    return Verdict.TLE in final
 
 
 def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line=None,
