@@ -465,14 +465,14 @@ def test_a_multi_file_program_is_submitted_as_a_zip_and_graded_as_a_folder(tmp_p
 
 
 def test_the_event_feed_ends_after_the_coach_finalizes(tmp_path):
-    site = Site(tmp_path)
+    site = Site(tmp_path, start=datetime.now(timezone.utc) - timedelta(hours=3))  # (finalized after its end)
     coach = site.client("coach")
     response = coach.post("/coach/freeze", data={"csrf": csrf_of(coach.get("/scoreboard").text), "action": "finalize"})
     assert response.status_code == 303
     api = TestClient(site.app, base_url="http://127.0.0.1")
     feed = api.get(f"/api/contests/{site.contest.id}/event-feed", auth=("red", site.passwords["red"])).text  # streams, then ends
     last = json.loads(feed.splitlines()[-1])
-    assert last["type"] == "state" and last["data"]["end_of_updates"] and last["data"]["finalized"]
+    assert last["type"] == "state" and last["data"]["end_of_updates"] and last["data"]["finalized"] and last["data"]["ended"]
 
 
 def test_problem_names_stay_out_of_the_feed_until_the_start(tmp_path):

@@ -7,7 +7,10 @@ axe-core is missing."""
 from __future__ import annotations
 
 import re
+import sqlite3
+from datetime import datetime, timedelta, timezone
 
+import httpx
 import pytest
 
 from .browser import AXE, axe_missing, chromium, missing
@@ -40,6 +43,38 @@ def server(tmp_path):
     started.start()
     yield started
     started.kill(15)
+
+
+@pytest.fixture
+def servers(tmp_path):
+    """More servers, each of its own contest file: servers(contest_text)."""
+    started = []
+
+    def start(contest: str) -> Server:
+        folder = tmp_path / f"server{len(started)}"
+        folder.mkdir()
+        server = Server(folder)
+        server.contest.write_text(contest)
+        server.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.kill(15)
+
+
+def queued(server) -> list[int]:
+    with sqlite3.connect(server.store_path) as db:
+        return [number for (number,) in db.execute("SELECT id FROM submissions WHERE state = 'queued'")]
+
+
+def api_state(server) -> dict:
+    return httpx.get(f"{server.url}/api/contests/burst/state", auth=("coach", server.passwords["coach"])).json()
+
+
+def contest(start: str = "now", freeze: str = "0m") -> str:
+    return f"name: Burst\nproblems: [adder]\nstart: '{start}'\nduration: 2h\nfreeze: {freeze}\n"
 
 
 def checked(page) -> None:
@@ -98,6 +133,10 @@ def test_a_contestant_submits_and_watches_the_verdict_arrive_and_the_coach_sees_
     coach.get_by_role("link", name=number, exact=True).click()
     assert "class Adder" in coach.locator("pre.source").text_content()
     checked(coach)
+    coach.get_by_role("link", name=f"Rejudge submission {number}…").click()
+    assert coach.get_by_role("heading", name=f"Rejudge submission {number}?").is_visible()  # asked, not done
+    checked(coach)
+    assert server.judged()[int(number)] == ["AC"] and queued(server) == []
     coach.get_by_role("button", name=f"Rejudge submission {number}").click()
     coach.wait_for_url(re.compile(r".*rejudged=1$"))
     coach.locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
@@ -135,3 +174,41 @@ def test_the_scoreboard_and_the_submissions_table_change_without_a_reload(browse
     board.locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
     red.locator("td.first").first.wait_for(timeout=30000)
     assert "Blue" in red.locator("td.first").locator("xpath=..").text_content()
+
+
+def actions(page) -> list[str]:
+    """The contest actions the coach's scoreboard offers."""
+    return [text.strip() for text in page.locator(".actions").locator("a, button").all_inner_texts()]
+
+
+def test_the_coach_is_offered_each_contest_action_where_it_applies_and_confirms_the_final_one(browser, servers):
+    running = servers(contest())
+    coach = log_in(browser.new_context(bypass_csp=True), running, "coach", check=False)
+    coach.get_by_role("link", name="Scoreboard").click()
+    assert actions(coach) == ["Freeze the scoreboard"]  # (was Freeze, Unfreeze and Finalize, whatever the state)
+    coach.get_by_role("button", name="Freeze the scoreboard").click()
+    coach.wait_for_url(f"{running.url}/scoreboard")
+    assert actions(coach) == ["Unfreeze…"]
+    checked(coach)
+
+    ended = servers(contest(start=(datetime.now(timezone.utc) - timedelta(hours=3)).isoformat(), freeze="30m"))
+    coach = log_in(browser.new_context(bypass_csp=True), ended, "coach", check=False)
+    coach.get_by_role("link", name="Scoreboard").click()
+    assert actions(coach) == ["Unfreeze…", "Finalize…"]
+    coach.get_by_role("link", name="Finalize…").click()
+    assert coach.get_by_role("heading", name="Finalize the contest?").is_visible()
+    checked(coach)
+    assert api_state(ended)["finalized"] is None  # asked, not done
+    coach.get_by_role("button", name="Finalize").click()
+    coach.wait_for_url(f"{ended.url}/scoreboard")
+    assert "Final results." in coach.locator("main").inner_text() and actions(coach) == []
+    state = api_state(ended)
+    assert state["ended"] and state["finalized"] and state["end_of_updates"]
+    team = log_in(browser.new_context(), ended, "red", check=False)
+    team.goto(f"{ended.url}/submit")
+    team.get_by_label("File name").fill("adder.py")
+    team.get_by_label("Source", exact=True).fill(ACCEPTED)
+    team.get_by_role("button", name="Submit").click()
+    assert "the contest has ended" in team.get_by_role("alert").inner_text()
+    assert queued(ended) == [] and not httpx.get(f"{ended.url}/api/contests/burst/submissions",
+                                                 auth=("coach", ended.passwords["coach"])).json()

@@ -13,6 +13,7 @@ import base64
 import io
 import json
 import os
+import time
 import zipfile
 from datetime import datetime
 from pathlib import Path
@@ -439,6 +440,8 @@ def test_every_endpoint_has_the_2023_06_shapes(tmp_path, scoring, scoreboard_typ
     clock.start, clock.end, clock.freeze_at = clock.start - 3 * 3600, clock.end - 3 * 3600, clock.freeze_at - 3 * 3600
     check_everything(site, scoreboard_type, moved=True)  # ended
     coach_action(site, "unfreeze")
+    for row in site.store.queued():  # (a contest is finalized once every submission is judged)
+        site.store.record_judgement(row["id"], time.time(), "CE", 0.0, 0.0, "", [])
     coach_action(site, "finalize")
     check_everything(site, scoreboard_type, moved=True)  # thawed, finalized: the feed ends
     events = Api(site, "red").feed()

@@ -1,6 +1,8 @@
 """The coach's actions: rejudge (a submission, a problem, a team), freeze, unfreeze and finalize the
 contest, and export it (CSV, JSON, the CLICS contest package). A team asking for any of these gets
-404, as if the page did not exist.
+404, as if the page did not exist. Each contest action is offered, and done, only where it applies
+(views.offered: finalize after the end, issue 47); a rejudge, an unfreeze and a finalize are asked on
+a page that says what they will do (GET) and done by its form (POST).
 """
 
 from __future__ import annotations
@@ -16,38 +18,87 @@ from starlette.routing import Route
 from .auth import Caller
 from .scoreboard import standings
 from .state import need_coach, number, serve_of, with_form
+from .views import offered
+
+
+REJUDGED = ("submission", "problem", "team")
+
+
+def _rejudged(serve, fields) -> tuple[str, tuple, str]:
+    """What a rejudge names (a submission, a problem or a team): its condition on the submissions, its
+    argument, and its words for the coach."""
+    if fields.get("submission"):
+        found = number(fields, "submission")
+        return "id = ?", (found,), f"submission {found}"
+    if fields.get("problem"):
+        slug = str(fields["problem"])
+        if slug not in serve.problems:
+            raise HTTPException(400, f"no problem {slug!r} in this contest")
+        return "problem = ?", (slug,), f"every submission of {serve.problems[slug].name}"
+    if fields.get("team"):
+        found = number(fields, "team")
+        team = serve.store.row("SELECT name FROM teams WHERE id = ?", found)
+        if team is None:
+            raise HTTPException(400, f"no team {found}")
+        return "team_id = ?", (found,), f"every submission of {team['name']}"
+    raise HTTPException(400, "rejudge what: a submission, a problem or a team")
 
 
 def rejudge(request: Request, caller: Caller, form):
+    """GET: what the rejudge would judge again, to confirm; POST (the confirmed form): the submissions
+    go back to the queue, each keeping its verdict until its new one is written."""
     serve = serve_of(request)
-    if form.get("submission"):
-        count = serve.store.requeue("id = ?", number(form, "submission"))
-    elif form.get("problem"):
-        count = serve.store.requeue("problem = ?", str(form["problem"]))
-    elif form.get("team"):
-        count = serve.store.requeue("team_id = ?", number(form, "team"))
-    else:
-        raise HTTPException(400, "rejudge what: a submission, a problem or a team")
+    where, args, what = _rejudged(serve, form if form is not None else request.query_params)
+    if serve.clock.finalized:
+        raise HTTPException(409, "the contest is finalized: its results are final")
+    if form is None:
+        count = serve.store.row(f"SELECT COUNT(*) AS n FROM submissions WHERE state = 'judged' AND {where}", *args)["n"]
+        back = f"/submissions/{args[0]}" if where == "id = ?" else "/submissions"
+        return serve.page(request, "confirm.html", title=f"Rejudge {what}?", action="/coach/rejudge",
+                          fields={key: value for key, value in request.query_params.items() if key in REJUDGED},
+                          button=f"Rejudge {what}", back=back,
+                          explain=f"{count} judged submission(s) will be judged again. Each keeps its verdict until "
+                                  "its new one is written, which may differ, and the scoreboard moves with it.")
+    count = serve.store.requeue(where, *args)
     serve.grader.wake()
     back = f"/submissions/{form['submission']}" if form.get("submission") else "/submissions"
     return RedirectResponse(f"{back}?rejudged={count}", 303)
 
 
+CONFIRMED = {  # the contest actions a coach confirms on a page of their own: (title, button, what it does)
+    "unfreeze": ("Unfreeze the scoreboard?", "Unfreeze", "Every team sees every result from now on, those of the "
+                 "freeze included. A freeze hides only what comes after it: the results seen stay seen."),
+    "finalize": ("Finalize the contest?", "Finalize", "The results are final: the scoreboard is unfrozen for good, "
+                 "no rejudge changes it any more, and the event feed ends. This cannot be undone."),
+}
+
+
 def freeze(request: Request, caller: Caller, form):
+    """GET (unfreeze, finalize): the confirmation; POST: the action, where it applies now (views.offered),
+    else 409 with the reason."""
     import time
 
     serve = serve_of(request)
-    action = form.get("action")
+    action = (form if form is not None else request.query_params).get("action")
+    if action not in ("freeze", "unfreeze", "finalize"):
+        raise HTTPException(400, "freeze, unfreeze or finalize")
+    refused = offered(serve)[action]
+    if refused:
+        raise HTTPException(409, f"cannot {action}: {refused}")
+    if form is None:
+        if action not in CONFIRMED:
+            raise HTTPException(405, "a freeze is asked with the scoreboard's button")
+        title, button, explain = CONFIRMED[action]
+        return serve.page(request, "confirm.html", title=title, action="/coach/freeze", fields={"action": action},
+                          button=button, back="/scoreboard", explain=explain)
     if action == "freeze":
         serve.store.set_meta("frozen_at", repr(time.time()))
         serve.store.set_meta("freeze", "frozen")
     elif action == "unfreeze":
         serve.store.set_meta("thawed_at", repr(time.time()))
         serve.store.set_meta("freeze", "thawed")
-    elif action == "finalize":
-        serve.store.set_meta("finalized", repr(time.time()))
     else:
-        raise HTTPException(400, "freeze, unfreeze or finalize")
+        serve.store.set_meta("finalized", repr(time.time()))
     from .api import announce
 
     announce(serve, force=True)  # the state's event
@@ -83,6 +134,6 @@ def export(request: Request):
 
 
 def routes() -> list[Route]:
-    return [Route("/coach/rejudge", with_form(rejudge, coach=True), methods=["POST"]),
-            Route("/coach/freeze", with_form(freeze, coach=True), methods=["POST"]),
+    return [Route("/coach/rejudge", with_form(rejudge, coach=True), methods=["GET", "POST"]),
+            Route("/coach/freeze", with_form(freeze, coach=True), methods=["GET", "POST"]),
             Route("/coach/export.{format:str}", export)]

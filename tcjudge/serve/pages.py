@@ -24,7 +24,7 @@ from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
 from .state import FORM_LIMITS, caller_of, form_of, need_caller, number, serve_of, static_file, with_form
 from .statements import samples_zip, statement_html
-from .views import own_rows, source_text, submission_view, visible
+from .views import offered, own_rows, source_text, submission_view, visible
 
 STREAMED = 100  # the newest submissions an event stream sends
 
@@ -186,7 +186,7 @@ def scoreboard(request: Request):
     serve = serve_of(request)
     caller = need_caller(request)
     board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), caller.coach)
-    return serve.page(request, "scoreboard.html", board=board)
+    return serve.page(request, "scoreboard.html", board=board, offered=offered(serve) if caller.coach else None)
 
 
 def clarifications(request: Request, caller: Caller, form):

@@ -37,11 +37,20 @@ class Clock:
 
     @property
     def running(self) -> bool:
-        return self.start <= time.time() < self.end
+        """Taking submissions: started, not ended (nor finalized, which only an ended contest is)."""
+        return self.start <= time.time() < self.end and not self.finalized
 
     @property
     def started(self) -> bool:
         return time.time() >= self.start
+
+    @property
+    def ended(self) -> bool:
+        return time.time() >= self.end
+
+    @property
+    def finalized(self) -> bool:
+        return self.store.meta("finalized") is not None
 
     @property
     def freeze_mode(self) -> str:

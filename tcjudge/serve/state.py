@@ -67,7 +67,7 @@ class Serve:
         if problem not in self.problems:
             raise JudgeInputError(f"no problem {problem!r} in this contest")
         if not self.clock.running:
-            raise JudgeInputError("the contest is not running")
+            raise JudgeInputError("the contest has not started" if not self.clock.started else "the contest has ended")
         if zipped:
             files = unzip(data, self.source_limit)
             names = list(files)

@@ -73,3 +73,20 @@ def source_text(row) -> str:
     from .grading import unzip
 
     return "\n\n".join(f"--- {name} ---\n{data.decode('utf-8', 'replace')}" for name, data in unzip(row["source"]).items())
+
+
+def offered(serve: Serve) -> dict[str, str | None]:
+    """Each of the coach's contest actions: None where it applies now, else why it does not. Freeze
+    while the contest runs and the contestants' scoreboard is live; unfreeze while it is frozen;
+    finalize once the contest has ended and every submission is judged (the final results are those
+    the feed ends with: a judgement after them would move a final scoreboard); nothing once finalized."""
+    clock = serve.clock
+    if clock.finalized:
+        return dict.fromkeys(("freeze", "unfreeze", "finalize"), "the contest is finalized: its results are final")
+    frozen = clock.frozen_since_ms() is not None
+    waiting = len(serve.store.queued())
+    return {"freeze": "the contest has not started" if not clock.started else "the contest has ended" if clock.ended
+            else "the scoreboard is frozen already" if frozen else None,
+            "unfreeze": None if frozen else "the scoreboard is not frozen",
+            "finalize": "the contest has not ended: finalize it after its end" if not clock.ended
+            else f"{waiting} submission(s) wait for their judgement: finalize once they are judged" if waiting else None}
