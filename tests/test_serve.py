@@ -115,9 +115,11 @@ def test_judge_accounts_reads_a_teams_csv(tmp_path):
 
 
 class Site:
-    """The app of a contest of the fixture problem `adder`, two teams (Red, Blue) and a coach."""
+    """The app of a contest of the fixture problem `adder` (or `problem`, a folder of that slug), two
+    teams (Red, Blue) and a coach, graded at -j `jobs`."""
 
-    def __init__(self, tmp_path, start: datetime | None = None, freeze: str = "30m", extra: str = ""):
+    def __init__(self, tmp_path, start: datetime | None = None, freeze: str = "30m", extra: str = "",
+                 problem=FIXTURE_PROBLEMS / "adder", jobs: int = 1):
         path = tmp_path / "contest.yaml"
         when = start.isoformat() if start else "now"
         path.write_text(f"name: Test\nproblems: [adder]\nstart: '{when}'\nduration: 2h\nfreeze: {freeze}\n{extra}")
@@ -125,8 +127,8 @@ class Site:
         self.store = Store(tmp_path / "contest.sqlite")
         made = make_accounts(self.store, [("Red", "red"), ("Blue", "blue")])
         self.passwords = {username: password for _, username, password in made}
-        self.problems = {"adder": load_problem(FIXTURE_PROBLEMS / "adder")}
-        options = Namespace(history=tmp_path / "history.sqlite", source_limit=64, cluster=None, jobs=1,
+        self.problems = {"adder": load_problem(problem)}
+        options = Namespace(history=tmp_path / "history.sqlite", source_limit=64, cluster=None, jobs=jobs,
                             argv=["serve"], cluster_require_isolation=False)
         self.grader = Grader(self.store, self.problems, self.contest, options)
         self.serve = Serve(self.contest, self.problems, self.store, self.grader, 64 * 1024)

@@ -1,4 +1,5 @@
-"""The pool: schedule tests of many solutions on workers, one thread per worker.
+"""The pool: schedule tests of many solutions on workers, one thread per worker (the tests come from
+engine/feed.py: one grading's runs, or runs handed in while others are graded).
 
 Tests of one solution are handed out in order, so with `stop_on_failure` the first failing test is the
 same whatever the number of workers: every test before it has been dispatched and will complete.
@@ -20,6 +21,7 @@ from ..problems.format import Problem, TestCase
 from ..protocol import SOURCE_LIMIT
 from ..record import field, record
 from ..verdicts import Verdict
+from .feed import Feed, Tests
 from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
 from .results import GradeResult, TestResult, verdict_only
 from .spares import Spares
@@ -181,12 +183,20 @@ class Pool:
               on_done: DoneCallback | None = None, on_started: Callable[[], None] | None = None) -> list[GradeResult]:
         """Grade `runs`; `on_test` after each test, `on_done` after each run, `on_started` when a worker has
         its zygote and is about to load a solution (from then on the judge mostly waits)."""
+        jobs = Tests(runs)
+        self._grade(jobs, min(self.jobs, max(1, jobs.qsize())), on_test, on_done, on_started, runs)
+        return [run.result() for run in runs]
+
+    def feed(self, feed: Feed) -> None:
+        """Grade the tests `feed` hands out, on all `jobs` workers, until it closes: runs handed in while
+        others are graded (judge serve's)."""
+        self._grade(feed, self.jobs, feed.on_test, None, None)
+
+    def _grade(self, jobs: Tests | Feed, count: int, on_test: TestCallback | None, on_done: DoneCallback | None,
+               on_started: Callable[[], None] | None, runs: list[SolutionRun] = ()) -> None:
+        """Take `jobs` on `count` worker threads until none is left; a callback's failure is raised.
+        `runs`: those whose programs are compiled ahead (_builders)."""
         self._on_started = on_started
-        jobs: queue.SimpleQueue = queue.SimpleQueue()
-        for run in runs:
-            for index in range(len(run.tests)):
-                jobs.put((run, index))
-        count = min(self.jobs, max(1, jobs.qsize()))
         cpus = sorted(os.sched_getaffinity(0))
         # With several workers, each has a CPU of its own (as CMS and isolate pin theirs); the first
         # one's is taken when a second starts: until then its zygote and children overlap on every CPU,
@@ -199,7 +209,7 @@ class Pool:
         self._first_worker.clear()
         self._no_jobs_left.clear()
         self._tests_done = 0
-        builders = self._builders(runs, count)
+        builders = self._builders(list(runs), count)
         for thread in threads + builders:
             thread.start()
         try:
@@ -211,7 +221,6 @@ class Pool:
         if self._callback_error is not None:  # e.g. BrokenPipeError: whoever reads the output has gone
             error, self._callback_error = self._callback_error, None
             raise error
-        return [run.result() for run in runs]
 
     def _builders(self, runs: list[SolutionRun], count: int) -> list[threading.Thread]:
         """Threads that compile the runs' programs ahead, in the order their tests are handed out, one per
@@ -247,7 +256,7 @@ class Pool:
                 except BaseException as err:
                     self._callback_error = err
 
-    def _work(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None,
+    def _work(self, jobs: Tests | Feed, on_test: TestCallback | None, on_done: DoneCallback | None,
               index: int) -> None:
         """Worker thread `index`; self._cpus[index]: the CPU its zygotes (and so their children) are
         pinned to. Each child is held to one CPU; without a CPU per worker, two tests could share a
@@ -272,7 +281,7 @@ class Pool:
                 for worker in self._first_workers:
                     worker.pin(self._first_cpu)
 
-    def _first_worker_settled(self, jobs: queue.SimpleQueue) -> bool:
+    def _first_worker_settled(self, jobs: Tests | Feed) -> bool:
         """Wait until the first worker has its zygote, then LATER_WORKERS_AFTER; False, at once, when
         the grading is cancelled or the other workers have taken every test (a grading's end never
         waits for a later worker's timer), and False when the tests left would be done sooner than
@@ -290,7 +299,7 @@ class Pool:
                 return True
         return False
 
-    def _take_jobs(self, jobs: queue.SimpleQueue, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
+    def _take_jobs(self, jobs: Tests | Feed, on_test: TestCallback | None, on_done: DoneCallback | None) -> None:
         worker = None
         slot = self._slot
         slot.jobs, slot.ahead, slot.sent, slot.inside = jobs, None, None, False  # see _send_ahead, Gate
@@ -299,12 +308,16 @@ class Pool:
                 if slot.ahead is not None:
                     (run, index), slot.ahead = slot.ahead, None
                 else:
-                    try:
-                        run, index = jobs.get_nowait()
-                    except queue.Empty:
+                    job = jobs.take()
+                    if job is None and jobs.open:  # a feed: the next run handed in, this run's zygote ended
+                        self._discard(worker)
+                        worker = None
+                        job = jobs.take(wait=True)
+                    if job is None:
                         self._no_jobs_left.set()
                         self._discard(worker)  # ended now, idle, it cleans up after itself (see _discard)
                         return
+                    run, index = job
                 try:
                     worker = self._run_job(worker, run, index, on_test)
                 finally:
@@ -451,11 +464,8 @@ class Pool:
         if self._gate.limit is not None:  # backed off: one test at a time, none waiting in a zygote
             return
         if slot.ahead is None:
-            if slot.jobs.qsize() < len(self._cpus):  # a grading's last tests are left to the other worker
-                return  # threads: taken ahead, a test waited for this one while another thread sat idle
-            try:
-                slot.ahead = slot.jobs.get_nowait()
-            except queue.Empty:
+            slot.ahead = slot.jobs.take_ahead(run, len(self._cpus))  # (see Tests.take_ahead, Feed.take_ahead)
+            if slot.ahead is None:
                 return
         following, index = slot.ahead
         if following is not run:  # (its index is into its own tests, not this run's)

@@ -1,11 +1,17 @@
-"""The grading queue: one thread that takes the store's queued submissions one at a time, fairly
-between teams, and grades each through the run owner (runs.grade_and_record: recorded in the run
-history like any run) on one pool kept for the server's life (local, or the --cluster's).
+"""The grading queue: the store's queued submissions graded several at once, fairly between teams,
+each through the run owner (runs.grade_and_record: recorded in the run history like any run) on one
+pool kept for the server's life (local, or the --cluster's).
 
-Fair sharing: the next submission is the oldest of the team served longest ago (a team that sends
-twenty submissions in a burst does not hold back another team's one); within a team, in submission
-order. Contest mode: every run is verdicts-only (--hide-expected). A judge failure is an IE
-judgement with its reason, which a coach can rejudge; the submission is never lost.
+At -j N, up to N submissions are graded at once, at most one of each team (a team's verdicts come in
+its submission order); their tests share the pool's N workers through a feed (engine/feed.py): a
+lone submission of quick tests takes every worker, a slow one keeps one, and a submission that comes
+while every worker is busy takes the first that finishes a test. So one team's time-limit-exceeded
+submission does not hold back another team's trivial one (issue 47: a TLE held the one grading
+thread, and the other teams waited 21 s). Fair sharing: the next submission is the oldest of the
+team served longest ago (a team that sends twenty submissions in a burst does not hold back another
+team's one). On a --cluster, one submission at a time (Dask spreads its tests over its workers).
+Contest mode: every run is verdicts-only (--hide-expected). A judge failure is an IE judgement with
+its reason, which a coach can rejudge; the submission is never lost.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
 
+from ..engine.feed import Feed, FeedClosed
 from ..engine.pool import SolutionRun
 from ..errors import JudgeInputError
 from ..runs import OpenedOnUse, grade_and_record, pool_for
@@ -28,7 +35,8 @@ from ..verdicts import Verdict
 from .store import private
 
 MAX_FILES = 100  # files in a submitted zip
-STOP_WAIT = 5  # seconds a stopping server waits for the grading under way
+STOP_WAIT = 5  # seconds a stopping server waits for its grading threads to end
+RETRY_AFTER = 5  # seconds before a submission whose judgement could not be stored is taken again
 
 
 class Grader:
@@ -42,27 +50,35 @@ class Grader:
         self._served: dict[int, int] = {}  # team -> when it was last served (a counter)
         self._turn = 0
         self._stop = False
+        self._in_flight: dict[int, int] = {}  # submission -> its team, while it is graded
+        self._at_once = 1 if options.cluster else max(1, options.jobs)
         self._thread = threading.Thread(target=self._loop, name="grader", daemon=True)
+        self._gradings: list[threading.Thread] = []
         self._work = Path(tempfile.mkdtemp(prefix="judge-serve-"))
         self._pool = None
+        self._feed = None if options.cluster else Feed()  # a local pool's tests, shared by the gradings
+        self._pool_lock = threading.Lock()  # (the pool is made once; a cluster's grades one run at a time)
         private(Path(options.history))  # (it holds every submission's source too)
-        self._history = OpenedOnUse(options.history, options.source_limit * 1024)
+        self._history = OneAtATime(OpenedOnUse(options.history, options.source_limit * 1024))
 
     def start(self) -> None:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop taking submissions; a grading under way is given STOP_WAIT seconds, then its tests die
-        with the pool and its submission stays queued for the next start (never a judgement of a
-        grading cut short)."""
+        """Take no more submissions; a grading under way is cut short (its tests die with the pool) and
+        its submission stays queued for the next start (never a judgement of a grading cut short)."""
         with self._wake:
             self._stop = True
             self._wake.notify_all()
         self._thread.join(timeout=STOP_WAIT)
+        if self._feed is not None:
+            self._feed.close()  # (idle workers end; a grading under way gets FeedClosed)
+        under_way = any(thread.is_alive() for thread in self._gradings)
         if self._pool is not None and not self.options.cluster:
-            self._pool.cancel() if self._thread.is_alive() else self._pool.close()
-        self._thread.join(timeout=STOP_WAIT)
-        if not self._thread.is_alive():
+            self._pool.cancel() if under_way else self._pool.close()
+        for thread in self._gradings:
+            thread.join(timeout=STOP_WAIT)
+        if not any(thread.is_alive() for thread in self._gradings + [self._thread]):
             self._history.close()
         shutil.rmtree(self._work, ignore_errors=True)
 
@@ -88,7 +104,10 @@ class Grader:
         return max(self._team_versions.get(team_id, 0), self._all_version)
 
     def next_submission(self) -> int | None:
-        queued = self.store.queued()
+        """The next submission to grade: the oldest of the team served longest ago, among the queued ones
+        of the teams with none being graded."""
+        busy = set(self._in_flight.values())
+        queued = [row for row in self.store.queued() if row["team_id"] not in busy]
         if not queued:
             return None
         chosen = min(queued, key=lambda row: (self._served.get(row["team_id"], -1), row["id"]))
@@ -97,22 +116,36 @@ class Grader:
         return chosen["id"]
 
     def _loop(self) -> None:
+        """Start a grading thread for each submission taken, up to the pool's workers at once."""
         while True:
             with self._wake:
+                while not self._stop and len(self._in_flight) >= self._at_once:
+                    self._wake.wait()
                 if self._stop:
                     return
-            number = self.next_submission()
-            if number is None:
-                with self._wake:
-                    if not self._stop:
-                        self._wake.wait(timeout=5)
-                continue
-            try:
-                self.grade(number)
-            except Exception:  # noqa: BLE001 - the store failed: said, retried later, the thread lives on
-                print(f"judge: serve: submission {number} could not be recorded:", file=sys.stderr)
-                traceback.print_exc(file=sys.stderr)
-                time.sleep(5)
+                number = self.next_submission()
+                if number is None:
+                    self._wake.wait(timeout=5)
+                    continue
+                self._in_flight[number] = self.store.submission(number)["team_id"]
+                self._gradings = [thread for thread in self._gradings if thread.is_alive()]
+                thread = threading.Thread(target=self._grading, args=(number,), name=f"grading {number}", daemon=True)
+                self._gradings.append(thread)
+            thread.start()
+
+    def _grading(self, number: int) -> None:
+        """One grading thread's work: the submission graded and its judgement written."""
+        try:
+            self.grade(number)
+        except Exception:  # noqa: BLE001 - the store failed: said, retried later, the server lives on
+            print(f"judge: serve: submission {number} could not be recorded:", file=sys.stderr)
+            traceback.print_exc(file=sys.stderr)
+            with self._wake:
+                self._wake.wait_for(lambda: self._stop, timeout=RETRY_AFTER)
+        finally:
+            with self._wake:
+                self._in_flight.pop(number, None)
+                self._wake.notify_all()
 
     def grade(self, number: int) -> None:
         """Grade one submission and write its judgement (an IE with the reason when the judge fails)."""
@@ -133,6 +166,9 @@ class Grader:
             score = self._score(result)
             message = result.compile_message or (result.first_failure.message if result.first_failure else "")
             max_cpu = max((t.cpu_ms for t in result.tests if t.verdict), default=0.0)
+        except FeedClosed:  # the server is stopping: the submission stays queued
+            self.live.pop(number, None)
+            return
         except Exception as err:  # noqa: BLE001 - the judge's fault: an IE to rejudge, never a lost submission
             print(f"judge: serve: submission {number}: judge error: {err}", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
@@ -163,13 +199,29 @@ class Grader:
             with self._wake:
                 self._changed(team_id)
 
-        def grade(runs: list[SolutionRun]):
+        judged = grade_and_record(self._history, "serve", self.options.argv, [run], True,
+                                  lambda runs: self._grade_runs(runs, on_test, team_id))
+        return judged.results[0]
+
+    def _grade_runs(self, runs: list[SolutionRun], on_test, team_id: int):
+        """Grade a submission's runs: on the local pool's feed, beside the other gradings under way (its
+        pool made, and fed on a thread of its own, at the first); on a cluster, one grading at a time."""
+        with self._pool_lock:
             if self._pool is None:
                 self._pool = pool_for(self.options)
-            return self._pool.grade(runs, on_test=on_test)
+                if self._feed is not None:
+                    threading.Thread(target=self._feeding, name="grading pool", daemon=True).start()
+            if self._feed is None:
+                return self._pool.grade(runs, on_test=on_test)
+        return self._feed.grade(runs, on_test, share=team_id)
 
-        judged = grade_and_record(self._history, "serve", self.options.argv, [run], True, grade)
-        return judged.results[0]
+    def _feeding(self) -> None:
+        """The pool's workers take the feed's tests until it closes (and it closes if they fail, so no
+        grading waits for them for ever)."""
+        try:
+            self._pool.feed(self._feed)
+        finally:
+            self._feed.close()
 
     def _score(self, result) -> float | None:
         """A scoring problem's total; an ioi contest's pass-fail problem: the share of tests passed, out of 100."""
@@ -178,6 +230,25 @@ class Grader:
         if self.contest.scoring == "ioi":
             return 0.0 if not result.tests or result.compile_message else round(100 * result.passed / len(result.tests), 2)
         return None
+
+
+class OneAtATime:
+    """The run history, shared by the gradings under way: one call at a time (they share its SQLite
+    connection, whose transactions must not interleave)."""
+
+    def __init__(self, history):
+        self._history, self._lock = history, threading.Lock()
+
+    def __getattr__(self, name: str):
+        found = getattr(self._history, name)
+        if not callable(found):
+            return found
+
+        def one_at_a_time(*args, **kwargs):
+            with self._lock:
+                return found(*args, **kwargs)
+
+        return one_at_a_time
 
 
 def materialize(row, folder: Path) -> Path:

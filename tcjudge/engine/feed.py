@@ -1,0 +1,188 @@
+"""Where a pool's worker threads take their tests: the runs of one grading (Tests), or runs handed in
+while others are graded, shared fairly between their owners (Feed: `judge serve`'s teams).
+
+Both answer the pool's three questions: how many tests are left to hand out (qsize), the next test for
+this worker thread (take), and a test to send ahead to its zygote before the answer to the one it runs
+is read (take_ahead).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import deque
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from .pool import SolutionRun, TestCallback
+    from .results import GradeResult
+
+
+class Tests:
+    """The tests of a fixed list of runs, in order: a grading's (Pool.grade)."""
+
+    open = False  # nothing is handed in later: a worker that finds none left ends
+
+    def __init__(self, runs: list[SolutionRun]):
+        self._jobs = deque((run, index) for run in runs for index in range(len(run.tests)))
+        self._lock = threading.Lock()
+
+    def qsize(self) -> int:
+        return len(self._jobs)
+
+    def take(self, wait: bool = False) -> tuple[SolutionRun, int] | None:
+        with self._lock:
+            return self._jobs.popleft() if self._jobs else None
+
+    def take_ahead(self, run: SolutionRun, workers: int) -> tuple[SolutionRun, int] | None:
+        """The next test, whoever's it is (kept for this thread's next turn when it is another run's);
+        never one of a grading's last tests at several workers: another thread may be idle to take it."""
+        with self._lock:
+            return self._jobs.popleft() if len(self._jobs) >= workers else None
+
+
+# A run gets a second thread only while each of its tests done so far took under this much wall time: a
+# thread that helps a run finishes its test soon, and is free for a run handed in meanwhile (a test in
+# its zygote is never taken back). A run whose test took longer (one that exceeds its time limit) keeps
+# one thread: at -j 2, another team's submission finds the other one free (issue 47).
+HELP_BELOW_MS = 250
+
+
+class FeedClosed(Exception):
+    """The feed closed (the server stops) before a run handed in was graded."""
+
+
+class _Entry:
+    """A run handed in: whose it is (`share`), its next test to hand out, how many threads work on it."""
+
+    def __init__(self, run: SolutionRun, share, on_test: TestCallback | None, order: int):
+        self.run, self.share, self.on_test, self.order = run, share, on_test, order
+        self.next = 0  # its next test to hand out
+        self.workers = 0  # threads whose last test was one of its
+        self.reported = 0  # tests whose result (or skip) came back
+        self.quick: bool | None = None  # each test done so far under HELP_BELOW_MS (None: none done yet)
+        self.error: BaseException | None = None  # raised by its on_test: its grade() raises it
+
+    @property
+    def left(self) -> int:
+        return len(self.run.tests) - self.next
+
+
+class Feed:
+    """Runs handed in at any time (grade(), from any thread), their tests taken by a pool's worker
+    threads (Pool.feed) until the feed closes. A thread keeps to its run while the run has tests left,
+    unless others work on it too and it is slow, or another run waits without a thread (a worker
+    serves one solution: moving costs a zygote). A thread that needs a run takes one that has no
+    thread, else a quick one (HELP_BELOW_MS), the one with the fewest threads, then of the share
+    served longest ago (round robin between shares: one team's twenty submissions do not hold back
+    another team's one), then the oldest; with none, it waits. So at -j N, N runs are graded at once,
+    a lone quick run on every thread, and a run handed in while a slow one is graded finds a thread."""
+
+    open = True  # a thread that finds no test waits for the next run handed in
+
+    def __init__(self):
+        self._changed = threading.Condition()
+        self._entries: dict[int, _Entry] = {}  # id(run) -> its entry, until its last result came back
+        self._on: dict[int, _Entry] = {}  # worker thread -> the entry of its last test
+        self._served: dict[object, int] = {}  # share -> the turn when a run of it last got its first thread
+        self._turns = itertools.count(1)
+        self._order = itertools.count()  # runs in the order they were handed in
+        self._closed = False
+
+    def qsize(self) -> int:
+        with self._changed:
+            return sum(entry.left for entry in self._entries.values())
+
+    def close(self) -> None:
+        """Hand out nothing more: waiting threads end, and each grade() under way raises FeedClosed."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def grade(self, runs: list[SolutionRun], on_test: TestCallback | None = None, share=None) -> list[GradeResult]:
+        """Hand in `runs` (of `share`) and wait for their results; `on_test` as Pool.grade's."""
+        with self._changed:
+            if self._closed:
+                raise FeedClosed()
+            entries = [_Entry(run, share, on_test, next(self._order)) for run in runs]
+            self._entries.update((id(entry.run), entry) for entry in entries)
+            self._changed.notify_all()
+            while not self._closed and any(entry.reported < len(entry.run.tests) for entry in entries):
+                self._changed.wait()
+            for entry in entries:
+                self._entries.pop(id(entry.run), None)
+            if any(entry.reported < len(entry.run.tests) for entry in entries):
+                raise FeedClosed()
+        failed = next((entry.error for entry in entries if entry.error is not None), None)
+        if failed is not None:
+            raise failed
+        return [entry.run.result() for entry in entries]
+
+    def take(self, wait: bool = False) -> tuple[SolutionRun, int] | None:
+        """This thread's next test; None when there is none now (`wait`: once the feed closes)."""
+        me = threading.get_ident()
+        with self._changed:
+            while True:
+                if self._closed:
+                    return None
+                entry = self._choose(self._on.get(me))
+                if entry is not None:
+                    return self._hand_out(me, entry)
+                self._leave(me)
+                if not wait:
+                    return None
+                self._changed.wait()
+
+    def take_ahead(self, run: SolutionRun, workers: int) -> tuple[SolutionRun, int] | None:
+        """The next test of `run` when this thread would take it next anyway (never another run's: held
+        by a thread busy with a long test, it would wait for that test)."""
+        me = threading.get_ident()
+        with self._changed:
+            entry = self._choose(self._on.get(me))
+            if self._closed or entry is None or entry.run is not run:
+                return None
+            return self._hand_out(me, entry)
+
+    def on_test(self, run: SolutionRun, index: int, result) -> None:
+        """The pool's on_test: the run's own callback, and its end counted (a failing callback fails
+        its own run's grade(), never the pool's other runs)."""
+        with self._changed:
+            entry = self._entries.get(id(run))
+        if entry is None:
+            return
+        if entry.on_test is not None and entry.error is None:
+            try:
+                entry.on_test(run, index, result)
+            except Exception as err:  # noqa: BLE001 - raised by that run's grade()
+                entry.error = err
+        with self._changed:
+            entry.reported += 1
+            if result.verdict is not None:
+                entry.quick = entry.quick is not False and result.wall_ms < HELP_BELOW_MS
+            self._changed.notify_all()  # (a run done, or one that a waiting thread may help now)
+
+    def _choose(self, current: _Entry | None) -> _Entry | None:
+        """The entry this thread takes its next test from, None for none (see the class)."""
+        waiting = [entry for entry in self._entries.values() if entry.left]
+        if current is not None and current.left and (
+                current.workers == 1 or (current.quick and all(entry.workers for entry in waiting))):
+            return current
+        free = [entry for entry in waiting if entry is not current and (entry.workers == 0 or entry.quick)]
+        return min(free, key=lambda entry: (entry.workers, self._served.get(entry.share, -1), entry.order),
+                   default=None)
+
+    def _leave(self, me: int) -> None:
+        """This thread works on no run now."""
+        previous = self._on.pop(me, None)
+        if previous is not None:
+            previous.workers -= 1
+
+    def _hand_out(self, me: int, entry: _Entry) -> tuple[SolutionRun, int]:
+        if self._on.get(me) is not entry:
+            self._leave(me)
+            if entry.workers == 0:
+                self._served[entry.share] = next(self._turns)
+            entry.workers += 1
+            self._on[me] = entry
+        entry.next += 1
+        return entry.run, entry.next - 1

@@ -1,0 +1,159 @@
+"""`judge serve` grades several submissions at once (-j N), fairly between teams (issue 47: one
+submission that exceeded its time limit held the one grading thread, and the other teams' trivial
+submissions waited 21 s). The order of events says it, not a wall-clock bound: a trivial AC sent
+while another team's looping submission is graded is judged, and in its team's event feed, while
+that one is still being graded."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import yaml
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from tcjudge.engine.feed import Feed, FeedClosed  # noqa: E402
+from tcjudge.engine.pool import SolutionRun  # noqa: E402
+from tcjudge.engine import results  # noqa: E402
+from tcjudge.problems.loader import load_problem  # noqa: E402
+from tcjudge.verdicts import Verdict  # noqa: E402
+
+from .conftest import FIXTURE_PROBLEMS, TESTDATA  # noqa: E402
+from .test_serve import ACCEPTED, Site, number_of, submit  # noqa: E402
+
+LOOPS = (TESTDATA / "solutions" / "time_limit_loop.py").read_bytes()
+WAIT = 300  # seconds a test waits for the grading at most (a busy machine): never the point
+
+
+def many_tests(tmp_path, count: int = 12):
+    """adder with `count` more tests: a looping submission in an ioi contest (every test run) spends
+    0.5 s of CPU on each."""
+    folder = tmp_path / "problems" / "adder"
+    shutil.copytree(FIXTURE_PROBLEMS / "adder", folder)
+    tests = [{"name": f"more-{i}", "args": {"values": [i], "factor": 1}, "expected": i} for i in range(count)]
+    (folder / "tests" / "many.yaml").write_text(yaml.safe_dump(tests))
+    return folder
+
+
+def wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}: not within {WAIT} s"
+        time.sleep(0.02)
+
+
+def feed_of(site: Site, username: str) -> list[dict]:
+    import json
+
+    response = site.client().get(f"/api/contests/{site.contest.id}/event-feed?stream=false",
+                                 auth=(username, site.passwords[username]))
+    return [json.loads(line) for line in response.text.splitlines() if line.strip()]
+
+
+def test_a_trivial_ac_is_judged_while_another_teams_looping_submission_is_graded(tmp_path):
+    site = Site(tmp_path, extra="scoring: ioi\n", problem=many_tests(tmp_path), jobs=2)
+    site.grader.start()
+    try:
+        looping = number_of(submit(site.client("red"), LOOPS))
+        wait_for(lambda: site.grader.live.get(looping, {}).get("done", 0) >= 1, "the looping submission's first test")
+        sent = time.monotonic()
+        trivial = number_of(submit(site.client("blue"), ACCEPTED))
+        wait_for(lambda: any(event["type"] == "judgements" and event["data"]["submission_id"] == str(trivial)
+                             for event in feed_of(site, "blue")), "the trivial submission's judgement in blue's feed")
+        seen = time.monotonic() - sent
+        assert site.store.submission(looping)["state"] == "queued", "the looping one is still being graded"
+        wait_for(lambda: site.store.submission(looping)["state"] == "judged", "the looping submission's judgement")
+    finally:
+        site.grader.stop()
+    red, blue = site.store.judgement(looping), site.store.judgement(trivial)
+    assert (red["verdict"], blue["verdict"]) == ("TLE", "AC")
+    assert blue["ended"] < red["ended"]  # before: blue's waited for red's to end
+    print(f"blue's AC in its event feed {seen:.2f} s after it was sent, while red's was graded")
+
+
+def test_a_team_has_one_submission_graded_at_a_time_and_the_next_is_another_teams(tmp_path):
+    site = Site(tmp_path, jobs=2)
+    red, blue = site.team("red"), site.team("blue")
+    reds = [site.store.add_submission(red, "adder", "python3", "a.py", ACCEPTED, False, 0) for _ in range(2)]
+    blues = [site.store.add_submission(blue, "adder", "python3", "a.py", ACCEPTED, False, 0) for _ in range(1)]
+    assert site.grader.next_submission() == reds[0]
+    site.grader._in_flight[reds[0]] = red  # (being graded)
+    assert site.grader.next_submission() == blues[0]  # red's next waits for red's first
+    site.grader._in_flight[blues[0]] = blue
+    assert site.grader.next_submission() is None
+
+
+class Workers:
+    """Worker threads of a pool, each asking the feed for its next test from a thread of its own."""
+
+    def __init__(self, count: int):
+        self.threads = [ThreadPoolExecutor(1) for _ in range(count)]
+
+    def take(self, feed: Feed, worker: int) -> tuple | None:
+        job = self.threads[worker].submit(feed.take).result()
+        return None if job is None else (job[0].solution.name, job[1])
+
+    def close(self) -> None:
+        for thread in self.threads:
+            thread.shutdown()
+
+
+def handed_in(feed: Feed, name: str, share: str, tests: int) -> SolutionRun:
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    run = SolutionRun(problem, TESTDATA / name, [problem.tests[0]] * tests, False)
+    before = feed.qsize()
+    threading.Thread(target=_quietly, args=(feed.grade, [run], None, share), daemon=True).start()
+    wait_for(lambda: feed.qsize() == before + tests, f"{name} handed in")
+    return run
+
+
+def _quietly(grade, *args) -> None:
+    try:
+        grade(*args)
+    except FeedClosed:
+        pass
+
+
+def done(feed: Feed, run: SolutionRun, index: int, wall_ms: float) -> None:
+    feed.on_test(run, index, results.TestResult(run.tests[index].name, Verdict.AC, wall_ms, wall_ms))
+
+
+def test_the_feed_gives_a_run_handed_in_the_next_free_worker_and_shares_between_teams():
+    feed, workers = Feed(), Workers(3)
+    try:
+        long = handed_in(feed, "long", "red", 10)
+        assert workers.take(feed, 0) == ("long", 0)
+        assert workers.take(feed, 1) is None  # nothing is known of its tests yet: a worker stays free
+        done(feed, long, 0, wall_ms=5)
+        assert workers.take(feed, 1) == ("long", 1)  # a quick run alone: every worker on it
+        handed_in(feed, "red-again", "red", 3)
+        handed_in(feed, "blue", "blue", 3)
+        assert workers.take(feed, 0) == ("blue", 0)  # runs wait with no worker: blue was served longer ago
+        assert workers.take(feed, 1) == ("long", 2)  # the last worker on its run keeps to it
+        assert workers.take(feed, 2) == ("red-again", 0)  # a free worker: the run with none
+        assert workers.take(feed, 0) == ("blue", 1)
+    finally:
+        feed.close()
+        workers.close()
+
+
+def test_a_slow_run_keeps_one_worker_and_the_other_is_free_for_the_next_run(tmp_path):
+    feed, workers = Feed(), Workers(2)
+    try:
+        long = handed_in(feed, "long", "red", 10)
+        assert workers.take(feed, 0) == ("long", 0)
+        done(feed, long, 0, wall_ms=5)
+        assert workers.take(feed, 1) == ("long", 1)
+        done(feed, long, 1, wall_ms=2000)  # (a test that exceeded its time limit)
+        assert workers.take(feed, 1) is None  # not another test of it: free for the next run
+        assert workers.take(feed, 0) == ("long", 2)
+        handed_in(feed, "blue", "blue", 3)
+        assert workers.take(feed, 1) == ("blue", 0)
+    finally:
+        feed.close()
+        workers.close()
