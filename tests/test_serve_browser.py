@@ -212,3 +212,35 @@ def test_the_coach_is_offered_each_contest_action_where_it_applies_and_confirms_
     assert "the contest has ended" in team.get_by_role("alert").inner_text()
     assert queued(ended) == [] and not httpx.get(f"{ended.url}/api/contests/burst/submissions",
                                                  auth=("coach", ended.passwords["coach"])).json()
+
+
+def clock(page) -> str:
+    return page.get_by_role("timer").inner_text()
+
+
+def test_every_page_shows_the_contests_clock_counting_down(browser, servers):
+    now = datetime.now(timezone.utc)
+    running = servers(contest(start=(now - timedelta(minutes=100)).isoformat(), freeze="30m"))  # frozen at 90'
+    red = log_in(browser.new_context(), running, "red", check=False)
+    for name in ("Problems", "Submit", "My submissions", "Scoreboard", "Clarifications"):
+        red.get_by_role("link", name=name, exact=True).click()
+        assert re.fullmatch(r"0:(19|20):\d\d left", clock(red)), (name, clock(red))  # (no clock at all before)
+        assert "scoreboard frozen" in red.locator("header").inner_text()
+    red.get_by_role("link", name="Scoreboard").click()
+    first = clock(red)
+    red.wait_for_function("shown => document.getElementById('clock').textContent !== shown", arg=first)  # it counts
+    times = red.locator("p.times").inner_text()
+    assert times.startswith("Started") and "ends" in times and "frozen since" in times
+    assert "UTC" not in times  # (written in the reader's time zone by the page's script)
+    early = servers(contest(start=(now + timedelta(hours=1)).isoformat()))
+    team = log_in(browser.new_context(), early, "red", check=False)
+    assert re.fullmatch(r"(starts in 0:59:\d\d|starts in 1:00:00)", clock(team))
+    over = servers(contest(start=(now - timedelta(hours=3)).isoformat()))
+    team = log_in(browser.new_context(), over, "red", check=False)
+    assert clock(team) == "contest over" and "ended" in team.locator("p.times").inner_text()
+
+
+def test_the_scoreboards_tab_title_is_its_name(browser, server):
+    red = log_in(browser.new_context(), server, "red", check=False)
+    red.get_by_role("link", name="Scoreboard").click()
+    assert red.title() == "Scoreboard · Burst"  # (was 'Scoreboard<script src="/static/judge.js"></script> · Burst')

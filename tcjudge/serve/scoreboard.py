@@ -91,10 +91,35 @@ class Clock:
                 "finalized": None if finalized is None else iso(finalized),
                 "end_of_updates": None if finalized is None else iso(finalized)}
 
+    def shown(self) -> dict:
+        """The clock as every page's header shows it: its moments (epoch milliseconds: the start, the
+        end, the contestants' freeze or None; the server's now, which the page's script counts from)
+        and its words now, which the script keeps counting (static/judge.js, clockText)."""
+        frozen = self.frozen_since_ms()
+        view = {"start": round(self.start * 1000), "end": round(self.end * 1000), "now": round(time.time() * 1000),
+                "frozen": None if frozen is None else round(self.start * 1000) + frozen, "final": self.finalized}
+        return view | {"text": clock_text(view, view["now"])}
+
     def _meta_time(self, key: str) -> float | None:
         """A moment the store keeps (a coach's freeze, thaw, finalize), read once."""
         kept = self.store.meta(key)
         return float(kept) if kept else None
+
+
+def clock_text(view: dict, now: int) -> str:
+    """A shown clock's words at `now` (epoch ms): time to the start, time left, over, or final."""
+    if view["final"]:
+        return "final results"
+    if now < view["start"]:
+        return f"starts in {_span(view['start'] - now)}"
+    if now >= view["end"]:
+        return "contest over"
+    return f"{_span(view['end'] - now)} left"
+
+
+def _span(ms: int) -> str:
+    seconds = max(0, -(-ms // 1000))  # (rounded up: "0:00:01 left" until the end)
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02}:{seconds % 60:02}"
 
 
 def standings(store, contest, clock, problems: list[str], coach: bool) -> dict:

@@ -35,13 +35,14 @@ class Serve:
         self.clock = Clock(contest, store)
         self.auth = Auth(store)
         self.templates = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
+        self.templates.filters["moment"] = moment
         self._boards: dict[bool, tuple[int, str]] = {}  # coach? -> (the grader's version, board_digest)
 
     def page(self, request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
         caller = getattr(request.state, "caller", None)
         html = self.templates.get_template(name).render(
             contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
-            problems=self.problems, **context)
+            shown_clock=self.clock.shown(), problems=self.problems, **context)
         return HTMLResponse(html, status_code=status)
 
     def board_digest(self, coach: bool) -> str:
@@ -96,6 +97,18 @@ class Serve:
                                            self.clock.now_ms())
         self.grader.wake(caller.team_id)
         return number
+
+
+def moment(epoch_ms: int):
+    """A moment as a page shows it: a <time> in UTC, which the page's script writes in the reader's own
+    time zone."""
+    from datetime import datetime, timezone
+
+    from markupsafe import Markup
+
+    when = datetime.fromtimestamp(epoch_ms / 1000, timezone.utc)
+    return Markup('<time datetime="{}">{}</time>').format(when.isoformat(timespec="seconds"),
+                                                         when.strftime("%Y-%m-%d %H:%M UTC"))
 
 
 def _missing_toolchain(language_id: str) -> bool:

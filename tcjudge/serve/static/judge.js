@@ -1,9 +1,53 @@
-// Live pages, no build step, no library. The submissions tables: the server sends the caller's
-// submissions as server-sent events; each row is updated in place, a new one added on top. The
-// scoreboard: told that something was judged, it fetches itself again (filtered by the server, as
-// the page is) and swaps its table.
+// Live pages, no build step, no library. Every page: the contest's clock counts down, and moments are
+// written in the reader's time zone. The submissions tables: the server sends the caller's submissions
+// as server-sent events; each row is updated in place, a new one added on top. The scoreboard: told
+// that something was judged, it fetches itself again (filtered by the server, as the page is) and
+// swaps its table.
 (function () {
-  if (!window.EventSource) return;
+  "use strict";
+
+  function pad(number) {
+    return (number < 10 ? "0" : "") + number;
+  }
+
+  function span(ms) {
+    var seconds = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(seconds / 3600) + ":" + pad(Math.floor(seconds % 3600 / 60)) + ":" + pad(seconds % 60);
+  }
+
+  // (the server's words for the same moments: serve/scoreboard.py, clock_text)
+  function clockText(clock, now) {
+    if (clock.final) return "final results";
+    if (now < clock.start) return "starts in " + span(clock.start - now);
+    if (now >= clock.end) return "contest over";
+    return span(clock.end - now) + " left";
+  }
+
+  function countDown() {
+    var shown = document.getElementById("clock");
+    if (!shown) return;
+    var clock = {start: Number(shown.getAttribute("data-start")), end: Number(shown.getAttribute("data-end")),
+                 final: shown.getAttribute("data-final") === "1"};
+    var offset = Number(shown.getAttribute("data-now")) - Date.now();  // the server's clock, not the reader's
+    function tick() {
+      var text = clockText(clock, Date.now() + offset);
+      if (shown.textContent !== text) shown.textContent = text;
+    }
+    tick();
+    setInterval(tick, 1000);
+  }
+
+  function localTimes(root) {
+    var found = root.querySelectorAll("time[datetime]");
+    for (var i = 0; i < found.length; i++) {
+      var when = new Date(found[i].getAttribute("datetime"));
+      if (!isNaN(when.getTime())) {
+        found[i].textContent = when.toLocaleString([], {month: "short", day: "numeric", hour: "2-digit",
+                                                        minute: "2-digit"});
+      }
+    }
+  }
+
   function cell(row, text, name) {
     var td = document.createElement("td");
     if (name) td.className = name;
@@ -11,6 +55,7 @@
     row.appendChild(td);
     return td;
   }
+
   function added(table, s) {
     var row = document.createElement("tr");
     row.id = "s" + s.id;
@@ -26,8 +71,10 @@
     table.tBodies[0].insertBefore(row, table.tBodies[0].firstChild);
     return row;
   }
-  var table = document.getElementById("submissions");
-  if (table) {
+
+  function liveSubmissions() {
+    var table = document.getElementById("submissions");
+    if (!table) return;
     var only = table.getAttribute("data-only");
     new EventSource(table.getAttribute("data-live")).addEventListener("submissions", function (event) {
       JSON.parse(event.data).reverse().forEach(function (s) {
@@ -43,8 +90,10 @@
       });
     });
   }
-  var board = document.getElementById("scoreboard");
-  if (board) {
+
+  function liveBoard() {
+    var board = document.getElementById("scoreboard");
+    if (!board) return;
     new EventSource(board.getAttribute("data-live")).addEventListener("board", function () {
       fetch("/scoreboard", {credentials: "same-origin"}).then(function (answer) { return answer.text(); })
         .then(function (html) {
@@ -53,5 +102,12 @@
           if (fresh && now) now.replaceWith(fresh);
         });
     });
+  }
+
+  countDown();
+  localTimes(document);
+  if (window.EventSource) {
+    liveSubmissions();
+    liveBoard();
   }
 })();
