@@ -3,6 +3,10 @@
 javap after javac, runs in what the first compile left, and the compiler's process group (g++, its
 cc1plus) is killed at the deadline.
 
+A compile stopped at that bound while it got little of the CPU says nothing of the solution: it is
+IE, saying the machine was busy, and is not kept, so a quiet machine compiles it again; only one
+that had the CPU (or met its CPU limit) is a CE, kept as any.
+
 The bound is lowered through build.COMPILE_LIMITS (what a compile gets where its language sets no
 limits of its own), so each case takes seconds instead of two minutes. The bound is a wall bound,
 so these tests measure wall time, with a margin of several seconds.
@@ -19,9 +23,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tcjudge.languages import CPP, CompileError, build, cpp
+from tcjudge.engine.pool import Pool, SolutionRun
+from tcjudge.languages import CPP, BuildFault, CompileError, build, cpp
 from tcjudge.languages.base import Toolchain
 from tcjudge.problems.loader import load_problem
+from tcjudge.verdicts import Verdict
 
 from .conftest import FIXTURE_PROBLEMS
 
@@ -56,12 +62,12 @@ def busy_machine():
             process.wait()
 
 
-def _build(tmp_path: Path, source: str) -> tuple[float, str]:
-    """(wall seconds, compile error) of building a method solution of the adder problem."""
+def _build(tmp_path: Path, source: str, fails=CompileError) -> tuple[float, str]:
+    """(wall seconds, message of the `fails` it raised) of building a method solution of the adder problem."""
     path = tmp_path / "bomb.cpp"
     path.write_text(source)
     started = time.monotonic()
-    with pytest.raises(CompileError) as error:
+    with pytest.raises(fails) as error:
         CPP.build(path, load_problem(FIXTURE_PROBLEMS / "adder"), 1 << 20)
     return time.monotonic() - started, str(error.value)
 
@@ -78,10 +84,10 @@ def _compilers_left(cache: Path) -> list[str]:
 @pytest.mark.skipif(CPP.toolchain() is None, reason=CPP.missing_message())
 def test_a_compile_time_bomb_ends_at_the_bound_on_a_busy_machine(bound, tmp_path, busy_machine):
     """At load about 14 the bomb gets a seventh of a core, far from its CPU limit: it is stopped at the
-    wall bound, a compile error that says so (never compiled again under gnu++14), and no compiler of
-    it (g++, cc1plus) is left running."""
-    took, message = _build(tmp_path, INCLUDE_BOMB)
-    assert "stopped at its limits" in message, message
+    wall bound (never compiled again under gnu++14), an IE that says the machine was busy (a quiet
+    machine stops it at its CPU limit: CE), and no compiler of it (g++, cc1plus) is left running."""
+    took, message = _build(tmp_path, INCLUDE_BOMB, BuildFault)
+    assert "too busy" in message, message
     assert took <= bound + MARGIN, f"the build took {took:.1f} s against its bound of {bound:g} s"
     assert _compilers_left(tmp_path / "cache") == []
 
@@ -96,18 +102,67 @@ esac
 """
 
 
-def test_the_second_standard_runs_in_what_the_first_left(bound, tmp_path, monkeypatch):
-    """The archive rule's second compile ends by the first one's deadline. Before, each had a bound of
-    its own: a file that failed late under gnu++17 and was a bomb under gnu++14 built for 1.5 bounds
-    (here 30 s against 20). A compiler of our own that only sleeps makes it independent of the load."""
+def _fake_gxx(tmp_path: Path, monkeypatch, script: str) -> None:
+    """A g++ of our own (a shell script), readable by the confined compile."""
     tools = tmp_path / "tools"
     tools.mkdir()
     fake = tools / "g++"
-    fake.write_text(FAKE_GXX.format(first=bound / 2))
+    fake.write_text(script)
     fake.chmod(0o755)
     monkeypatch.setattr(cpp, "_gxx", lambda: Toolchain("fake g++ 1", {"g++": str(fake)}))
     monkeypatch.setattr(cpp, "SYSTEM_READABLE", (*build.SYSTEM_READABLE, str(tools)))
-    took, message = _build(tmp_path, "class Adder { public: long long add(vector<int> v, int f) { return 0; } };\n")
-    assert "failed late" in message  # gnu++17's messages, as for any file that compiles under neither
+
+
+ADDER = "class Adder { public: long long add(vector<int> v, int f) { return 0; } };\n"
+
+
+def test_the_second_standard_runs_in_what_the_first_left(bound, tmp_path, monkeypatch):
+    """The archive rule's second compile ends by the first one's deadline. Before, each had a bound of
+    its own: a file that failed late under gnu++17 and was a bomb under gnu++14 built for 1.5 bounds
+    (here 30 s against 20). A compiler of our own that only sleeps makes it independent of the load;
+    sleeping, it has no CPU when the bound stops it: the machine's trouble (IE), as for a bomb starved."""
+    _fake_gxx(tmp_path, monkeypatch, FAKE_GXX.format(first=bound / 2))
+    took, message = _build(tmp_path, ADDER, BuildFault)
+    assert "too busy" in message, message
     assert took < bound + bound / 2, f"the build took {took:.1f} s against its bound of {bound:g} s"
     assert _compilers_left(tmp_path / "cache") == []
+
+
+SLEEPING_GXX = "#!/bin/sh\nexec sleep 1000\n"  # a compile that never gets (or asks for) the CPU
+
+
+@pytest.fixture
+def small_bound(monkeypatch, tmp_path):
+    """Builds in a cache of their own under a 3 s bound, and the compiles they run, counted."""
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(build, "COMPILE_LIMITS", build.CompileLimits(wall_seconds=3.0))
+    compiles = []
+    monkeypatch.setattr(cpp, "run_confined", lambda *args, **kwargs: compiles.append(args[0]) or
+                        build.run_confined(*args, **kwargs))
+    return compiles
+
+
+def test_a_compile_the_busy_machine_stopped_is_an_internal_error_and_not_kept(small_bound, tmp_path, monkeypatch):
+    """A compile stopped at its wall bound with its CPU limit far away is the machine's trouble: IE
+    with a message that says so, never a CE kept in the cache (before: CE, and a later run on a quiet
+    machine got that CE from the cache without compiling). A second build compiles again."""
+    _fake_gxx(tmp_path, monkeypatch, SLEEPING_GXX)
+    for attempt in (1, 2):
+        _, message = _build(tmp_path, ADDER, BuildFault)
+        assert "the machine was too busy to compile it" in message and "not kept" in message, message
+        assert len(small_bound) == attempt  # gnu++17 only (gnu++14 would fare no better), each time
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, tmp_path / "bomb.cpp", problem.tests, stop_on_failure=True)])
+    assert result.verdict is Verdict.IE and "too busy" in result.tests[0].message, result.tests[0].message
+
+
+def test_a_compile_stopped_at_its_wall_bound_with_the_cpu_is_a_compile_error_kept(small_bound, tmp_path, monkeypatch):
+    """One that had the CPU all along (as a bomb on a quiet machine would, were its CPU limit above the
+    wall bound) is the solution's: CE, kept as before."""
+    _fake_gxx(tmp_path, monkeypatch, SLEEPING_GXX)
+    monkeypatch.setattr(build, "_group_cpu", lambda group: 3.0)  # as a compile that had the CPU all along
+    for _ in (1, 2):
+        _, message = _build(tmp_path, ADDER)
+        assert "stopped at its limits" in message, message
+    assert len(small_bound) == 1  # the second build was the cache's

@@ -8,6 +8,8 @@ system directories, read-write only its fresh build directory. The judge's own f
 project: problems and their tests, solutions, reports, the history; the judge's package; the
 caches of other solutions) are never readable, wherever they are: a system directory that holds
 one is granted minus the way to it. The per-test seccomp filter cannot apply (g++ forks cc1plus, as, ld).
+A compile stopped at a limit is a compile error, kept as any; but one stopped at the wall clock
+having had little of the CPU was starved by a busy machine: the judge's trouble (IE), never kept.
 
 Builds are kept under the cache folder ($JUDGE_CACHE, else $XDG_CACHE_HOME/judge, else
 ~/.cache/judge), keyed by a hash of the source, the compiler's version, the flags and our runtime,
@@ -37,6 +39,7 @@ from ..record import record
 
 PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
+STARVED_SHARE = 0.9  # a compile stopped at the wall bound with less CPU than this share of its wall time: IE
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
 STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a judge that died
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
@@ -253,13 +256,16 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                  limits: CompileLimits | None = None, until: float | None = None) -> tuple[int | None, str]:
     """Run a compiler in `folder` under the limits and Landlock, its process group killed at the wall
     bound or at `until` (the build's `deadline`), whichever comes first; (exit status or None when it
-    was stopped at a limit, its first messages). Never raises for what the compiler does."""
+    was stopped at a limit, its first messages). A compile stopped at the wall bound with less CPU
+    than STARVED_SHARE of the time it ran was starved by a busy machine: BuildFault (IE, not kept),
+    as when the compiler cannot be started; else nothing the compiler does raises."""
     limits = limits or COMPILE_LIMITS
-    end = time.monotonic() + limits.wall_seconds
+    started = time.monotonic()
+    end = started + limits.wall_seconds
     if until is not None and until < end:
         end = until
-    if end <= time.monotonic():  # an earlier compile of the build took all its time
-        return None, _stopped_message("", limits)
+    if end <= started:  # an earlier compile of the build took all its time, stopped by no CPU limit
+        raise _busy(0.0, 0.0, limits)
     spec = {"argv": argv, "readable": readable, "hidden": judge_folders(), "folder": str(folder), "env": env,
             "cpu": limits.cpu_seconds, "data": limits.memory_mib << 20, "fsize": limits.file_mib << 20}
     process = subprocess.Popen([sys.executable, "-S", "-B", "-P", "-c", LAUNCH, json.dumps(spec)],
@@ -268,12 +274,12 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
     kept = bytearray()
     fd = process.stdout.fileno()
-    stopped = False
+    stopped, cpu = False, None  # cpu: its processes' CPU when it was stopped at the wall bound
     try:
         while True:
             remaining = end - time.monotonic()
             if remaining <= 0:
-                stopped = True
+                stopped, cpu = True, _group_cpu(process.pid)
                 break
             if not ready_to_read([fd], remaining):
                 continue
@@ -294,12 +300,42 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
         stopped = True
     if status == LAUNCH_FAILED:
         raise BuildFault(f"cannot start the compiler: {message.strip()[-500:]}")
+    ran = time.monotonic() - started
+    if cpu is not None and cpu < STARVED_SHARE * ran and not too_large and not _helper_stopped(message):
+        raise _busy(cpu, ran, limits)
     if too_large:  # first, as what a contestant reads (the driver calls it an internal compiler error)
         message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
                   f"file it wrote reached it)\n{message}"
     elif stopped:
         message = _stopped_message(message, limits)
     return (None if stopped else status), message
+
+
+def _group_cpu(group: int) -> float:
+    """CPU seconds the processes of a process group have used (a compiler and its helpers), with the
+    children they reaped: read from /proc before the group is killed."""
+    ticks = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+        except OSError:  # ended meanwhile
+            continue
+        if len(fields) > 14 and int(fields[2]) == group:  # pgrp; then utime, stime, cutime, cstime
+            ticks += sum(int(value) for value in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _busy(cpu: float, ran: float, limits: CompileLimits) -> BuildFault:
+    """A compile stopped at the wall bound while the CPU went mostly elsewhere: on a quiet machine it
+    would have ended, or met its CPU limit (CE), within the bound, so it says nothing of the solution."""
+    had = f"the compiler had {cpu:.1f} s of CPU in the {ran:.1f} s it ran" if ran > 0 else \
+        "the compiles before this one took all of it"
+    return BuildFault(f"the machine was too busy to compile it: stopped at the build's {limits.wall_seconds:g} s "
+                      f"wall bound, {had} (its limit: {limits.cpu_seconds} s of CPU); not kept: the next run "
+                      f"compiles it again")
 
 
 def _stopped_message(message: str, limits: CompileLimits) -> str:
