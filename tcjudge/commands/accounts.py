@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to write accounts.csv, coach.csv and slips.html (default: ./accounts)")
     parser.add_argument("--store", type=Path, metavar="FILE",
                         help="the contest's store (default: reports/contest-<id>.sqlite beside the history)")
-    parser.add_argument("--url", default="http://127.0.0.1:8000/", help="the address printed on the slips")
+    parser.add_argument("--url", help="the address printed on the slips (default: where judge serve last listened "
+                        "for this contest, else its default, http://127.0.0.1:8000/)")
 
 
 def run(options) -> int:
@@ -30,19 +31,20 @@ def run(options) -> int:
         import argon2  # noqa: F401 - the serve extra
     except ImportError:
         raise JudgeInputError("judge accounts needs the serve extra: pip install 'topcoder-judge[serve]'") from None
-    from ..serve.accounts import make_accounts, read_teams, write_accounts
+    from ..serve.accounts import make_accounts, read_teams, slips_url, write_accounts
     from ..serve.contest import load_contest, store_path
-    from ..serve.store import Store
+    from ..serve.store import contest_store
 
     contest = load_contest(options.contest)
     teams = read_teams(options.teams) if options.teams else [(f"team{n:03}", None) for n in range(1, options.count + 1)]
     make_folder(options.out)
-    store = Store(store_path(options.store, options.history, contest))
+    store = contest_store(store_path(options.store, options.history, contest), contest.path, options.store is not None)
     try:
         made = make_accounts(store, teams)
+        url = slips_url(store, options.url)
     finally:
         store.close()
-    for path in write_accounts(options.out, contest, made, options.url):
+    for path in write_accounts(options.out, contest, made, url):
         print(f"wrote {path}")
     print(f"{len(made) - 1} team account(s) and the coach's in {store.path}")
     return EXIT_OK

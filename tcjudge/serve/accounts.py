@@ -1,17 +1,21 @@
 """Contest accounts: random passwords, stored as argon2id hashes in the contest's store, handed out as
-a CSV (`team,username,password`: a contract) and printable HTML slips."""
+a CSV (`team,username,password`: a contract), the coach's (`username,password`) and printable HTML
+slips, which say the address to open: where `judge serve` listens (slips_url)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import secrets
+import sys
 from pathlib import Path
 
 from ..errors import JudgeInputError
 
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a slip
 PASSWORD_LENGTH = 12  # 31^12: about 59 bits
+DEFAULT_URL = "http://127.0.0.1:8000/"  # where judge serve listens without --host and --port
+SERVED_AT, SLIPS_SAY = "served_at", "slips_url"  # the store's meta: where judge serve last listened; the slips' guess
 
 
 def new_password() -> str:
@@ -84,24 +88,52 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
 
 
 def write_accounts(out: Path, contest, accounts: list[tuple[str, str, str]], url: str) -> list[Path]:
-    """DIR/accounts.csv (the teams: `team,username,password`), DIR/coach.csv (the coach's), DIR/slips.html."""
+    """DIR/accounts.csv (the teams: `team,username,password`), DIR/coach.csv (the coach's: `username,password`,
+    no team), DIR/slips.html."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     teams = [row for row in accounts if row[1] != "coach"]
-    coach = [row for row in accounts if row[1] == "coach"]
+    coach = [row[1:] for row in accounts if row[1] == "coach"]
     written = []
-    for name, rows in (("accounts.csv", teams), ("coach.csv", coach)):
+    for name, header, rows in (("accounts.csv", ["team", "username", "password"], teams),
+                               ("coach.csv", ["username", "password"], coach)):
         if not rows and name == "coach.csv":
             continue
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["team", "username", "password"])
+        writer.writerow(header)
         writer.writerows(rows)
         written.append(_write(out / name, buffer.getvalue()))
     environment = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
     page = environment.get_template("slips.html").render(contest=contest, accounts=teams, url=url)
     written.append(_write(out / "slips.html", page))
     return written
+
+
+def slips_url(store, given: str | None) -> str:
+    """The address the slips say: --url (a reverse proxy's), else where `judge serve` last listened for
+    this contest, else where it listens by default (said in a note: issue 47, the slips said
+    127.0.0.1:8000 whatever the server's address, and nothing said so). The store keeps a guess, so
+    that a server that listens elsewhere says so (served_at)."""
+    if given:
+        store.set_meta(SLIPS_SAY, "")
+        return given
+    url = store.meta(SERVED_AT)
+    print(f"judge: note: the slips say {url or DEFAULT_URL}, " + ("where judge serve last listened for this contest"
+          if url else "where judge serve listens by default") + ": --url gives the address contestants open",
+          file=sys.stderr)
+    store.set_meta(SLIPS_SAY, url or DEFAULT_URL)
+    return url or DEFAULT_URL
+
+
+def served_at(store, url: str) -> None:
+    """A server listens on `url`: kept for the slips made from now on, and a note when slips made
+    without --url say another address."""
+    store.set_meta(SERVED_AT, url)
+    slips = store.meta(SLIPS_SAY)
+    if slips and slips != url:
+        print(f"judge: note: the slips of judge accounts say {slips}, and this server listens on {url}: tell the "
+              "contestants, or make new slips (and passwords) with judge accounts --url", file=sys.stderr, flush=True)
 
 
 def _write(path: Path, text: str) -> Path:

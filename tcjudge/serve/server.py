@@ -4,9 +4,11 @@ and uvicorn serving the app until Ctrl-C."""
 
 from __future__ import annotations
 
+import socket
 import sys
 import threading
 import time
+from ipaddress import ip_address
 
 from ..errors import JudgeInputError
 from .contest import load_contest, store_path
@@ -46,11 +48,11 @@ def serve(options) -> int:
     from .app import build_app, warn_exposed
     from .grading import Grader
     from .state import Serve
-    from .store import Store
+    from .store import contest_store
 
     contest = load_contest(options.contest)
     problems = load_problems(options, contest)
-    store = Store(store_path(options.store, options.history, contest))
+    store = contest_store(store_path(options.store, options.history, contest), contest.path, options.store is not None)
     if not store.row("SELECT 1 FROM accounts LIMIT 1"):
         print(f"judge: note: no accounts yet: judge accounts {options.contest} --count N", file=sys.stderr)
     grader = Grader(store, problems, contest, options)
@@ -66,7 +68,7 @@ def serve(options) -> int:
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=2, timeout_keep_alive=KEEP_ALIVE)
     server = uvicorn.Server(config)
-    threading.Thread(target=_say_where, args=(server,), name="judge-serve-address", daemon=True).start()
+    threading.Thread(target=_say_where, args=(server, store), name="judge-serve-address", daemon=True).start()
     try:
         server.run()
     finally:
@@ -75,12 +77,17 @@ def serve(options) -> int:
     return 0
 
 
-def _say_where(server) -> None:
-    """Once uvicorn listens, the address to open (with --port 0, the port it got), and how to stop."""
+def _say_where(server, store) -> None:
+    """Once uvicorn listens, the address to open (with --port 0, the port it got; listening on every
+    address, the machine's name), and how to stop; kept in the store for the slips (accounts.served_at)."""
+    from .accounts import served_at
+
     while not server.started and not server.should_exit:
         time.sleep(0.05)
     if server.started and server.servers and server.servers[0].sockets:
         host, port = server.servers[0].sockets[0].getsockname()[:2]
-        shown = f"[{host}]" if ":" in host else host
-        print(f"serving on http://{shown}:{port}/ (Ctrl-C stops; what is not judged yet is judged at the next start)",
-              flush=True)
+        if ip_address(host).is_unspecified:  # 0.0.0.0, ::
+            host = socket.gethostname()
+        url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+        print(f"serving on {url} (Ctrl-C stops; what is not judged yet is judged at the next start)", flush=True)
+        served_at(store, url)

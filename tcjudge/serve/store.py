@@ -3,7 +3,8 @@ holding accounts, sessions, submissions with their sources as blobs, judgements,
 the event feed. A submission is committed before its HTTP answer; a judgement is written with its
 submission's new state in one transaction, so a `kill -9` at any moment leaves every submission either
 judged once or still queued (docs/serve.md). The file, its log and its index are their owner's alone
-(`private`), and a number a client writes is read by `ident` alone.
+(`private`), and a number a client writes is read by `ident` alone. Each contest file has a store of
+its own (`contest_store`: it says whose it is).
 
 Writes go through one connection, guarded by a lock (the grading thread and the web handlers take
 turns); reads go through a connection per thread, so a reader never waits for a writer's commit
@@ -12,10 +13,12 @@ turns); reads go through a connection per thread, so a reader never waits for a 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
 import stat
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -72,6 +75,12 @@ class Store:
             with self._lock:
                 self._readers.append(db)
         return db
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def close(self) -> None:
         with self._lock:
@@ -194,6 +203,42 @@ class Store:
             else:  # a broadcast
                 add_event(db, "clarifications", str(number), data)
         return number
+
+
+CONTEST_FILE = "contest_file"  # the meta key of the contest file (its resolved path) a store is for
+
+
+def contest_store(path: Path, contest_file: Path, given: bool = False) -> Store:
+    """The store of a contest file, opened: `path` (--store, if `given`; else reports/contest-<id>.sqlite),
+    unless that one is another contest file's (two files named contest.yaml in week1/ and week2/ have one
+    id: the second opened with the first one's start, teams and submissions, issue 47); then one named
+    by this file's resolved path too, contest-<id>-<8 hex digits>.sqlite, said once as it is made. A
+    store from before stores said whose they are is the first contest file's to open it."""
+    resolved = str(Path(contest_file).resolve())
+    if not given:
+        own = path.with_name(f"{path.stem}-{hashlib.sha256(resolved.encode()).hexdigest()[:8]}{path.suffix}")
+        other = _owner(path)
+        if own.exists() or other not in (None, resolved):
+            if not own.exists():
+                print(f"judge: note: {path} is the store of another contest file ({other}); this one's is {own}",
+                      file=sys.stderr)
+            path = own
+    store = Store(path)
+    if store.meta(CONTEST_FILE) is None:
+        store.set_meta(CONTEST_FILE, resolved)
+    return store
+
+
+def _owner(path: Path) -> str | None:
+    """The contest file a store is for (None: no store there, or one from before stores said it)."""
+    if not path.exists():
+        return None
+    try:
+        with sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True) as db:
+            found = db.execute("SELECT value FROM meta WHERE key = ?", (CONTEST_FILE,)).fetchone()
+    except sqlite3.Error:  # (not a store, or no meta yet: Store says what it cannot open)
+        return None
+    return found[0] if found else None
 
 
 def private(path: Path) -> None:
