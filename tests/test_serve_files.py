@@ -1,10 +1,11 @@
 """What `judge accounts` and `judge serve` keep and write (issue 47): each contest file's own store, the
-slips' address and the coach's CSV."""
+slips' address and the coach's CSV, and a package's computed time limit kept across restarts."""
 
 from __future__ import annotations
 
 import csv
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from tcjudge.serve.contest import load_contest  # noqa: E402
 from tcjudge.serve.scoreboard import Clock  # noqa: E402
 from tcjudge.serve.store import Store, contest_store  # noqa: E402
 
-from .conftest import FIXTURE_PROBLEMS, ROOT  # noqa: E402
+from .conftest import FIXTURE_PROBLEMS, ROOT, TESTDATA  # noqa: E402
 
 CONTEST = "name: {name}\nproblems: [{problems}]\nstart: now\nduration: 2h\n"
 WAIT = 600  # seconds a server may take to start on a busy machine (a package timed first): never the point
@@ -105,3 +106,13 @@ def test_the_slips_say_where_judge_serve_listens_and_the_coach_csv_has_no_team(t
     assert "slips say" not in capsys.readouterr().err and "slips of" not in serve_once(tmp_path, contest)
     coach = list(csv.reader((contest.parent / "accounts" / "coach.csv").open()))
     assert coach[0] == ["username", "password"] and coach[1][0] == "coach"  # before: an empty team column
+
+
+def test_a_package_without_a_time_limit_is_timed_at_the_first_start_alone(tmp_path):
+    shutil.copytree(TESTDATA / "kattis" / "digitsum", tmp_path / "digitsum")
+    contest = contest_file(tmp_path, "Kept", "./digitsum")
+    first = serve_once(tmp_path, contest)
+    assert "Timing" in first and re.search(r"digitsum: time limit \S+ s \(computed", first)
+    second = serve_once(tmp_path, contest)
+    assert "Timing" not in second, second  # the same history: the limit is kept there
+    assert re.search(r"digitsum: time limit \S+ s \(.*; kept from \d{4}-\d\d-\d\d \d\d:\d\d\)", second), second

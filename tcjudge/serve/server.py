@@ -64,6 +64,9 @@ def serve(options) -> int:
     queued = len(store.queued())
     print(f"{contest.name}: {len(problems)} problem(s), store {store.path}"
           + (f", {queued} submission(s) left to judge" if queued else ""), flush=True)
+    for problem in problems.values():
+        if problem.time_limit_from:  # a package: where its time limit comes from (computed once, then kept)
+            print(f"  {problem.slug}: time limit {problem.time_limit_text}", flush=True)
     grader.start()
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=2, timeout_keep_alive=KEEP_ALIVE)
