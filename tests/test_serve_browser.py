@@ -244,3 +244,53 @@ def test_the_scoreboards_tab_title_is_its_name(browser, server):
     red = log_in(browser.new_context(), server, "red", check=False)
     red.get_by_role("link", name="Scoreboard").click()
     assert red.title() == "Scoreboard · Burst"  # (was 'Scoreboard<script src="/static/judge.js"></script> · Burst')
+
+
+SIZES = [(1366, 768), (390, 844)]  # a laptop, a phone
+# what sticks out of the page's width, and the header's items that wrapped onto two lines
+OUT_OF_PLACE = """() => {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  if (document.documentElement.scrollWidth > width) found.push('the page is ' + document.documentElement.scrollWidth + ' px');
+  for (const e of document.querySelectorAll('header *')) {
+    const box = e.getBoundingClientRect();
+    if (box.width && (box.right > width + 0.5 || box.left < -0.5)) found.push('outside: ' + e.tagName + ' ' + e.textContent.trim().slice(0, 30));
+  }
+  for (const e of document.querySelectorAll('header nav a, header .contest, header .clock, header .logout')) {
+    const line = parseFloat(getComputedStyle(e).lineHeight) || 20;
+    if (e.getClientRects().length > 1 || e.getBoundingClientRect().height > 1.6 * line) found.push('broken: ' + e.textContent.trim());
+  }
+  return found;
+}"""
+
+
+def submitted(server, username: str, source: str) -> int:
+    import base64
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("adder.py", source)
+    answer = httpx.post(f"{server.url}/api/contests/burst/submissions", auth=(username, server.passwords[username]),
+                        json={"problem_id": "adder", "language_id": "python3",
+                              "files": [{"data": base64.b64encode(buffer.getvalue()).decode()}]})
+    return int(answer.json()["id"])
+
+
+def test_every_page_fits_a_phone_and_a_laptop_without_scrolling_sideways(browser, server):
+    wrong = submitted(server, "red", WRONG)
+    submitted(server, "blue", ACCEPTED)
+    pages = {"red": ["/problems", "/problems/adder", "/submit", "/submissions", f"/submissions/{wrong}", "/scoreboard",
+                     "/clarifications"],
+             "coach": ["/problems", "/submissions", f"/submissions/{wrong}", "/scoreboard", "/clarifications",
+                       f"/coach/rejudge?submission={wrong}"]}
+    for width, height in SIZES:
+        for username, paths in pages.items():
+            context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+            page = log_in(context, server, username, check=False)
+            for path in paths:
+                page.goto(server.url + path)
+                assert page.evaluate(OUT_OF_PLACE) == [], (width, username, path)  # (was 504-688 px wide at 390)
+                checked(page)
+            context.close()

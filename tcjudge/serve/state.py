@@ -42,7 +42,7 @@ class Serve:
         caller = getattr(request.state, "caller", None)
         html = self.templates.get_template(name).render(
             contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
-            shown_clock=self.clock.shown(), problems=self.problems, **context)
+            shown_clock=self.clock.shown(), problems=self.problems, path=request.url.path, **context)
         return HTMLResponse(html, status_code=status)
 
     def board_digest(self, coach: bool) -> str:

@@ -1,7 +1,7 @@
-"""What a caller sees of the contest's submissions, made once for the pages and their live streams
-(pages.py, coach.py): a submission as its team or the coach may see it, the caller's own rows, a
-submission's source as text. The caller may see what it is given here: every query is filtered by
-its team before (docs/serve.md lists what each role sees).
+"""What a caller sees, made once for the pages and their live streams (pages.py, coach.py): a
+submission as its team or the coach may see it, the caller's own rows, a submission's source as
+text, the coach's actions that apply now. The caller may see what it is given here: every query is
+filtered by its team before (docs/serve.md lists what each role sees).
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@
     return td;
   }
 
-  function added(table, s) {
+  function added(table, s) {  // (the columns of templates/rows.html)
     var row = document.createElement("tr");
     row.id = "s" + s.id;
     var link = document.createElement("a");
@@ -65,9 +65,12 @@
     cell(row, "").appendChild(link);
     if (table.getAttribute("data-coach") === "1") cell(row, s.team);
     cell(row, s.problem);
-    cell(row, s.language);
+    cell(row, "", "verdict");
+    cell(row, "", "tests");
     cell(row, s.minute);
-    ["verdict", "tests", "cpu", "memory"].forEach(function (name) { cell(row, "", name); });
+    cell(row, s.language);
+    cell(row, "", "cpu");
+    cell(row, "", "memory");
     table.tBodies[0].insertBefore(row, table.tBodies[0].firstChild);
     return row;
   }
