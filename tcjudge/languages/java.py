@@ -14,7 +14,9 @@ TLE. The solution's unnamed module reads what a plain `java -cp` resolves (--add
 A child execs `java` after entering the sandbox (profile JVM: one execve, JIT memory); our entry
 class says "ready" once the JVM is up, before anything of the solution is loaded, and the zygote
 charges only the CPU time used after that line: the solution's class loading and static initializers
-are charged. For a method ("serves": the entry's "serve" mode) that JVM then takes test after test,
+are charged. Each JVM maps a class-data archive of what that start loads (_archive, made once per
+runtime build and JDK): the module path makes the JVM resolve its module graph at every start, which
+no archive of JDK 17 holds, so the start costs more than a plain `java -cp`. For a method ("serves": the entry's "serve" mode) that JVM then takes test after test,
 each through a fresh class loader in a fresh thread; the zygote reads each test's figures and starts
 a fresh JVM when one cannot be reused (docs/languages.md, "One warm JVM serves a solution's tests"). The entry class finds the method by reflection with problem.yaml's
 parameter types mapped to Java's (int, long, double, String, boolean, arrays), calls it on a fresh
@@ -37,6 +39,7 @@ import functools
 import os
 import re
 import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -161,10 +164,52 @@ def _entry(toolchain: Toolchain, main_class: str) -> list[str]:
 
 
 def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str, heap: tuple[str, ...]) -> dict:
-    return {"argv": [toolchain.programs["java"], f"-Xmx{memory_mib}m", *heap, *JVM_FLAGS, *entry],
+    archive = _archive(toolchain)
+    shared = [f"-XX:SharedArchiveFile={archive}"] if archive else []
+    return {"argv": [toolchain.programs["java"], f"-Xmx{memory_mib}m", *heap, *JVM_FLAGS, *shared, *entry],
             "env": {"LC_ALL": "C.UTF-8"},
-            "readable": [classes, str(_runtime(toolchain)), *jvm_readable(toolchain)],
+            "readable": [classes, str(_runtime(toolchain)), *([str(archive.parent)] if archive else []),
+                         *jvm_readable(toolchain)],
             "profile": "jvm", "ready": True, "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB}
+
+
+ARCHIVE = "runtime.jsa"  # the classes a JVM loads to start our runtime, as the JVM maps them (AppCDS)
+START = "public class Start { public static void main(String[] args) { } }\n"  # the program the archive is made with
+
+
+def _archive(toolchain: Toolchain) -> Path | None:
+    """A class-data archive of what a JVM loads to start our runtime (JDK classes beyond the JDK's own
+    archive, our runtime's, the lambdas they spin), which each JVM maps instead of loading them: made
+    once per runtime build and JDK, kept as a build (verified at each use: a JVM that maps a damaged
+    archive crashes). None where it could not be made: the JVM then loads them, only slower (so too
+    where the JVM refuses the archive: -Xshare:auto)."""
+    runtime = _runtime(toolchain)
+    outcome = cached_build(["java class-data archive", toolchain.version, str(runtime), JVM_FLAGS, START],
+                           lambda folder: _dump_archive(toolchain, runtime, folder))
+    return outcome.folder / ARCHIVE if outcome.ok else None
+
+
+def _dump_archive(toolchain: Toolchain, runtime: Path, folder: Path):
+    """Run our runtime's standard-input entry on a program that does nothing, the JVM dumping what it
+    loaded at its exit; then once more mapping the archive, which must succeed (-Xshare:on). Only the
+    JDK, our runtime and START run, so it runs unconfined; the entry's result channel is /dev/null."""
+    (folder / "Start.java").write_text(START)
+    if not _javac(toolchain, folder, ["Start.java"])[0]:
+        return False, "the class-data archive's program does not compile", {}
+    archive = folder / ARCHIVE
+    java = [toolchain.programs["java"], "-Xmx64m", *JVM_FLAGS]
+    entry = [*_entry(toolchain, "tcjudge.Stdin"), str(STACK_MIB), str(folder / "classes"), "Start"]
+    for use in ([f"-XX:ArchiveClassesAtExit={archive}"], ["-Xshare:on", f"-XX:SharedArchiveFile={archive}"]):
+        try:
+            status = subprocess.run(["/bin/sh", "-c", 'exec "$@" 3>/dev/null', "sh", *java, *use, *entry],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    timeout=120).returncode
+        except (OSError, subprocess.TimeoutExpired):
+            status = None
+        if status != 0 or not archive.is_file():
+            archive.unlink(missing_ok=True)
+            return False, "the JVM made no class-data archive it can map", {}
+    return True, "", {}
 
 
 def _display_name(name: str) -> str:
