@@ -379,17 +379,19 @@ def test_the_coach_exports_results_and_the_contest_package_and_a_team_cannot(tmp
     number = number_of(submit(red))
     site.grader.grade(number)
     coach = site.client("coach")
-    rows = list(csv.DictReader(io.StringIO(coach.get("/coach/export.csv").text)))
-    assert [(r["id"], r["problem"], r["verdict"]) for r in rows] == [(str(number), "adder", "AC")]
+    rows = list(csv.DictReader(io.StringIO(coach.get("/coach/export.csv").text)))  # the standings
+    assert [(r["team"], r["solved"]) for r in rows] == [("Red", "1"), ("Blue", "0")]
+    rows = list(csv.DictReader(io.StringIO(coach.get("/coach/submissions.csv").text)))
+    assert [(r["id"], r["problem_id"], r["verdict"]) for r in rows] == [(str(number), "adder", "AC")]
     assert coach.get("/coach/export.json").json()["submissions"][0]["verdict"] == "AC"
     with zipfile.ZipFile(io.BytesIO(coach.get("/coach/export.zip").content)) as package:
         names = set(package.namelist())
         assert {"contest.json", "problems.json", "teams.json", "submissions.json", "judgements.json",
-                "scoreboard.json", "event-feed.ndjson", f"submissions/{number}/files/adder.py"} <= names
+                "scoreboard.json", "awards.json", "event-feed.ndjson", f"submissions/{number}/files/adder.py"} <= names
         assert package.read(f"submissions/{number}/files/adder.py") == ACCEPTED
         assert json.loads(package.read("judgements.json"))[0]["judgement_type_id"] == "AC"
-    for export in ("csv", "json", "zip"):
-        assert red.get(f"/coach/export.{export}").status_code == 404
+    for export in ("export.csv", "export.json", "export.zip", "submissions.csv"):
+        assert red.get(f"/coach/{export}").status_code == 404
 
 
 def test_statements_render_math_as_mathml_from_markdown_and_latex():

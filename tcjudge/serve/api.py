@@ -27,6 +27,7 @@ from .. import __version__
 from ..errors import JudgeInputError
 from .auth import SESSION_COOKIE, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
+from .exports import awards, label
 from .scoreboard import standings
 from .state import Serve
 from .store import (JUDGEMENT_TYPES, add_event, clarification_json, ident, iso, judgement_json, reltime,
@@ -70,7 +71,7 @@ def contest_json(serve: Serve) -> dict:
 
 def problem_json(serve: Serve, index: int, slug: str) -> dict:
     problem = serve.problems[slug]
-    found = {"id": slug, "label": chr(ord("A") + index) if index < 26 else str(index + 1), "name": problem.name,
+    found = {"id": slug, "label": label(index), "name": problem.name,
              "ordinal": index, "time_limit": problem.time_limit, "test_data_count": len(problem.tests)}
     if serve.contest.scoring == "ioi":  # max_score: "Required iff contest:scoreboard_type is score"
         best = max_score(problem)
@@ -441,8 +442,9 @@ def _events_after(serve: Serve, view: tuple[str, tuple], last: int, first: bool)
 
 
 def contest_package(serve: Serve) -> bytes:
-    """The contest as a CLICS contest package (a zip): each endpoint's JSON as the coach sees it,
-    the event feed, and every submission's files under submissions/<id>/files/."""
+    """The contest as a CLICS contest package (a zip): each endpoint's JSON as the coach sees it, the
+    awards (awards.json, which the API does not serve: exports.awards), the event feed, and every
+    submission's files under submissions/<id>/files/."""
     import io
     import zipfile
 
@@ -459,7 +461,7 @@ def contest_package(serve: Serve) -> bytes:
              "submissions.json": [_fill(submission_json(row), serve) for row in _submission_rows(serve, coach)],
              "judgements.json": _judged(serve, coach, "judgements"), "runs.json": _judged(serve, coach, "runs"),
              "clarifications.json": [clarification_json(row) for row in _clarification_rows(serve, coach)],
-             "scoreboard.json": scoreboard_json(serve, coach)}
+             "scoreboard.json": scoreboard_json(serve, coach), "awards.json": awards(serve)}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in parts.items():

@@ -7,15 +7,13 @@ a page that says what they will do (GET) and done by its form (POST).
 
 from __future__ import annotations
 
-import csv
-import io
-
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from .auth import Caller
+from . import exports
 from .scoreboard import standings
 from .state import need_coach, number, serve_of, with_form
 from .views import offered
@@ -107,12 +105,10 @@ def freeze(request: Request, caller: Caller, form):
 
 
 def export(request: Request):
+    """export.csv: the standings (results.csv); export.json: the standings, the awards and every
+    submission; export.zip: the CLICS contest package (exports.py)."""
     serve = serve_of(request)
     need_coach(request)
-    rows = serve.store.rows("SELECT s.id, t.name AS team, s.problem, s.language, s.contest_ms, j.verdict, j.score, "
-                            "j.max_cpu_ms FROM submissions s JOIN teams t ON t.id = s.team_id LEFT JOIN judgements j "
-                            "ON j.submission_id = s.id AND j.valid = 1 ORDER BY s.id")
-    records = [dict(row) for row in rows]
     if request.path_params["format"] not in ("csv", "json", "zip"):
         raise HTTPException(404, "export.csv, export.json or export.zip")
     if request.path_params["format"] == "zip":  # the contest as a CLICS contest package
@@ -123,17 +119,23 @@ def export(request: Request):
     if request.path_params["format"] == "json":
         board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), True)
         board.pop("time")
-        return JSONResponse({"contest": serve.contest.name, "submissions": records, "scoreboard": board})
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=["id", "team", "problem", "language", "contest_ms", "verdict", "score",
-                                                "max_cpu_ms"], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(records)
-    return Response(buffer.getvalue(), media_type="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="results.csv"'})
+        return JSONResponse({"contest": serve.contest.name, "submissions": exports.submission_rows(serve),
+                             "scoreboard": board, "awards": exports.awards(serve)})
+    return _attachment(exports.results_csv(serve), "results.csv")
+
+
+def submission_list(request: Request):
+    """Every submission with its verdict (what export.csv was before it was the standings)."""
+    serve = serve_of(request)
+    need_coach(request)
+    return _attachment(exports.submissions_csv(serve), "submissions.csv")
+
+
+def _attachment(text: str, name: str) -> Response:
+    return Response(text, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 def routes() -> list[Route]:
     return [Route("/coach/rejudge", with_form(rejudge, coach=True), methods=["GET", "POST"]),
             Route("/coach/freeze", with_form(freeze, coach=True), methods=["GET", "POST"]),
-            Route("/coach/export.{format:str}", export)]
+            Route("/coach/export.{format:str}", export), Route("/coach/submissions.csv", submission_list)]

@@ -21,7 +21,8 @@ LANGUAGE_IDS = {"python3": (".py", ".py3"), "cpp": (".cpp", ".cc", ".cxx"), "c":
 LANGUAGE_NAMES = {"python3": "Python 3", "cpp": "C++", "c": "C", "java": "Java", "kotlin": "Kotlin"}
 SCORINGS = ("icpc", "ioi")
 KEYS = {"name", "problems", "start", "duration", "freeze", "scoring", "languages", "penalty", "show_failing_test",
-        "id"}
+        "id", "medals"}
+MEDALS = ("gold", "silver", "bronze")
 _SPAN = re.compile(r"^\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*(?:(\d+)\s*s)?\s*$")
 
 
@@ -39,6 +40,7 @@ class Contest:
     languages: list[str]
     penalty: int
     show_failing_test: bool
+    medals: dict[str, int] | None = None  # places per medal (gold, silver, bronze): the awards' medals
 
     def problem_path(self, index: int, problems_dir: Path) -> Path:
         """The folder of the contest's `index`th problem: a slug under the problems folder, or a path
@@ -100,7 +102,18 @@ def load_contest(path: Path) -> Contest:
         raise fault("show_failing_test: expected true or false", "show_failing_test")
     return Contest(path, contest_id, name.strip(), problems, [lines.get(f"problems.{i}", lines.get("problems"))
                                                               for i in range(len(problems))],
-                   _start(data.get("start", "now"), fault), duration, freeze, scoring, languages, penalty, show)
+                   _start(data.get("start", "now"), fault), duration, freeze, scoring, languages, penalty, show,
+                   _medals(data.get("medals"), fault))
+
+
+def _medals(value, fault) -> dict[str, int] | None:
+    """`medals: {gold: 4, silver: 4, bronze: 4}`: how many places each medal goes to (none: no medals)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not value or set(value) - set(MEDALS) or not all(
+            isinstance(count, int) and not isinstance(count, bool) and count >= 0 for count in value.values()):
+        raise fault("medals: expected places per medal, such as {gold: 4, silver: 4, bronze: 4}", "medals")
+    return {medal: value.get(medal, 0) for medal in MEDALS}
 
 
 def _span(value, key: str, fault) -> timedelta:
