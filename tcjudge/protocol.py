@@ -25,7 +25,7 @@ file "path"); "include": a folder of files added to it (a package's include/pyth
 reads them by read_tree's rules and its child imports them from memory (engine/child.FolderImports).
 
 "program" (a compiled language, built by tcjudge.languages): {"argv", "env", "readable", "profile",
-"stdio", "ready", "result_channel", "crash_channel", "data_extra_mib", "cpu_extra", "serves"}; see
+"stdio", "ready", "result_channel", "crash_channel", "data_extra_mib", "stack_mib", "cpu_extra", "serves"}; see
 engine/solution.Program.
 
 A child's channels: the result channel on RESULT_FD (one JSON line: {"kind": "return" | "error" |

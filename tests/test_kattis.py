@@ -131,7 +131,7 @@ def test_a_package_with_nothing_to_run_names_its_own_submissions_folder(tmp_path
     package = _copy(tmp_path)
     shutil.rmtree(package / "submissions")
     (package / "submissions" / "accepted").mkdir(parents=True)
-    (package / "submissions" / "accepted" / "main.hs").write_text("main = return ()\n")  # a language never run here
+    (package / "submissions" / "accepted" / "main.ml").write_text("let () = ()\n")  # a language never run here (OCaml)
     code, _out, err = judge("--problems", package.parent, "check")
     assert code == 2
     assert "addtwo/submissions: no stored solutions to grade: 1 stored solution left out" in err, err

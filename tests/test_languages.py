@@ -489,4 +489,5 @@ def test_the_registry_names_each_languages_own_extensions():
         language = getattr(languages, name)
         assert type(language).__module__ == f"tcjudge.languages.{module}"
         assert language.extensions == extensions, name
-    assert [language.name for language in languages.every_language()] == ["python", "cpp", "java", "c", "kotlin"]
+    assert [language.name for language in languages.every_language()] == [
+        "python", "cpp", "java", "c", "kotlin", "rust", "go", "haskell", "csharp", "javascript", "pypy", "ruby"]

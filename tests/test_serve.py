@@ -57,7 +57,7 @@ def test_the_minimal_contest_file_reads(tmp_path):
 @pytest.mark.parametrize("text, line, words", [
     ("name: x\nproblems: [a]\nduration: 2x\n", 3, "duration: expected a time span"),
     ("name: x\nproblems: [a]\nduration: 2h\nscoring: acm\n", 4, "scoring: expected one of icpc, ioi"),
-    ("name: x\nproblems: [a]\nduration: 2h\nlanguages: [python3, rust]\n", 4, "unknown language id 'rust'"),
+    ("name: x\nproblems: [a]\nduration: 2h\nlanguages: [python3, scala]\n", 4, "unknown language id 'scala'"),
     ("name: x\nproblems: [a]\nduration: 2h\nstart: tomorrow\n", 4, "start: expected now or an ISO 8601 time"),
     ("name: x\nproblems: [a]\nduration: 1h\nfreeze: 2h\n", 4, "freeze: longer than the contest"),
     ("name: x\nproblem: [a]\nduration: 1h\n", 2, "unknown key 'problem'"),
@@ -333,7 +333,7 @@ def test_statement_samples_and_submission_rules(tmp_path):
         assert archive.namelist() and "returns:" in archive.read(archive.namelist()[0]).decode()
         assert archive.namelist()[0] == "0.txt"  # adder's example-0, numbered as `judge statement` does
     assert red.get("/problems/nope").status_code == 404
-    assert submit(red, name="adder.rs").status_code == 400  # not a contest language
+    assert submit(red, name="adder.scala").status_code == 400  # not a contest language
     assert submit(red, source=b"#" * (64 * 1024 + 1)).status_code == 400  # over --source-limit
     token = csrf_of(red.get("/submit").text)
     pasted = red.post("/submit", data={"csrf": token, "problem": "adder", "filename": "adder.py",
@@ -363,7 +363,8 @@ def test_clics_post_submission_with_basic_auth(tmp_path):
     assert [(j["submission_id"], j["judgement_type_id"]) for j in judgements] == [(str(number), "AC")]
     assert api.get("/api", auth=("red", site.passwords["red"])).json()["version"] == "2023-06"
     languages = api.get(f"/api/contests/{site.contest.id}/languages", auth=("red", site.passwords["red"])).json()
-    assert {item["id"] for item in languages} == {"python3", "cpp", "c", "java", "kotlin"}
+    assert {item["id"] for item in languages} == {"python3", "cpp", "c", "java", "kotlin", "rust", "go", "haskell", "csharp",
+                                                  "javascript", "ruby"}
 
 
 def test_judge_init_contest_writes_a_contest_file_that_loads(tmp_path, capsys):

@@ -119,7 +119,7 @@ def _limit(solution, data_baseline: int, nproc: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (data, data))
     resource.setrlimit(resource.RLIMIT_AS, (solution.address_space, solution.address_space))
     _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
-    stack = solution.memory_bytes if stack_hard == resource.RLIM_INFINITY else min(solution.memory_bytes, stack_hard)
+    stack = solution.stack_limit() if stack_hard == resource.RLIM_INFINITY else min(solution.stack_limit(), stack_hard)
     resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -74,6 +74,10 @@ class Solution:
             return self.memory_bytes + self.program.data_extra
         return baseline + self.memory_bytes
 
+    def stack_limit(self) -> int:
+        """RLIMIT_STACK: the memory limit (recursion as deep as memory allows), or the program's own."""
+        return self.program.stack if self.program is not None and self.program.stack else self.memory_bytes
+
     def cpu_backstop(self) -> int:
         return math.ceil(self.time_limit) + 1 + (self.program.cpu_extra if self.program else 0)
 
@@ -156,4 +160,7 @@ class Program:
         self.result_channel = bool(spec.get("result_channel", True))  # False: a stdin program ends by its exit
         self.crash_channel = bool(spec.get("crash_channel"))  # our runtime writes there when it crashes
         self.data_extra = int(spec.get("data_extra_mib", 0)) << 20
+        # RLIMIT_STACK, where not the memory limit (0): a runtime whose every thread takes the stack limit
+        # as its stack's size (glibc's default), while its language's own limit bounds recursion (node)
+        self.stack = int(spec.get("stack_mib", 0)) << 20
         self.cpu_extra = int(spec.get("cpu_extra", 0))

@@ -25,7 +25,9 @@ __all__ = ["BuildFault", "C", "CPP", "JAVA", "KOTLIN", "PYTHON", "project_folder
 # imported when its language is first asked for: grading a Python file imports no compiler's module.
 REGISTRY: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("python", "PYTHON", (".py", ".py3")), ("cpp", "CPP", (".cpp", ".cc", ".cxx")), ("java", "JAVA", (".java",)),
-    ("c", "C", (".c",)), ("kotlin", "KOTLIN", (".kt",)))
+    ("c", "C", (".c",)), ("kotlin", "KOTLIN", (".kt",)), ("rust", "RUST", (".rs",)),
+    ("go", "GO", (".go",)), ("haskell", "HASKELL", (".hs",)), ("csharp", "CSHARP", (".cs",)),
+    ("javascript", "JAVASCRIPT", (".js",)), ("pypy", "PYPY", ()), ("ruby", "RUBY", (".rb",)))
 _MODULES = {name: module for module, name, _ in REGISTRY}
 
 

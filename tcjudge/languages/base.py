@@ -55,11 +55,27 @@ class Language:
 
     name = ""  # the request's "language" and the cache's namespace
     title = ""  # what tables show
-    extensions: tuple[str, ...] = ()
+    extensions: tuple[str, ...] = ()  # the file extensions that pick it (languages.REGISTRY repeats them)
     layers = ""  # what confines its tests, for `doctor`
     install_hint = ""  # how to get the missing compiler
     kattis_code = ""  # its code in the Kattis languages table: a package's include/<code>/ is given to it
     entry_marker: re.Pattern | None = None  # what marks a program's entry file in a folder of several
+
+    @property
+    def source_extensions(self) -> tuple[str, ...]:
+        """The extensions of its source files in a folder (a language picked by content, not by an
+        extension of its own, has those of the language it is a dialect of)."""
+        return self.extensions
+
+    def dialect(self, path: Path) -> Language:
+        """The language that runs this file or folder, found by scanning its text: this one, or one it
+        picks by content (a `#!` line naming pypy3 makes a Python file PyPy 3's)."""
+        return self
+
+    def machine_version(self) -> str | None:
+        """What of this machine can change its verdicts (the history's reuse key): its toolchain's version."""
+        toolchain = self.toolchain()
+        return toolchain.version if toolchain else None
 
     def classes(self, source: str) -> set[str]:
         """The class names a source declares, found without running or compiling it."""
@@ -128,16 +144,17 @@ class Language:
     def defines_entry(self, file: Path) -> bool:
         """Whether an included file is an entry point: a source of this language named `main` (any case),
         as problemtools' mainfile rule reads one (a language with a binary entry tells it by its text)."""
-        return file.stem.lower() == "main" and file.suffix.lower() in self.extensions
+        return file.stem.lower() == "main" and file.suffix.lower() in self.source_extensions
 
     def entry_file(self, files: dict[str, bytes]) -> str:
         """The file a folder's program starts from, as the Kattis format and problemtools choose it: `main`
         with the language's extension (any case); else the one file that `entry_marker` marks (a main
         method, `if __name__ == "__main__"`); else the first source file by name. Only the folder's top
         is searched (where `python3 main.py` and `java Main` start). CompileError if none."""
-        names = sorted(name for name in files if Path(name).suffix.lower() in self.extensions and "/" not in name)
+        extensions = self.source_extensions
+        names = sorted(name for name in files if Path(name).suffix.lower() in extensions and "/" not in name)
         if not names:
-            raise CompileError(f"the folder holds no {self.title} file ({', '.join(self.extensions)}) at its top")
+            raise CompileError(f"the folder holds no {self.title} file ({', '.join(extensions)}) at its top")
         mains = [name for name in names if Path(name).stem.lower() == "main"]
         if mains:
             return mains[0]

@@ -31,5 +31,5 @@ def verdict_machine(solution: Path) -> str:
 
 def machine_for(language) -> str:
     """verdict_machine for a solution in `language` (a languages.Language, or None: nothing compiled)."""
-    toolchain = language.toolchain() if language is not None else None
-    return f"{host_id()}; {toolchain.version}" if toolchain else host_id()
+    version = language.machine_version() if language is not None else None
+    return f"{host_id()}; {version}" if version else host_id()

@@ -11,7 +11,8 @@ from .base import Language, Toolchain, read_folder, read_source
 CLASS_LINE = re.compile(r"^class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 # Python 2, which the judge does not run, in a .py file: a `python2` shebang (problemtools' rule), or
 # a statement Python 3 cannot parse (print without parentheses, `exec "..."`, `except E, name:`).
-PYTHON2_SHEBANG = re.compile(rb"\A#![^\n]*python2\b")
+PYTHON2_SHEBANG = re.compile(rb"\A#![^\n]*(?:python2|pypy)\b")  # (pypy, without a 3: PyPy's Python 2)
+PYPY3_SHEBANG = re.compile(rb"\A#![^\n]*\bpypy3\b")  # problemtools' and Kattis's Python 3 interpreter, asked for by name
 PYTHON2_STATEMENT = re.compile(rb"^[ \t]*(?:print(?:[ \t]+(?![ \t]*[=(.,)\]:+*/%&|^<-])(?!>>?=)\S|[ \t]*$)|exec[ \t]+[\"'\w]"
                                rb"|except[ \t]+[\w.]+[ \t]*,[ \t]*\w+[ \t]*:)", re.MULTILINE)
 TRIPLE_QUOTED = re.compile(rb"(\"\"\"|\'\'\')[\s\S]*?\1")
@@ -24,15 +25,54 @@ class Python(Language):
     title = "Python"
     extensions = (".py", ".py3")  # .py3: how some archives mark Python 3
     layers = ("compiled and run in a child forked from a zygote: rlimits, Landlock, seccomp "
-              "(interpreter profile: no execve)")
+              "(interpreter profile: no execve); a Kattis package's Python 3 runs on PyPy 3 where it is installed")
 
     kattis_code = "python3"
     entry_marker = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.MULTILINE)
+
+    def dialect(self, path: Path) -> Language:
+        """PyPy 3 for a file whose `#!` line names pypy3 (a folder: any file at its top), else CPython."""
+        path = Path(path)
+        files = sorted(path.glob("*.py")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                with open(file, "rb") as handle:
+                    first = handle.readline(SCANNED)
+            except OSError:
+                continue
+            if PYPY3_SHEBANG.match(first):
+                from .pypy import PYPY
+
+                return PYPY
+        return self
+
+    def runner(self, problem) -> Language:
+        """What runs a Python 3 file named by no `#!` line: for a Kattis package, PyPy 3 where it is
+        installed (problemtools and Kattis run Python 3 there, and the package's time limit assumes it:
+        docs/kattis.md), else CPython in the zygote (this language; our own problems always)."""
+        if problem.kind.own_format:
+            return self
+        from .pypy import PYPY
+
+        return PYPY if PYPY.toolchain() is not None else self
+
+    def program(self, path: Path, problem, source_limit: int) -> dict | None:
+        runner = self.runner(problem)
+        return None if runner is self else runner.program(path, problem, source_limit)
+
+    def machine_version(self) -> str | None:
+        """CPython's version, and PyPy 3's where it is installed: a package's Python 3 runs there."""
+        from .pypy import PYPY
+
+        pypy = PYPY.toolchain()
+        return f"{self.toolchain().version}; {pypy.version}" if pypy else self.toolchain().version
 
     def load_fields(self, path: Path, problem, source_limit: int) -> dict:
         """A multi-file program (a folder) or one with a package's included files: the file it starts
         from ("entry": Language.entry_file's rule; beside one file, the file itself unless the package
         includes a main.py, its driver) and the included folder; the zygote reads the files."""
+        if self.runner(problem) is not self:  # built and run as a program (PyPy 3)
+            return {}
         path, included = Path(path), self.included(problem)
         constants = {"constants": problem.constants} if getattr(problem, "constants", None) else {}
         if not path.is_dir() and included is None:

@@ -104,15 +104,19 @@ class SolutionLanguage(Protocol):
     def unsupported(self, path: Path) -> str | None:
         """Why the file is in a dialect the judge does not run (Python 2), else None."""
 
+    def dialect(self, path: Path) -> SolutionLanguage:
+        """The language that runs the file: this one, or another its text names (a pypy3 `#!` line)."""
+
 
 def language_of(path: Path, languages: Mapping[str, Any]) -> Any | None:
     """A solution's language from `languages` (file extension -> language): a file's by its extension;
     a folder's (a multi-file solution, as the Kattis format has them) the one most of its files are in,
-    as the format detects it (None when none is, or two tie: the format's "cannot be determined").
+    as the format detects it (None when none is, or two tie: the format's "cannot be determined"); then
+    the dialect its text names (a pypy3 `#!` line), as problemtools tells Python 2 by its `#!` line.
     Links are not followed; the files themselves are read later, by protocol.read_tree's rules."""
     path = Path(path)
     if not path.is_dir():
-        return languages.get(path.suffix.lower())
+        return _dialect(languages.get(path.suffix.lower()), path)
     counted: Counter = Counter()
     for _folder, subfolders, files in os.walk(path):
         subfolders[:] = [name for name in subfolders if not name.startswith(".")]
@@ -121,7 +125,13 @@ def language_of(path: Path, languages: Mapping[str, Any]) -> Any | None:
     ranked = counted.most_common(2)
     if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
         return None
-    return ranked[0][0]
+    return _dialect(ranked[0][0], path)
+
+
+def _dialect(language: Any | None, path: Path) -> Any | None:
+    """The language its text picks among the extension's (a `#!` line naming pypy3: PyPy 3), where the
+    language says (languages.Language.dialect)."""
+    return language.dialect(path) if language is not None else None
 
 
 class Kind:

@@ -12,13 +12,15 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from ..errors import JudgeInputError
+from ..languages import every_language
 from ..problems.yamlio import load_mapping
 from ..record import record
 
-# CLICS language ids (issue 36: contracts) -> the file extensions that pick them
-LANGUAGE_IDS = {"python3": (".py", ".py3"), "cpp": (".cpp", ".cc", ".cxx"), "c": (".c",), "java": (".java",),
-                "kotlin": (".kt",)}
-LANGUAGE_NAMES = {"python3": "Python 3", "cpp": "C++", "c": "C", "java": "Java", "kotlin": "Kotlin"}
+# CLICS language ids (issue 36: contracts) -> the file extensions that pick them: every language of the
+# judge's that an extension picks (languages.REGISTRY), under its Kattis code, which CLICS shares (PyPy 3
+# has no extension of its own: a .py file runs on it where its #! line or its package says)
+LANGUAGE_IDS = {language.kattis_code: language.extensions for language in every_language() if language.extensions}
+LANGUAGE_NAMES = {language.kattis_code: language.title for language in every_language()} | {"python3": "Python 3"}
 SCORINGS = ("icpc", "ioi")
 KEYS = {"name", "problems", "start", "duration", "freeze", "scoring", "languages", "penalty", "show_failing_test",
         "id", "medals"}

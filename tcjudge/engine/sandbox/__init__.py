@@ -118,7 +118,8 @@ def _seccomp_layer(arch: str | None, why: str, profile: Profile = PYTHON) -> Lay
         return LayerStatus("seccomp", False, why)
     groups = _seccomp.deny_groups(profile)
     n = sum(1 for _g, _w, _a, names in groups for nm in names if nm in _seccomp.SYSCALLS[arch])
-    relaxed = [name for name in ("exec", "executable_memory", "growsdown", "async_signals") if getattr(profile, name)]
+    relaxed = [name for name in ("exec", "executable_memory", "growsdown", "async_signals", "own_scheduling")
+               if getattr(profile, name)]
     return LayerStatus(
         "seccomp", True,
         f"{arch} BPF deny list ({n} syscalls + {len(_seccomp.conditional(profile))} argument checks): no fork"

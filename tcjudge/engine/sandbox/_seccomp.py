@@ -207,6 +207,12 @@ DENY_GROUPS: list[tuple[str, str, tuple[str, int], tuple[str, ...]]] = [
              "personality", "modify_ldt", "uselib")),
 ]  # fmt: skip
 
+# (own_scheduling profiles) a thread's scheduling policy set "successfully", changing nothing: mono sets
+# its finalizer thread's and, refused, prints a warning on standard output, into the program's answer
+OWN_SCHEDULING = ("own-scheduling", "setting a scheduling policy succeeds and changes nothing (mono sets its "
+                  "finalizer thread's, and prints a warning into the answer when refused)", IGNORED,
+                  ("sched_setscheduler", "sched_setparam"))
+
 # (processes profiles) what stays of the "processes" group: the tree keeps to the test's process group
 TREE_PROCESSES = ("processes", "no leaving the process group, which the engine kills at the test's end (fork and "
                   "vfork allowed: a bounded tree)", EPERM, ("setsid", "setpgid"))
@@ -240,13 +246,17 @@ def conditional(profile: Profile) -> list[str]:
 
 def deny_groups(profile: Profile) -> list[tuple[str, str, tuple[str, int], tuple[str, ...]]]:
     """DENY_GROUPS under `profile`: an exec profile trades the "exec" group for "execveat" (its one
-    execve is decided on its path pointer), the others deny both calls outright; a processes profile
-    keeps only setsid and setpgid of the "processes" group (TREE_PROCESSES)."""
+    execve is decided on its path pointer), the others deny both calls outright; an own_scheduling one
+    ignores a scheduling policy (OWN_SCHEDULING) where the others refuse it; a processes one keeps only
+    setsid and setpgid of the "processes" group (TREE_PROCESSES)."""
     left_out = "exec" if profile.exec else "execveat"
     groups = [group for group in DENY_GROUPS if group[0] != left_out]
     if profile.processes:  # fork allowed (TREE_PROCESSES)
         groups = [TREE_PROCESSES if group[0] == "processes" else group for group in groups]
-    return groups
+    if not profile.own_scheduling:
+        return groups
+    return [(name, why, action, tuple(call for call in calls if call not in OWN_SCHEDULING[3]))
+            for name, why, action, calls in groups] + [OWN_SCHEDULING]
 
 
 def errno_action(err: int) -> int:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class Profile(namedtuple("Profile", "name exec executable_memory growsdown async_signals processes",
-                         defaults=(False, False, False, False, False))):
+class Profile(namedtuple("Profile", "name exec executable_memory growsdown async_signals processes own_scheduling",
+                         defaults=(False, False, False, False, False, False))):
     """A profile's name and what it relaxes (each False by default):
 
     exec: execve/execveat allowed: the child replaces itself with a prepared program (a compiled
@@ -39,6 +39,10 @@ class Profile(namedtuple("Profile", "name exec executable_memory growsdown async
     (ABI 6) keeps them within the test, else to the first process alone. The engine gives it only where
     a cgroup (pids.max, memory.max, CPU accounting) or RLIMIT_NPROC bounds the tree.
 
+    own_scheduling: sched_setscheduler and sched_setparam succeed without doing anything, where they
+    are refused (EPERM): a runtime that sets its own threads' policy and, refused, prints a warning on
+    standard output (mono). Nothing changes for any process, so nothing is reopened.
+
     (A named tuple, not a dataclass, on the zygote's side: see protocol.Limits.)"""
 
     __slots__ = ()
@@ -47,4 +51,11 @@ class Profile(namedtuple("Profile", "name exec executable_memory growsdown async
 PYTHON = Profile("python")
 NATIVE = Profile("native", exec=True)  # a compiled binary: one execve of it, no JIT, no fork
 JVM = Profile("jvm", exec=True, executable_memory=True)  # the java launcher, then HotSpot's JIT
-PROFILES = {profile.name: profile for profile in (PYTHON, NATIVE, JVM)}
+RUST = Profile("rust", exec=True)
+GO = Profile("go", exec=True)
+HASKELL = Profile("haskell", exec=True)
+MONO = Profile("mono", exec=True, executable_memory=True, own_scheduling=True)
+NODE = Profile("node", exec=True, executable_memory=True)
+PYPY = Profile("pypy", exec=True, executable_memory=True)
+RUBY = Profile("ruby", exec=True)
+PROFILES = {profile.name: profile for profile in (PYTHON, NATIVE, JVM, RUST, GO, HASKELL, MONO, NODE, PYPY, RUBY)}

@@ -1,0 +1,7 @@
+// expect: TLE
+class Spin {
+    static volatile int n;
+    static void Main() {
+        for (;;) n++;
+    }
+}

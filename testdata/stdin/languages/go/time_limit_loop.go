@@ -1,0 +1,10 @@
+// expect: TLE
+package main
+
+var n uint64
+
+func main() {
+	for {
+		n++
+	}
+}

@@ -1,0 +1,3 @@
+-- expect: CE
+main :: IO ()
+main = print (1 + "one")

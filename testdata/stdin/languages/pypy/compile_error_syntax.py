@@ -1,0 +1,3 @@
+#!/usr/bin/env pypy3
+# expect: CE
+print("unclosed"

@@ -1,0 +1,3 @@
+# expect: TLE
+n = 0
+loop { n = (n + 1) % 1_000_003 }
