@@ -194,3 +194,25 @@ def test_a_pypy_program_imports_the_files_beside_it(tmp_path):
     with Pool(1) as pool:
         [result] = pool.grade([SolutionRun(problem, folder, problem.tests, stop_on_failure=True)])
     assert result.verdict is Verdict.AC, result.compile_message or result.first_failure
+
+
+@pytest.mark.parametrize("pypy_installed", [True, False])
+def test_a_packages_python_runs_on_pypy_where_installed_else_on_cpython(monkeypatch, pypy_installed):
+    """problemtools and Kattis run a package's Python 3 on PyPy 3 (docs/kattis.md says why); where pypy3 is
+    missing it runs on CPython in the zygote, as before. Our own problems' Python is CPython either way."""
+    from tcjudge.languages import programs
+
+    if pypy_installed:
+        _language("pypy")
+    else:
+        monkeypatch.setitem(programs._FOUND, "pypy", None)
+    package = load_problem(TESTDATA / "kattis" / "product")
+    runs = [SolutionRun(package, package.path / "submissions" / "accepted" / name, package.tests, stop_on_failure=True)
+            for name in ("py_main", "single_include.py")]
+    own = load_problem(ADD)
+    runs.append(SolutionRun(own, TESTDATA / "stdin" / "solutions" / "add.py", own.tests, stop_on_failure=True))
+    with Pool(2) as pool:
+        results = pool.grade(runs)
+    assert [str(result.verdict) for result in results] == ["AC", "AC", "AC"], [r.first_failure for r in results]
+    assert [run.program is not None for run in runs] == [pypy_installed, pypy_installed, False]
+    assert ("PyPy" in languages.PYTHON.machine_version()) == pypy_installed  # the history's reuse key
