@@ -28,6 +28,7 @@ from tcjudge.serve.accounts import make_accounts  # noqa: E402
 from tcjudge.serve.api import problem_events, static_events  # noqa: E402
 from tcjudge.serve.app import build_app  # noqa: E402
 from tcjudge.serve.contest import load_contest  # noqa: E402
+from tcjudge.serve.exports import awards  # noqa: E402
 from tcjudge.serve.grading import Grader  # noqa: E402
 from tcjudge.serve.state import Serve  # noqa: E402
 from tcjudge.serve.store import Store  # noqa: E402
@@ -322,7 +323,9 @@ def test_icpc_penalty_and_first_to_solve(tmp_path):
     rows = {row["team_id"]: row for row in board["rows"]}
     assert rows[str(blue)]["rank"] == 1 and rows[str(blue)]["score"] == {"num_solved": 1, "total_time": 8}
     assert rows[str(red)]["score"] == {"num_solved": 1, "total_time": 12 + 20}  # one WA before; CE costs nothing
-    assert rows[str(blue)]["problems"][0]["first_to_solve"] and not rows[str(red)]["problems"][0]["first_to_solve"]
+    assert all("first_to_solve" not in cell for row in rows.values() for cell in row["problems"])  # not the spec's
+    first = {award["id"]: award["team_ids"] for award in awards(site.serve)}["first-to-solve-adder"]
+    assert first == [str(blue)]  # the awards say it
 
 
 def test_statement_samples_and_submission_rules(tmp_path):

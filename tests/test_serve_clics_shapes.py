@@ -3,7 +3,8 @@ on a contest run as people run it: two teams submit (a page, an API POST), the g
 asks, the coach answers and broadcasts, freezes, the contest ends, the coach unfreezes and finalizes.
 Every endpoint is fetched as the coach and as a team and checked against the spec's tables, restated
 below as JSON Schema (the spec's own schemas in icpc/ccs-specs json-schema/ are theirs, not ours to
-ship; `CCS_SPECS_SCHEMAS=<that folder>` also checks against them). The spec's words beyond one object:
+ship; `CCS_SPECS_SCHEMAS=<that folder>`, or CCS_SPECS_DIR=<a copy of the branch>, also checks against them;
+tests/test_serve_check_api.py runs the spec's own check-api.sh). The spec's words beyond one object:
 the event feed's latest event of each object is what the endpoint returns, references resolve, a FILE's
 href answers its mime type, an error is {code, message}, and `access` lists every property served."""
 
@@ -51,8 +52,9 @@ CAPABILITIES = ["contest_start", "contest_thaw", "team_submit", "team_clar", "pr
                 "admin_submit", "admin_clar"]
 EVENT_TYPES = ["contest", "judgement-types", "languages", "problems", "groups", "organizations", "teams", "persons",
                "accounts", "state", "submissions", "judgements", "runs", "clarifications", "awards", "commentary"]
-# Our extensions ("Clients should accept additional (unknown) properties"), documented in docs/serve.md.
-EXTENSIONS = {"scoreboard problem": {"first_to_solve": {"type": "boolean"}}}
+# Our extensions ("Clients should accept additional (unknown) properties"), documented in docs/serve.md: none
+# (the spec's check-api.sh in strict mode refuses any, tests/test_serve_check_api.py).
+EXTENSIONS = {"scoreboard problem": {}}
 
 
 def null(schema: dict) -> dict:
@@ -458,13 +460,17 @@ def test_a_team_without_the_failing_test_is_offered_no_runs(tmp_path):
     check_access(api, seen)
 
 
-@pytest.mark.skipif(not os.environ.get("CCS_SPECS_SCHEMAS"), reason="CCS_SPECS_SCHEMAS (icpc/ccs-specs 2023-06 "
-                    "json-schema/, for a check against the spec's own schemas) is not set")
+SPEC_SCHEMAS = os.environ.get("CCS_SPECS_SCHEMAS") or (os.environ.get("CCS_SPECS_DIR") and
+                                                      os.path.join(os.environ["CCS_SPECS_DIR"], "json-schema"))
+
+
+@pytest.mark.skipif(not SPEC_SCHEMAS, reason="CCS_SPECS_SCHEMAS (icpc/ccs-specs 2023-06 json-schema/, for a check "
+                    "against the spec's own schemas), or CCS_SPECS_DIR (a copy of that branch), is not set")
 @pytest.mark.parametrize("scoring", ["icpc", "ioi"])
 def test_the_specs_own_schemas_when_given(tmp_path, scoring):
     from referencing import Registry, Resource
 
-    folder = Path(os.environ["CCS_SPECS_SCHEMAS"])
+    folder = Path(SPEC_SCHEMAS)
     loaded = {path.stem: json.loads(path.read_text()) for path in folder.glob("*.json")}
     registry = Registry().with_resources((schema["$id"], Resource.from_contents(schema)) for schema in loaded.values())
     site = Site(tmp_path, extra=f"scoring: {scoring}\nshow_failing_test: true\n")

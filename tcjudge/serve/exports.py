@@ -11,10 +11,9 @@ from __future__ import annotations
 import csv
 import io
 
+from .contest import MEDALS
 from .scoreboard import standings
 from .store import reltime
-
-MEDALS = ("gold", "silver", "bronze")
 
 
 def label(index: int) -> str:
