@@ -25,6 +25,8 @@ from .test_serve_server import Server  # noqa: E402
 
 ACCEPTED = (TESTDATA / "solutions" / "accepted.py").read_text()
 WRONG = (TESTDATA / "solutions" / "wrong_answer.py").read_text()
+SYNTAX = (TESTDATA / "solutions" / "compile_error_syntax.py").read_text()
+SLOW = (TESTDATA / "solutions" / "time_limit_loop.py").read_text()
 AXE_RUN = ("() => axe.run(document).then(r => r.violations.map(v => "
            "({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))})))")
 
@@ -294,3 +296,36 @@ def test_every_page_fits_a_phone_and_a_laptop_without_scrolling_sideways(browser
                 assert page.evaluate(OUT_OF_PLACE) == [], (width, username, path)  # (was 504-688 px wide at 390)
                 checked(page)
             context.close()
+
+
+def test_a_compile_errors_message_arrives_with_its_verdict_without_a_reload(browser, server):
+    for _ in range(2):
+        submitted(server, "blue", SLOW)  # (the grader is busy: red's page is open before its judgement)
+    red = log_in(browser.new_context(), server, "red", check=False)
+    red.get_by_role("link", name="Submit", exact=True).click()
+    red.get_by_label("File name").fill("adder.py")
+    red.get_by_label("Source", exact=True).fill(SYNTAX)
+    red.get_by_role("button", name="Submit").click()
+    red.wait_for_url(re.compile(r".*/submissions/\d+$"))
+    red.evaluate("window.notReloaded = true")
+    verdict = red.locator(".verdict")
+    assert verdict.inner_text() in ("queued", "judging")
+    verdict.filter(has_text="CE").wait_for(timeout=60000)
+    message = red.locator("#judgement pre.message")
+    message.wait_for(timeout=30000)  # (before: "CE" alone until a reload)
+    assert "SyntaxError" in message.inner_text() and red.evaluate("window.notReloaded")
+
+
+def test_the_coachs_submission_page_shows_the_source_first_and_the_output_beside_the_expected(browser, server):
+    number = submitted(server, "red", WRONG)
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
+    coach = log_in(context, server, "coach", check=False)
+    coach.goto(f"{server.url}/submissions/{number}")
+    coach.locator(".verdict").filter(has_text="WA").wait_for(timeout=60000)
+    coach.locator(".compared").wait_for(timeout=30000)
+    top = {name: coach.get_by_role("heading", name=name, exact=True).bounding_box()["y"]
+           for name in ("Source (adder.py)", "Its output", "Expected", "Tests run")}
+    assert top["Source (adder.py)"] < top["Its output"] == top["Expected"] < top["Tests run"]  # side by side
+    assert coach.locator(".compared pre").nth(1).inner_text() == "6"
+    assert coach.locator(".compared pre").nth(2).inner_text() == "12"
+    checked(coach)

@@ -1,5 +1,6 @@
 """`judge serve`'s pages in-process (issue 47's browser findings, the rules behind them): the coach's
-contest actions where they apply, with their confirmations. The real-browser side of each is in
+contest actions where they apply, with their confirmations; the tests column and a grading's live
+figures; the coach's view of a failing test. The real-browser side of each is in
 tests/test_serve_browser.py."""
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ pytest.importorskip("argon2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from .test_serve import ACCEPTED, Site, csrf_of, number_of, submit  # noqa: E402
+from tcjudge.engine.results import TestResult  # noqa: E402
+from tcjudge.verdicts import Verdict  # noqa: E402
+
+from .test_serve import ACCEPTED, WRONG, Site, csrf_of, number_of, submit  # noqa: E402
 
 ENDED = datetime.now(timezone.utc) - timedelta(hours=3)  # a 2 h contest that has ended
 
@@ -79,3 +83,73 @@ def test_a_rejudge_unfreeze_or_finalize_asked_by_a_link_is_a_page_to_confirm(tmp
     board = coach.get("/scoreboard").text
     assert 'href="/coach/freeze?action=unfreeze"' in board and "action=finalize" not in board
     assert 'value="freeze"' not in board  # frozen already
+
+
+def cells(page: str, number: int) -> dict:
+    """A submission's row's cells by class, as a page shows them."""
+    row = page[page.index(f'id="s{number}"'):]
+    row = row[:row.index("</tr>")]
+    return {name: row.split(f'class="{name}">', 1)[1].split("<", 1)[0] for name in ("verdict", "tests", "cpu", "memory")}
+
+
+def test_the_tests_column_tells_a_team_no_failing_tests_number_unless_the_contest_shows_it(tmp_path):
+    (tmp_path / "hidden").mkdir()
+    (tmp_path / "shown").mkdir()
+    site = Site(tmp_path / "hidden")
+    red = site.client("red")
+    wrong, right = number_of(submit(red, WRONG)), number_of(submit(red))
+    site.grader.grade(wrong)
+    site.grader.grade(right)
+    page = red.get("/submissions").text
+    assert cells(page, wrong)["verdict"] == "WA" and cells(page, wrong)["tests"] == ""  # (was '1/4': the first failed)
+    assert cells(page, right)["tests"] == "4/4"
+    assert "First failing" not in red.get(f"/submissions/{wrong}").text
+    assert cells(site.client("coach").get("/submissions").text, wrong)["tests"] == "1/4"  # the coach sees it
+
+    shown = Site(tmp_path / "shown", extra="show_failing_test: true\n")
+    red = shown.client("red")
+    wrong = number_of(submit(red, WRONG))
+    shown.grader.grade(wrong)
+    assert cells(red.get("/submissions").text, wrong)["tests"] == "1/4"
+    assert "First failing: test 1: WA" in red.get(f"/submissions/{wrong}").text
+
+
+def test_a_gradings_live_figures_are_those_its_judgement_will_count(tmp_path):
+    site = Site(tmp_path)
+    number = number_of(submit(site.client("red"), WRONG))
+    names = [test.name for test in site.problems["adder"].tests]
+    seen = []
+
+    def pool(runs, on_test, team_id):  # a pool whose second worker finishes a later test first
+        run = runs[0]
+        for index, result in ((2, TestResult(names[2], Verdict.MLE, 9.0, 9.0, 262.0)),
+                              (1, TestResult(names[1], Verdict.WA, 3.0, 3.0, 128.0)),
+                              (0, TestResult(names[0], Verdict.AC, 2.0, 2.0, 10.0)),
+                              (3, TestResult(names[3], None))):  # (skipped: after the first failure)
+            if result.verdict is not None:
+                run.record(index, result)
+            on_test(run, index, result)
+            seen.append(dict(site.grader.live[number]))
+        return [run.result()]
+
+    site.grader._grade_runs = pool
+    site.grader.grade(number)
+    assert [(figures["done"], figures["memory_mib"]) for figures in seen] == [(0, 0.0), (0, 0.0), (2, 128.0), (2, 128.0)]
+    # (before: (1, 262.0), (2, 262.0), (3, 262.0), (4, 262.0): the MLE that the WA before it withdraws, and the skipped test)
+    coach = cells(site.client("coach").get("/submissions").text, number)
+    assert coach == {"verdict": "WA", "tests": "2/4", "cpu": "3 ms", "memory": "128.0 MiB"}
+
+
+def test_the_coach_sees_the_source_then_the_failing_tests_output_beside_the_expected_one(tmp_path):
+    site = Site(tmp_path)
+    number = number_of(submit(site.client("red"), WRONG))
+    site.grader.grade(number)
+    page = site.client("coach").get(f"/submissions/{number}").text
+    assert page.index("<h2>Source (adder.py)</h2>") < page.index("<h2>Test example-0</h2>") < page.index("Tests run")
+    compared = page[page.index('<div class="compared">'):]
+    compared = compared[:compared.index("</section>")]
+    assert "<h3>Its output</h3><pre tabindex=\"0\">6</pre>" in compared  # (no team output before)
+    assert "<h3>Expected</h3><pre tabindex=\"0\">12</pre>" in compared and "[1, 2, 3], 2" in compared
+    assert "not run</td>" not in page and "3 tests not run" in page  # (before: a row per test not run)
+    team = site.client("red").get(f"/submissions/{number}").text
+    assert 'class="compared"' not in team and "Tests run" not in team and "12" not in team.split("<main>")[1]

@@ -202,11 +202,19 @@ def data_text(data: Data, limit: int) -> str:
     return shorten(data.read()[:limit * 4].decode("utf-8", "replace"), limit)
 
 
-def input_text(test: TestCase) -> str:
+def input_text(test: TestCase, limit: int = INPUT_SHOWN) -> str:
     """A test's arguments (or a stdin test's input), shortened, as reports show them."""
     if test.input is not None:
-        return data_text(test.input, INPUT_SHOWN)
-    return shorten(", ".join(repr(list(a) if isinstance(a, tuple) else a) for a in test.args), INPUT_SHOWN)
+        return data_text(test.input, limit)
+    return shorten(", ".join(repr(list(a) if isinstance(a, tuple) else a) for a in test.args), limit)
+
+
+def expected_text(test: TestCase, limit: int) -> str:
+    """A test's expected answer (a stdin test's answer file, a method's value), shortened, as reports
+    show it."""
+    if test.answer is not None:
+        return data_text(test.answer, limit)
+    return shorten(repr(list(test.expected) if isinstance(test.expected, tuple) else test.expected), limit)
 
 
 def _report_of(facts: RunFacts, expected: frozenset[str]) -> tuple[dict | None, str | None]:

@@ -84,13 +84,19 @@ class SolutionRun:
             if result.verdict is Verdict.CE and self.load_outcome is None:  # a program that does not compile
                 self.load_outcome = (Verdict.CE, result.message)
 
+    def counted(self) -> list[TestResult | None]:
+        """The results that count so far, by index (None: not run, or not yet). With stop_on_failure,
+        tests after the first failure count as not run even when a parallel worker had already run
+        them: every figure is then the same at any -j, while it is graded as at its end."""
+        with self.lock:
+            results, failure = list(self.results), self.first_failure
+        if self.stop_on_failure and failure is not None:
+            results[failure + 1:] = [None] * (len(results) - failure - 1)
+        return results
+
     def result(self) -> GradeResult:
-        """The grade so far. With stop_on_failure, tests after the first failure count as not run
-        even when a parallel worker had already run them: every figure is then the same at any -j."""
-        results = self.results
-        if self.stop_on_failure and self.first_failure is not None:
-            results = results[: self.first_failure + 1] + [None] * (len(results) - self.first_failure - 1)
-        tests = [r or TestResult(t.name, None) for r, t in zip(results, self.tests)]
+        """The grade so far (its tests: counted())."""
+        tests = [r or TestResult(t.name, None) for r, t in zip(self.counted(), self.tests)]
         compile_message = ""
         if self.load_outcome is not None:
             verdict, message = self.load_outcome

@@ -16,12 +16,11 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from ..engine.judging import data_text, input_text
+from ..engine.judging import expected_text, input_text
 
 from ..engine.results import GradeResult
 from ..problems.catalog import display_path
 from ..problems.format import Problem
-from ..problems.tctypes import shorten
 from ..verdicts import Verdict
 from ..text import count, score_of
 from .history import History, SinceLastReport
@@ -79,7 +78,7 @@ def problem_page(problem: Problem, results: list[GradeResult], changes: list, st
     details = {
         "input_label": problem.kind.input_label,
         "tests": [[t.name, "", ""] if verdicts_only else
-                  [t.name, input_text(t), data_text(t.answer, EXPECTED_SHOWN) if t.answer else _shown(t.expected)]
+                  [t.name, input_text(t), expected_text(t, EXPECTED_SHOWN)]
                   for t in problem.tests],
         "solutions": [{"path": display_path(r.solution), "message": r.compile_message,
                        "cells": [[str(t.verdict or "not run"), round(t.cpu_ms, 1), round(t.wall_ms, 1),
@@ -227,7 +226,3 @@ def markdown_grid(results: list[GradeResult]) -> list[str]:
     lines += ["```", "", "`.` AC, `W` WA, `T` TLE, `M` MLE, `R` RE, `C` CE, `I` IE, blank: not run; "
               "the ruler's digits stand above tests 10, 20, 30, ... (their tens digit)."]
     return lines
-
-
-def _shown(value) -> str:
-    return shorten(repr(list(value) if isinstance(value, tuple) else value), EXPECTED_SHOWN)

@@ -10,13 +10,16 @@ submission does not hold back another team's trivial one (issue 47: a TLE held t
 thread, and the other teams waited 21 s). Fair sharing: the next submission is the oldest of the
 team served longest ago (a team that sends twenty submissions in a burst does not hold back another
 team's one). On a --cluster, one submission at a time (Dask spreads its tests over its workers).
-Contest mode: every run is verdicts-only (--hide-expected). A judge failure is an IE judgement with
-its reason, which a coach can rejudge; the submission is never lost.
+A judgement keeps each test's verdict, figures and message, and what the first failing test printed
+and returned: the coach's page shows them beside the expected answer; a team's sees none of them
+(views.py). A judge failure is an IE judgement with its reason, which a coach can rejudge; the
+submission is never lost.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import shutil
 import sys
 import tempfile
@@ -159,9 +162,11 @@ class Grader:
             path = materialize(row, folder)
             finished: dict[str, float] = {}  # test name -> when its run ended (a CLICS run's time)
             result = self._run(number, row["team_id"], problem, path, finished)
+            failing = result.first_failure  # (its output and value: the coach's, beside the expected one)
             tests = [{"name": t.name, "verdict": str(t.verdict) if t.verdict else None, "cpu_ms": round(t.cpu_ms, 1),
                       "memory_mib": round(t.memory_mib, 1), "message": t.message}
-                     | ({"ended": finished[t.name]} if t.name in finished else {}) for t in result.tests]
+                     | ({"ended": finished[t.name]} if t.name in finished else {})
+                     | ({"returned": t.returned, "output": t.output} if t is failing else {}) for t in result.tests]
             verdict = str(result.verdict)
             score = self._score(result)
             message = result.compile_message or (result.first_failure.message if result.first_failure else "")
@@ -185,17 +190,23 @@ class Grader:
             self._changed(row["team_id"])
 
     def _run(self, number: int, team_id: int, problem, path: Path, finished: dict[str, float]):
-        every_test = self.contest.scoring == "ioi" or problem.grading is not None
-        run = SolutionRun(problem, path, problem.tests, not every_test, verdicts_only=True)
+        run = SolutionRun(problem, path, problem.tests, not every_test(self.contest, problem))
         self.live[number] = {"done": 0, "total": len(problem.tests), "cpu_ms": 0.0, "memory_mib": 0.0}
 
-        def on_test(_run, _index, test) -> None:
-            live = self.live[number]
-            live["done"] += 1
+        def on_test(run, _index, test) -> None:
+            """The figures so far, of the tests the judgement will count (SolutionRun.counted: none after the
+            first failure); in a run that stops there, only those before the first test not finished yet,
+            which may still fail and withdraw the later ones (issue 47: a later test's MLE showed 262 MiB
+            while it was graded, then the judgement said 128)."""
             if test.verdict is not None:
                 finished[test.name] = time.time()
-                live["cpu_ms"] = max(live["cpu_ms"], test.cpu_ms)
-                live["memory_mib"] = max(live["memory_mib"], test.memory_mib)
+            counted = run.counted()
+            if run.stop_on_failure:
+                counted = list(itertools.takewhile(lambda result: result is not None, counted))
+            counted = [result for result in counted if result is not None and result.verdict is not None]
+            self.live[number] = {"done": len(counted), "total": len(problem.tests),
+                                 "cpu_ms": max((t.cpu_ms for t in counted), default=0.0),
+                                 "memory_mib": max((t.memory_mib for t in counted), default=0.0)}
             with self._wake:
                 self._changed(team_id)
 
@@ -249,6 +260,11 @@ class OneAtATime:
                 return found(*args, **kwargs)
 
         return one_at_a_time
+
+
+def every_test(contest, problem) -> bool:
+    """Whether a submission runs every test (an ioi contest, a scoring problem), or stops at its first failure."""
+    return contest.scoring == "ioi" or problem.grading is not None
 
 
 def materialize(row, folder: Path) -> Path:

@@ -24,7 +24,7 @@ from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
 from .state import FORM_LIMITS, caller_of, form_of, need_caller, number, serve_of, static_file, with_form
 from .statements import samples_zip, statement_html
-from .views import offered, own_rows, source_text, submission_view, visible
+from .views import judgement_view, offered, own_rows, source_text, submission_view, visible
 
 STREAMED = 100  # the newest submissions an event stream sends
 
@@ -137,10 +137,8 @@ def submission(request: Request):
     serve = serve_of(request)
     caller = need_caller(request)
     row = visible(serve, caller, request.path_params["number"])
-    source = None
-    if caller.coach:
-        source = source_text(row)
-    return serve.page(request, "submission.html", s=submission_view(serve, row, caller), source=source,
+    return serve.page(request, "submission.html", s=submission_view(serve, row, caller),
+                      judged=judgement_view(serve, row, caller), source=source_text(row) if caller.coach else None,
                       team=serve.store.row("SELECT name FROM teams WHERE id = ?", row["team_id"])["name"])
 
 

@@ -11,36 +11,87 @@ import json
 from starlette.exceptions import HTTPException
 
 from .auth import Caller
+from .grading import every_test
 from .state import Serve
 from .store import ident
 
 
 def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
-    """What the caller may see of a submission (the caller may see it: checked before); `judgement`:
-    its valid judgement when the caller read it already (None: it has none)."""
+    """What the caller may see of a submission in a list (the caller may see it: checked before), its
+    cells' words made here for the pages and their live stream alike; `judgement`: its valid judgement
+    when the caller read it already (None: it has none). While it is queued (a rejudge too) its
+    figures are the grading's so far, counted as its judgement will count them (grading.on_test)."""
     if judgement is False:
         judgement = serve.store.judgement(row["id"])
-    live = serve.grader.live.get(row["id"])
+    queued = row["state"] == "queued" or judgement is None
     view = {"id": row["id"], "problem": row["problem"], "language": row["language"], "filename": row["filename"],
-            "minute": row["contest_ms"] // 60000, "team_id": row["team_id"], "queued": row["state"] == "queued",
-            "verdict": judgement["verdict"] if judgement else None,
-            "score": judgement["score"] if judgement else None,
-            "done": live["done"] if live else None, "total": live["total"] if live else None,
-            "cpu_ms": round(live["cpu_ms"] if live else judgement["max_cpu_ms"] if judgement else 0),
-            "memory_mib": round(live["memory_mib"], 1) if live else None}
-    if judgement:
+            "minute": row["contest_ms"] // 60000, "team_id": row["team_id"], "queued": queued,
+            "verdict": judgement["verdict"] if judgement else None, "score": judgement["score"] if judgement else None}
+    if queued:
+        figures = serve.grader.live.get(row["id"])
+        verdict = "judging" if figures else "queued"
+    else:
         tests = json.loads(judgement["tests"])
-        view["memory_mib"] = round(max((t["memory_mib"] for t in tests if t["verdict"]), default=0), 1)
-        view["done"] = sum(t["verdict"] is not None for t in tests)
-        view["total"] = len(tests)
-        failing = next(((n, t) for n, t in enumerate(tests, 1) if t["verdict"] not in ("AC", None)), None)
-        if caller.coach:
-            view["tests"], view["message"] = tests, judgement["message"]
-        elif serve.contest.show_failing_test and failing:
-            view["failing"] = f"test {failing[0]}: {failing[1]['verdict']}"
-        if judgement["verdict"] == "CE" and not caller.coach:
-            view["message"] = judgement["message"]  # the compiler's words on the team's own source
+        ran = [t for t in tests if t["verdict"]]
+        figures = {"done": len(ran), "total": len(tests), "cpu_ms": judgement["max_cpu_ms"],
+                   "memory_mib": max((t["memory_mib"] for t in ran), default=0.0)}
+        verdict = judgement["verdict"] + ("" if judgement["score"] is None else f" {judgement['score']:g}")
+        if judgement["verdict"] in ("CE", "IE") and not ran:
+            figures = None  # nothing ran: no figures
+    return view | {"verdict_text": verdict, "tests_text": _tests_text(serve, row, caller, figures, view),
+                   "cpu_text": f"{round(figures['cpu_ms'])} ms" if figures else "",
+                   "memory_text": f"{figures['memory_mib']:.1f} MiB" if figures else ""}
+
+
+def _tests_text(serve: Serve, row, caller: Caller, figures: dict | None, view: dict) -> str:
+    """The tests column: tests done of all. A team told no failing test's number (show_failing_test:
+    false) on a problem that stops at its first failure is told no count that says it: none while it
+    is judged, all of them once accepted, none for a rejection (issue 47: 'WA 10/138' said the failing
+    test was the tenth)."""
+    if figures is None:
+        return ""
+    problem = serve.problems.get(row["problem"])
+    told = caller.coach or serve.contest.show_failing_test or (problem is not None and every_test(serve.contest, problem))
+    if told:
+        return f"{figures['done']}/{figures['total']}"
+    return f"{figures['total']}/{figures['total']}" if not view["queued"] and view["verdict"] == "AC" else ""
+
+
+def judgement_view(serve: Serve, row, caller: Caller) -> dict:
+    """The judgement's details on a submission's own page: the compiler's message of a CE (the team's
+    own source); with show_failing_test, the first failing test's number and verdict; a coach's: every
+    test that ran, the first failing one's input, output and value beside the expected answer."""
+    judgement = serve.store.judgement(row["id"])
+    if judgement is None:
+        return {}
+    tests = json.loads(judgement["tests"])
+    failing = next(((n, t) for n, t in enumerate(tests, 1) if t["verdict"] not in ("AC", None)), None)
+    view = {"message": judgement["message"] if caller.coach or judgement["verdict"] == "CE" else ""}
+    if failing and (caller.coach or serve.contest.show_failing_test):
+        view["failing"] = f"test {failing[0]}" + (f" ({failing[1]['name']})" if caller.coach else "") + \
+            f": {failing[1]['verdict']}"
+    if caller.coach:
+        view["tests"] = [t for t in tests if t["verdict"]]
+        view["not_run"] = len(tests) - len(view["tests"])
+        view["compared"] = _compared(serve, row, failing[1]) if failing else None
     return view
+
+
+SHOWN = 2000  # characters of a failing test's input and expected answer on the coach's page
+
+
+def _compared(serve: Serve, row, failing: dict) -> dict | None:
+    """The first failing test as the coach compares it: its input, what the submission answered
+    (a program's output, a method's value) and printed (a method's output, a program's standard
+    error), and the expected answer. None where the problem has no such test any more."""
+    from ..engine.judging import expected_text, input_text
+
+    problem = serve.problems.get(row["problem"])
+    test = next((t for t in problem.tests if t.name == failing["name"]), None) if problem else None
+    if test is None:
+        return None
+    return {"name": test.name, "input": input_text(test, SHOWN), "answer": failing.get("returned", ""),
+            "printed": failing.get("output", ""), "expected": expected_text(test, SHOWN)}
 
 
 def visible(serve: Serve, caller: Caller, text: str):

@@ -75,21 +75,33 @@
     return row;
   }
 
+  // A submission's own page: once its judgement comes, the page's account of it (a compiler's
+  // message, the failing test, a coach's tests) is fetched and swapped in, as it is filtered for the caller.
+  function judgementShown() {
+    fetch(location.pathname, {credentials: "same-origin"}).then(function (answer) { return answer.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("judgement");
+        var now = document.getElementById("judgement");
+        if (fresh && now) now.replaceWith(fresh);
+      });
+  }
+
   function liveSubmissions() {
     var table = document.getElementById("submissions");
     if (!table) return;
     var only = table.getAttribute("data-only");
+    var judged = table.getAttribute("data-judged") === "1";
     new EventSource(table.getAttribute("data-live")).addEventListener("submissions", function (event) {
       JSON.parse(event.data).reverse().forEach(function (s) {
         if (only && String(s.id) !== only) return;
         var row = document.getElementById("s" + s.id) || (only ? null : added(table, s));
         if (!row) return;
-        var verdict = s.verdict && !s.queued ? s.verdict : (s.done !== null ? "judging" : "queued");
-        if (s.score !== null && s.score !== undefined) verdict += " " + s.score;
-        row.querySelector(".verdict").textContent = verdict;
-        row.querySelector(".tests").textContent = s.done !== null ? s.done + "/" + s.total : "";
-        row.querySelector(".cpu").textContent = s.cpu_ms + " ms";
-        row.querySelector(".memory").textContent = s.memory_mib !== null ? s.memory_mib + " MiB" : "";
+        row.querySelector(".verdict").textContent = s.verdict_text;
+        row.querySelector(".tests").textContent = s.tests_text;
+        row.querySelector(".cpu").textContent = s.cpu_text;
+        row.querySelector(".memory").textContent = s.memory_text;
+        if (only && !s.queued && !judged) judgementShown();
+        if (only) judged = !s.queued;
       });
     });
   }
