@@ -329,3 +329,40 @@ def test_the_coachs_submission_page_shows_the_source_first_and_the_output_beside
     assert coach.locator(".compared pre").nth(1).inner_text() == "6"
     assert coach.locator(".compared pre").nth(2).inner_text() == "12"
     checked(coach)
+
+
+def refusal(page, name: str, source: str) -> str:
+    """What the submit page says to a pasted source named `name` (the page's alert)."""
+    page.get_by_label("File name").fill(name)
+    page.get_by_label("Source", exact=True).fill(source)
+    page.get_by_role("button", name="Submit").click()
+    page.get_by_role("alert").filter(has_text=re.compile(".")).wait_for()
+    return page.get_by_role("alert").inner_text()
+
+
+def test_a_pasted_source_stays_through_every_refusal_and_a_file_with_a_paste_is_refused(browser, server, tmp_path):
+    red = log_in(browser.new_context(bypass_csp=True), server, "red", check=False)
+    red.get_by_role("link", name="Submit", exact=True).click()
+    source = red.get_by_label("Source", exact=True)
+    assert "name the file" in refusal(red, "", ACCEPTED)
+    assert source.input_value() == ACCEPTED  # (before: the page came back empty)
+    assert "not a file of the contest's languages" in refusal(red, "adder.txt", ACCEPTED)
+    assert source.input_value() == ACCEPTED and red.get_by_label("File name").input_value() == "adder.txt"
+    checked(red)
+    huge = "#" * (256 * 1024 + 1) + "\n" + ACCEPTED  # (the server's default limit: 256 KiB)
+    assert "over 256 KiB" in refusal(red, "adder.py", huge)  # said by the page, nothing sent
+    assert source.input_value() == huge
+    upload = tmp_path / "adder.py"
+    upload.write_text(ACCEPTED)
+    red.get_by_label("Upload a file").set_input_files(str(upload))
+    assert "a file and a pasted source" in refusal(red, "adder.py", WRONG)
+    assert queued(server) == [] and server.judged() == {}
+    # without the page's script, the server says the same and gives the paste back
+    plain = log_in(browser.new_context(java_script_enabled=False), server, "red", check=False)
+    plain.goto(f"{server.url}/submit")
+    plain.get_by_label("Upload a file").set_input_files(str(upload))
+    assert "a file and a pasted source" in refusal(plain, "adder.py", WRONG)  # (before: the file went, not a word)
+    assert plain.get_by_label("Source", exact=True).input_value() == WRONG
+    assert "the source is over 256 KiB" in refusal(plain, "adder.py", huge)
+    assert plain.get_by_label("Source", exact=True).input_value() == huge
+    assert server.judged() == {}

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..errors import JudgeInputError
-from .state import Serve
+from .state import FORM_BYTES, Serve
 
 
 async def error_page(request: Request, exc: HTTPException) -> Response:
@@ -98,7 +98,6 @@ class FromThisSite:
 
 
 LOGIN_BYTES = 4096  # a login form's body: a CSRF token, a username and a password
-FORM_BYTES = 64 * 1024  # any other form's (a clarification's 4000 characters, url-encoded), beyond a source
 
 
 def body_limit(serve: Serve, path: str) -> int:

@@ -102,26 +102,32 @@ def samples(request: Request):
 
 
 async def submit(request: Request):
+    """GET: the form; POST: a file, or a pasted source and its file name, stored and queued. A refusal
+    gives the form back as it was sent, the pasted source and its name in it (issue 47: any refusal
+    lost the paste), and a file sent with a pasted source is refused, never one of them chosen."""
     serve = serve_of(request)
     caller = await run_in_threadpool(need_caller, request)
     if request.method == "GET":
         return await run_in_threadpool(serve.page, request, "submit.html", chosen=request.query_params.get("problem"))
     form = await form_of(request, caller)
     upload = form.get("file")
+    pasted, name = str(form.get("source", "")), str(form.get("filename", "")).strip()
     try:
         if upload is not None and getattr(upload, "filename", ""):
-            data = await upload.read(serve.source_limit + 1)
-            name = upload.filename
+            if pasted.strip():
+                raise JudgeInputError("a file and a pasted source: send one of them (the pasted source is below; "
+                                      "to send the file, empty it and choose the file again)")
+            data, name = await upload.read(serve.source_limit + 1), upload.filename
         else:
-            data = str(form.get("source", "")).encode()
-            name = str(form.get("filename", "")).strip()
+            data = pasted.encode()
             if not name:
-                raise JudgeInputError("name the file (its extension picks the language)")
+                raise JudgeInputError("name the file of the pasted source (its extension picks the language)")
         zipped = name.lower().endswith(".zip")
         number = await run_in_threadpool(serve.submit, caller, str(form.get("problem", "")), name, data, zipped)
     except JudgeInputError as err:
         return await run_in_threadpool(serve.page, request, "submit.html", status=400, error=err.message,
-                                       chosen=form.get("problem"))
+                                       chosen=form.get("problem"), pasted=pasted,
+                                       filename=name if not upload or not getattr(upload, "filename", "") else "")
     return RedirectResponse(f"/submissions/{number}", 303)
 
 

@@ -17,11 +17,12 @@ from starlette.responses import HTMLResponse
 
 from ..errors import JudgeInputError
 from .auth import SESSION_COOKIE, Auth, Caller, same
-from .contest import language_of_name
+from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name
 from .scoreboard import Clock, standings
 from .store import ident
 
 FORM_LIMITS = {"max_files": 1, "max_fields": 20}
+FORM_BYTES = 64 * 1024  # a form's body beyond a source (a clarification's 4000 characters, url-encoded)
 
 
 class Serve:
@@ -42,7 +43,8 @@ class Serve:
         caller = getattr(request.state, "caller", None)
         html = self.templates.get_template(name).render(
             contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
-            shown_clock=self.clock.shown(), problems=self.problems, path=request.url.path, **context)
+            shown_clock=self.clock.shown(), problems=self.problems, path=request.url.path,
+            source_limit=self.source_limit, language_ids=LANGUAGE_IDS, language_names=LANGUAGE_NAMES, **context)
         return HTMLResponse(html, status_code=status)
 
     def board_digest(self, coach: bool) -> str:
@@ -113,7 +115,6 @@ def moment(epoch_ms: int):
 
 def _missing_toolchain(language_id: str) -> bool:
     from .. import languages
-    from .contest import LANGUAGE_IDS
 
     return languages.EXTENSIONS[LANGUAGE_IDS[language_id][0]].toolchain() is None
 
@@ -144,9 +145,11 @@ def need_coach(request: Request) -> Caller:
 
 
 async def form_of(request: Request, caller: Caller):
-    """The posted form, once its CSRF token is the session's (else 403)."""
+    """The posted form, once its CSRF token is the session's (else 403). A field may be as long as the
+    body may be: a pasted source over the source limit is refused by Serve.submit, which gives the
+    page back with the source in it, where the parser's refusal was an error page."""
     serve = serve_of(request)
-    form = await request.form(max_part_size=serve.source_limit + 1024, **FORM_LIMITS)
+    form = await request.form(max_part_size=serve.source_limit + FORM_BYTES, **FORM_LIMITS)  # (app.Bounded: the body's)
     if not same(form.get("csrf"), caller.csrf):
         raise HTTPException(403, "the form's CSRF token is missing or wrong: reload the page")
     return form

@@ -119,7 +119,33 @@
     });
   }
 
+  // The submit form: what the server would refuse at once is said before anything is sent (a file and
+  // a pasted source together, a source over the limit, which the server would not even read), and
+  // the pasted source stays where it is.
+  function checkedSubmit() {
+    var form = document.getElementById("submit");
+    if (!form) return;
+    var limit = Number(form.getAttribute("data-limit"));
+    form.addEventListener("submit", function (event) {
+      var file = form.querySelector("#file").files[0];
+      var pasted = form.querySelector("#source").value;
+      var refused = "";
+      if (file && pasted.trim()) {
+        refused = "a file and a pasted source: send one of them (to send the file, empty the pasted source)";
+      } else if (file && !/\.zip$/i.test(file.name) && file.size > limit) {
+        refused = "the file is over " + Math.floor(limit / 1024) + " KiB";
+      } else if (!file && new Blob([pasted]).size > limit) {
+        refused = "the source is over " + Math.floor(limit / 1024) + " KiB";
+      }
+      if (refused) {
+        event.preventDefault();
+        document.getElementById("refused").textContent = refused;
+      }
+    });
+  }
+
   countDown();
+  checkedSubmit();
   localTimes(document);
   if (window.EventSource) {
     liveSubmissions();
