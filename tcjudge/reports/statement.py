@@ -25,23 +25,41 @@ def statement_text(problem: Problem) -> str:
     source = next((problem.path / name for name in STATEMENT_FILES if (problem.path / name).is_file()), None)
     parts = [f"{problem.name} ({problem.slug})", "",
              source.read_text(encoding="utf-8", errors="replace").rstrip() if source else "(no statement file)"]
-    shown = set()
+    for example in shown_examples(problem):
+        parts += ["", f"Example {example['number']} ({example['name']})" if example["number"] is not None
+                  else f"Example ({example['name']})"]
+        if "dialogue" in example:
+            parts.append(example["dialogue"])
+        elif "input" in example:
+            parts += ["input:", example["input"], "answer:", example["answer"]]
+        else:
+            parts += [f"arguments: {example['arguments']}", f"returns: {example['returns']}"]
+    return "\n".join(parts)
+
+
+def shown_examples(problem: Problem) -> list[dict]:
+    """The examples as a statement lists them after its text, each with its number (None: a sample's
+    dialogue without an input, shown, never run) and name, and its dialogue (an interactive or
+    multi-pass package's .interaction), or its input and answer, or its arguments and value."""
+    found, shown = [], set()
     for number, example in numbered_examples(problem):
-        parts += ["", f"Example {number} ({example.name})"]
+        item = {"number": number, "name": example.name}
         dialogue = _dialogue(problem, example.file)
         if dialogue is not None:
             shown.add(example.file)
-            parts.append(dialogue)
+            item["dialogue"] = dialogue
         elif example.input is not None:
-            parts += ["input:", _text(example.input.read()), "answer:", _text(example.answer.read())]
+            item |= {"input": _text(example.input.read()), "answer": _text(example.answer.read())}
         else:
-            parts += [f"arguments: {', '.join(map(repr, example.args))}", f"returns: {example.expected!r}"]
+            item |= {"arguments": ", ".join(map(repr, example.args)), "returns": repr(example.expected)}
+        found.append(item)
     samples = problem.path / "data" / "sample"
     alone = [p for p in sorted(samples.rglob("*.interaction")) if p.with_suffix(".in").relative_to(problem.path).as_posix()
              not in shown] if samples.is_dir() else []
-    for path in alone:  # a dialogue without .in/.ans: shown, never run
-        parts += ["", f"Example ({path.stem})", _dialogue(problem, path.relative_to(problem.path).as_posix()) or ""]
-    return "\n".join(parts)
+    for path in alone:
+        found.append({"number": None, "name": path.stem,
+                      "dialogue": _dialogue(problem, path.relative_to(problem.path).as_posix()) or ""})
+    return found
 
 
 def numbered_examples(problem: Problem) -> enumerate:
