@@ -142,7 +142,7 @@ def test_the_feed_gives_a_run_handed_in_the_next_free_worker_and_shares_between_
         workers.close()
 
 
-def test_a_slow_run_keeps_one_worker_and_the_other_is_free_for_the_next_run(tmp_path):
+def test_a_slow_run_keeps_one_worker_and_the_other_is_free_for_the_next_run():
     feed, workers = Feed(), Workers(2)
     try:
         long = handed_in(feed, "long", "red", 10)
