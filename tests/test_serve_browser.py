@@ -366,3 +366,38 @@ def test_a_pasted_source_stays_through_every_refusal_and_a_file_with_a_paste_is_
     assert "the source is over 256 KiB" in refusal(plain, "adder.py", huge)
     assert plain.get_by_label("Source", exact=True).input_value() == huge
     assert server.judged() == {}
+
+
+def test_a_packages_samples_are_on_its_page_and_a_method_problem_shows_its_class_in_each_language(browser, servers,
+                                                                                                   tmp_path):
+    import io
+    import shutil
+    import zipfile
+
+    package = TESTDATA / "kattis" / "addtwo"
+    bare = tmp_path / "bare" / "nosamples"
+    shutil.copytree(package, bare)
+    shutil.rmtree(bare / "data" / "sample")
+    server = servers(f"name: Burst\nproblems: [adder, {package}, {bare}]\nstart: now\nduration: 2h\n")
+    red = log_in(browser.new_context(bypass_csp=True), server, "red", check=False)
+    red.goto(f"{server.url}/problems/addtwo")
+    for number in (1, 2):
+        shown = red.get_by_role("heading", name=f"Sample input {number}").locator("xpath=following-sibling::pre")
+        assert shown.inner_text() == (package / "data" / "sample" / f"{number}.in").read_text().rstrip("\n")
+        shown = red.get_by_role("heading", name=f"Sample output {number}").locator("xpath=following-sibling::pre")
+        assert shown.inner_text() == (package / "data" / "sample" / f"{number}.ans").read_text().rstrip("\n")
+    checked(red)
+    zipped = red.request.get(f"{server.url}/problems/addtwo/samples.zip").body()
+    assert zipfile.ZipFile(io.BytesIO(zipped)).namelist() == ["1.in", "1.ans", "2.in", "2.ans"]
+    red.goto(f"{server.url}/problems/nosamples")
+    assert "No samples." in red.locator("main").inner_text()
+    assert red.get_by_role("link", name="Download the samples").count() == 0  # (was a link to an empty zip)
+    assert red.request.get(f"{server.url}/problems/nosamples/samples.zip").status == 404
+    red.goto(f"{server.url}/problems/adder")
+    code = {name: red.get_by_role("heading", name=name, exact=True).locator("xpath=following-sibling::pre[1]").inner_text()
+            for name in ("Python 3", "C++", "Java")}  # (before: the statement's Python signature alone)
+    assert "def add(self, values, factor):" in code["Python 3"]
+    assert "long long add(vector<int> values, int factor)" in code["C++"]
+    assert "public long add(int[] values, int factor)" in code["Java"] and "public class Adder" in code["Java"]
+    assert "Kotlin" in red.locator("section.signatures").inner_text()  # (it takes programs only: said so)
+    checked(red)

@@ -88,8 +88,7 @@ def entry_point(problem) -> str:
         if not IDENTIFIER.match(name):
             raise CompileError(f"problem.yaml names {name!r}, which is not a C++ identifier")
     signature = ", ".join(_tag(t) for t in [problem.returns] + [p.type for p in problem.parameters])
-    declared = (f"{_cpp_type(problem.returns)} {problem.method}("
-                + ", ".join(f"{_cpp_type(p.type)} {p.name}" for p in problem.parameters) + ")")
+    declared = declaration(problem)
     method = f"&{problem.class_name}::{problem.method}"
     return (f"void tcjudge::entry() {{\n"
             f"    typedef tcjudge::Signature<{signature}> problem;\n"
@@ -97,6 +96,13 @@ def entry_point(problem) -> str:
             f"{declared}\");\n"
             f"    problem::run({method});\n"
             f"}}\n")
+
+
+def declaration(problem) -> str:
+    """The method as a C++ solution declares it: problem.yaml's signature in C++ types (the contest's
+    statement pages show it)."""
+    return (f"{_cpp_type(problem.returns)} {problem.method}("
+            + ", ".join(f"{_cpp_type(p.type)} {p.name}" for p in problem.parameters) + ")")
 
 
 def _tag(t: TCType) -> str:

@@ -23,7 +23,7 @@ from ..errors import JudgeInputError
 from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
 from .state import FORM_LIMITS, caller_of, form_of, need_caller, number, serve_of, static_file, with_form
-from .statements import samples_zip, statement_html
+from .statements import samples, samples_zip, signatures, statement_html
 from .views import judgement_view, offered, own_rows, source_text, submission_view, visible
 
 STREAMED = 100  # the newest submissions an event stream sends
@@ -91,12 +91,16 @@ def _problem(request: Request):
 def problem(request: Request):
     need_caller(request)
     found = _problem(request)
-    return serve_of(request).page(request, "problem.html", problem=found, statement=statement_html(found))
+    serve = serve_of(request)
+    return serve.page(request, "problem.html", problem=found, statement=statement_html(found), samples=samples(found),
+                      signatures=signatures(found, serve.contest.languages))
 
 
-def samples(request: Request):
+def samples_file(request: Request):
     need_caller(request)
     found = _problem(request)
+    if not found.examples:
+        raise HTTPException(404, "this problem has no samples")  # (was an empty zip)
     return Response(samples_zip(found), media_type="application/zip",
                     headers={"Content-Disposition": f'attachment; filename="{found.slug}-samples.zip"'})
 
@@ -229,7 +233,7 @@ async def static(request: Request):
 def routes() -> list[Route]:
     return [Route("/", home), Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"]),
             Route("/problems", problems), Route("/problems/{slug}", problem),
-            Route("/problems/{slug}/samples.zip", samples), Route("/submit", submit, methods=["GET", "POST"]),
+            Route("/problems/{slug}/samples.zip", samples_file), Route("/submit", submit, methods=["GET", "POST"]),
             Route("/submissions", submissions), Route("/submissions/{number}", submission),
             Route("/events", events), Route("/scoreboard", scoreboard),
             Route("/clarifications", with_form(clarifications), methods=["GET", "POST"]),

@@ -1,7 +1,9 @@
 """A problem's statement as HTML: our Markdown statements and a package's Markdown, with `$...$` and
 `$$...$$` math; a package's LaTeX statement (problem.en.tex) in the shape the Kattis format writes it
 (`\\problemname`, `\\section*`, paragraphs, math). Math becomes MathML on the server (latex2mathml),
-which browsers draw themselves: no script, no CDN. And its samples as a zip to download."""
+which browsers draw themselves: no script, no CDN. After it, what the statement file does not hold: a
+package's samples (problemtools appends them to its statements too), a method problem's class in each
+contest language. And its samples as a zip to download."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import zipfile
 
 from markupsafe import escape
 
-from ..reports.statement import STATEMENT_FILES, numbered_examples
+from ..problems.tctypes import shorten
+from ..reports.statement import STATEMENT_FILES, numbered_examples, shown_examples
+from .contest import LANGUAGE_NAMES
 
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
 _SECTION = re.compile(r"\\(?:sub)?section\*?\{([^}]*)\}")
@@ -37,6 +41,9 @@ def statement_html(problem) -> str:
     text = source.read_text(encoding="utf-8", errors="replace")
     if source.suffix == ".tex":
         return latex_html(text)
+    first, _, rest = text.lstrip().partition("\n")
+    if first.strip() == f"# {problem.name}":  # (the page's own heading says it)
+        text = rest
     from markdown_it import MarkdownIt
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -78,6 +85,36 @@ def _plain(text: str) -> str:
     text = re.sub(r"\\(?:emph|textbf|textit|texttt)\{([^}]*)\}", r"\1", text)
     text = re.sub(r"\\[a-zA-Z]+\*?", "", text).replace("~", " ").replace("``", "\u201c").replace("''", "\u201d")
     return str(escape(text.replace("{", "").replace("}", "")))
+
+
+SAMPLE_SHOWN = 20000  # characters of a sample's input or answer on its page (the zip has them whole)
+
+
+def samples(problem) -> list[dict]:
+    """A package's samples as its page shows them after the statement, numbered as the statement
+    numbers them: each input and answer, or its dialogue. Ours: none (our statements hold their
+    examples)."""
+    if problem.kind.own_format:
+        return []
+    return [example | {key: shorten(example[key], SAMPLE_SHOWN) for key in ("input", "answer") if key in example}
+            for example in shown_examples(problem)]
+
+
+def signatures(problem, languages: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """A method problem's class as a solution declares it in each contest language that takes one
+    (Python, C++, Java: the statement file says Python's alone), and the contest's other languages,
+    which take standard-input programs only."""
+    if problem.kind.program:
+        return [], []
+    from ..languages.cpp import declaration
+
+    cls = problem.class_name
+    arguments = "".join(f", {parameter.name}" for parameter in problem.parameters)
+    code = {"python3": f"class {cls}:\n    def {problem.method}(self{arguments}):\n        ...",
+            "cpp": f"class {cls} {{\npublic:\n    {declaration(problem)} {{ ... }}\n}};",
+            "java": f"public class {cls} {{\n    public {problem.signature} {{ ... }}\n}}"}
+    return ([(LANGUAGE_NAMES[lid], code[lid]) for lid in languages if lid in code],
+            [LANGUAGE_NAMES[lid] for lid in languages if lid not in code])
 
 
 def samples_zip(problem) -> bytes:
