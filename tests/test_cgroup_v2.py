@@ -289,6 +289,7 @@ def test_each_test_runs_in_a_cgroup_of_its_limits_removed_after(tmp_path):
         running.start()
         folder = _test_child_cgroup(worker.process.pid, time.monotonic() + 60)
         limits = [Path(folder, name).read_text().strip() for name in ("memory.max", "memory.swap.max", "pids.max")]
+        assert b"usage_usec" in Path(folder, "cpu.stat").read_bytes()  # a process tree's CPU (engine/tree.py)
         running.join()
         assert limits == [str((100 << 20) + cgroup.HEADROOM), "0", str(cgroup.MAX_TASKS)]
         assert facts["run"].ended == "returned", facts

@@ -40,3 +40,4 @@ def test_only_an_included_entry_point_makes_a_runner():
     assert CPP.included_entry(load_problem(KATTIS / "cpprunner")) == "runner.cpp"
     product = load_problem(KATTIS / "product")
     assert [language.included_entry(product) for language in (PYTHON, JAVA, CPP)] == [None, None, None]
+    assert CPP.tree_fields(product) == {} and CPP.tree_fields(load_problem(KATTIS / "cpprunner")) == {"processes": True}

@@ -313,6 +313,7 @@ def _run_program(solution, code_w: int) -> None:
     module.__file__ = solution.path
     sys.modules["__main__"] = module
     sys.argv[:] = [solution.path]
+    first = os.getpid()  # a tree's other processes (a runner's fork) end by their exit status alone
     failure = None
     try:
         _module_code(code, module)()  # called from here: see _module_code
@@ -328,12 +329,27 @@ def _run_program(solution, code_w: int) -> None:
         _flush_output(strict=True)
     except BaseException as err:
         failure = failure or err
+    if os.getpid() != first:
+        _exit_forked(failure, solution)
     if failure is not None:
         _flush_output()
         _print_traceback(failure, solution)
         _report(_describe_error(failure, "call", solution.path))
     else:
         _report({"kind": "exit"})
+
+
+def _exit_forked(failure: BaseException | None, solution) -> None:  # (never returns)
+    """A process the program forked (a package's runner forks the submission's code) that reaches the
+    script's end exits as `python3`'s would: 0, SystemExit's status, or 1 after the traceback. It says
+    nothing on the result channel, whose line speaks for the test: only the first process's end is it."""
+    status = 0
+    if failure is not None:
+        _flush_output()
+        _print_traceback(failure, solution)
+        code = failure.code if isinstance(failure, SystemExit) else 1
+        status = code & 0xFF if isinstance(code, int) else 1
+    os._exit(status)
 
 
 def _module_code(code: types.CodeType, module: types.ModuleType) -> types.FunctionType:

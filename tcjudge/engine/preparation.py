@@ -37,11 +37,12 @@ def open_cgroups():
         return None, f"{type(err).__name__}: {err}"
 
 
-def load_confinement(secrets: list[str], readable: list[str] = (), profile: str = "python"):
+def load_confinement(secrets: list[str], readable: list[str] = (), profile: str = "python", processes: bool = False):
     """The kernel confinement layers, prepared once here (once per compiled program: its folder
     and runtime become readable, its profile allows the exec; once per solution whose project lies
     beneath a folder the interpreter reads) and entered by every child.
 
+    `processes`: the profile with processes allowed (a test that may be a tree: engine/tree.py).
     Returns (confinement or None, problems): a layer that cannot be prepared is reported, never fatal.
     The `secrets` (the judge's own folder; the problem's project: problems, expected outputs,
     reports) must stay unreadable to solutions.
@@ -49,7 +50,8 @@ def load_confinement(secrets: list[str], readable: list[str] = (), profile: str 
     try:
         from tcjudge.engine import sandbox
 
-        return sandbox.prepare(readable, must_not_cover=secrets, profile=sandbox.PROFILES[profile]), []
+        chosen = sandbox.PROFILES[profile]._replace(processes=processes)
+        return sandbox.prepare(readable, must_not_cover=secrets, profile=chosen), []
     except Exception as err:  # any failure of an optional layer degrades to running without it
         return None, [f"confinement unavailable: {type(err).__name__}: {err}"]
 

@@ -30,6 +30,8 @@ class Solution:
         self.program = Program(request["program"]) if request.get("program") else None
         self.interactive = request.get("mode") == "interactive"  # a stdin program facing an interactor
         self.stdin_mode = self.interactive or request.get("mode") == "stdin"
+        # a test may be a tree of processes (the package's runner forks): engine/tree.py, when bounded here
+        self.processes = bool(request.get("processes"))
         self.compile_only = False  # the load check of a stdin program: compile, say so, run nothing
         self.class_name = request.get("class")
         self.method = request.get("method")

@@ -69,11 +69,13 @@ class Activity:
     thread gets its CPU, so it may show in the interval after the one it happened in; that
     interval's surplus is handed back to the previous one. An interactive program's `partner` (the
     interactor) is treated as the zygote is: the time it spent running or waiting for a CPU is never
-    the program's idle time (a program that waits for a slow interactor is charged nothing).
+    the program's idle time (a program that waits for a slow interactor is charged nothing). A test
+    that may be a `tree` of processes (engine/tree.py) is one child: the CPU of all its processes,
+    and the waits of all their threads.
     """
 
-    def __init__(self, pid: int, clock: int, started: float, partner: int | None = None):
-        self.pid, self.clock = pid, clock
+    def __init__(self, pid: int, clock: int, started: float, partner: int | None = None, tree=None):
+        self.pid, self.clock, self.tree = pid, clock, tree
         self._partner = partner
         self._partner_clock = None if partner is None else process_cpu_clock(partner)
         self._partner_busy = 0.0
@@ -92,8 +94,8 @@ class Activity:
         if self._at is None:
             if now < self._first_look:
                 return idle_limit, overload_wait
-            self._at, self._cpu = now, _cpu_seconds(self.clock, 0.0)
-            self._delays, self._own = _thread_delays(self.pid), _own_schedule()
+            self._at, self._cpu = now, self._cpu_seconds(0.0)
+            self._delays, self._own = self._thread_delays(), _own_schedule()
             self._partner_busy = self._partner_time()
         since = now - self._at
         return idle_limit - self.idle - since, overload_wait - self.waited - since
@@ -105,7 +107,7 @@ class Activity:
     def update(self) -> None:
         if self._at is None:
             return
-        now, cpu, delays, own = time.monotonic(), _cpu_seconds(self.clock, self._cpu), _thread_delays(self.pid), _own_schedule()
+        now, cpu, delays, own = time.monotonic(), self._cpu_seconds(self._cpu), self._thread_delays(), _own_schedule()
         partner = self._partner_time()
         waited = max((delay - self._delays.get(tid, 0) for tid, delay in delays.items()), default=0) / 1e9
         idle = ((now - self._at) - (cpu - self._cpu) - max(0.0, waited) - (own - self._own) / 1e9
@@ -119,6 +121,19 @@ class Activity:
         self.waited += max(0.0, waited)
         self._at, self._cpu, self._delays, self._own, self._partner_busy = now, cpu, delays, own, partner
 
+    def cpu_now(self) -> float:
+        """The child's CPU seconds (a tree's: all its processes'); OSError once a lone child is gone."""
+        return self.tree.cpu() if self.tree is not None else time.clock_gettime(self.clock)
+
+    def _cpu_seconds(self, default: float) -> float:
+        return self.tree.cpu() if self.tree is not None else _cpu_seconds(self.clock, default)
+
+    def _thread_delays(self) -> dict[str, int]:
+        """Each thread's run-queue wait, of every process of a tree (keys "pid/tid")."""
+        if self.tree is None:
+            return _thread_delays(self.pid)
+        return {f"{pid}/{tid}": delay for pid in self.tree.pids() for tid, delay in _thread_delays(pid).items()}
+
     def _partner_time(self) -> float:
         """Seconds the partner has run (its CPU clock) and its threads have waited for a CPU; what
         was last read once it is gone."""
@@ -129,14 +144,16 @@ class Activity:
         return self._partner_busy if ran < 0 else ran + waits
 
     def runnable(self) -> bool:
-        """Whether a thread is running or waiting for a CPU right now (its wait not yet credited)."""
-        for tid in _threads(self.pid):
-            try:
-                with open(f"/proc/{self.pid}/task/{tid}/stat", "rb") as handle:
-                    if handle.read().rpartition(b")")[2].split()[0] == b"R":
-                        return True
-            except (OSError, IndexError):
-                pass
+        """Whether a thread (of any process of a tree) is running or waiting for a CPU right now (its
+        wait not yet credited)."""
+        for pid in self.tree.pids() if self.tree is not None else (self.pid,):
+            for tid in _threads(pid):
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/stat", "rb") as handle:
+                        if handle.read().rpartition(b")")[2].split()[0] == b"R":
+                            return True
+                except (OSError, IndexError):
+                    pass
         return False
 
 

@@ -170,8 +170,15 @@ class Language:
 
     def load_fields(self, path: Path, problem, source_limit: int) -> dict:
         """What the zygote's load request says beyond the solution's path, for a language the zygote
-        loads itself (Python: a multi-file program's entry file); CompileError when it cannot be."""
-        return {}
+        loads itself (Python: a multi-file program's entry file), and whether its tests may be a process
+        tree (tree_fields); CompileError when it cannot be."""
+        return self.tree_fields(problem)
+
+    def tree_fields(self, problem) -> dict:
+        """{"processes": True} where the package's include/ brings the program's entry point: such a runner
+        may fork the submission's code into a child it talks to, as Kattis runs it, and its test is then a
+        bounded process tree (docs/security.md, "Process trees"); else nothing (one process)."""
+        return {"processes": True} if self.included_entry(problem) is not None else {}
 
     def program(self, path: Path, problem, source_limit: int) -> dict | None:
         """What the zygote runs for this solution: None when it loads the source itself (Python),

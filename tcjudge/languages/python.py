@@ -72,7 +72,7 @@ class Python(Language):
         from ("entry": Language.entry_file's rule; beside one file, the file itself unless the package
         includes a main.py, its driver) and the included folder; the zygote reads the files."""
         if self.runner(problem) is not self:  # built and run as a program (PyPy 3)
-            return {}
+            return self.tree_fields(problem)
         path, included = Path(path), self.included(problem)
         constants = {"constants": problem.constants} if getattr(problem, "constants", None) else {}
         if not path.is_dir() and included is None:
@@ -85,7 +85,7 @@ class Python(Language):
             drivers = [name for name in extra if name.lower() == "main.py"]
             entry = drivers[0] if drivers else path.name
         return ({"entry": entry} | ({"include": str(included.resolve())} if included else {})  # (the zygote's cwd is /)
-                | constants)
+                | constants | self.tree_fields(problem))
 
     def classes(self, source: str) -> set[str]:
         """Names after `class` at the start of a line: the judge never parses untrusted source (a

@@ -10,6 +10,8 @@ removed once the child is reaped:
     pids.max                    MAX_TASKS (threads included)
     memory.max / limit_in_bytes the memory limit plus HEADROOM (rlimits say MLE first as a rule;
                                 this is the wall behind them), no swap
+    cpu.stat / cpuacct.usage    read only: the CPU time of all its processes, for a test that may be
+                                a tree (engine/tree.py); v1: where the cpuacct hierarchy is writable
 
 CPU parallelism is bounded without a cgroup: the zygote pins each child to one CPU (affinity,
 which seccomp then forbids changing). The cpu controller's quota did the same at ~2 ms of wall
@@ -37,26 +39,29 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 
 from ._sys import read_whole
 
 MAX_TASKS = 64  # threads and processes of one test (a TopCoder solution needs one)
 HEADROOM = 64 * 1024 * 1024  # bytes over the memory limit for kernel memory, page cache, the interpreter
 CONTROLLERS = ("pids", "memory")
+ACCOUNTING = "cpuacct"  # v1: the hierarchy that counts a cgroup's CPU time (v2: cpu.stat, always there)
 
 
 PREFIX = "judge-"  # a zygote's folder is judge-<its pid>; judge-<pid>-<what> for others (doctor, tests)
 LEAF = "judge-leaf"  # v2: where the processes of a cgroup that hands controllers down go (never swept)
 MOVE_TRIES = 20  # v2: moving a cgroup's processes into its leaf, again while new ones are forked into it
 DELEGATE = "systemd-run --user --scope -p Delegate=yes"  # gives a user a cgroup of their own
+KILL_ROUNDS = 100  # v1: passes over a dead zygote's test cgroup killing its processes (a tree that forks on)
 
 
 class Slot:
     """The cgroup (one folder per hierarchy) of one child; reused for a later child once emptied."""
 
-    __slots__ = ("dirs", "memory", "limit", "oom_base", "joins")
+    __slots__ = ("dirs", "memory", "limit", "oom_base", "joins", "cpu", "cpu_base")
 
-    def __init__(self, dirs: tuple[str, ...], memory: str, limit: int, version: int = 2):
+    def __init__(self, dirs: tuple[str, ...], memory: str, limit: int, version: int = 2, cpu: str | None = None):
         self.dirs = dirs
         # the files a child writes itself into (join): v1's "tasks" moves the writing thread without the
         # global threadgroup lock (whose RCU grace period made a move cost ~0.5 ms of wall time)
@@ -65,6 +70,8 @@ class Slot:
         self.memory = memory  # the folder with the memory controller's files
         self.limit = limit
         self.oom_base = 0  # OOM kills counted before the current child (the counter cannot be reset)
+        self.cpu = cpu  # the file that counts its processes' CPU time (None: no account here)
+        self.cpu_base = 0.0  # seconds counted before the current child
 
 
 class Cgroups:
@@ -114,6 +121,13 @@ class Cgroups:
             for base in bases.values():
                 _rmdir(base)
             return None, f"{v2_reason}; cgroup v1: cannot create {err.filename}: {err.strerror}"
+        try:  # the CPU account, where this hierarchy is there and writable (else a tree's is read from /proc)
+            if ACCOUNTING in mounts and mounts[ACCOUNTING] not in (mounts["pids"], mounts["memory"]):
+                base = os.path.join(mounts[ACCOUNTING], _own_path(ACCOUNTING).lstrip("/"), name)
+                os.mkdir(base)
+                bases[ACCOUNTING] = base
+        except OSError:
+            pass
         return cls(1, bases), ""
 
     def create(self, memory_bytes: int) -> Slot:
@@ -125,6 +139,7 @@ class Cgroups:
                 self._set_memory(slot.memory, limit)
                 slot.limit = limit
             slot.oom_base = self._oom_count(slot)
+            slot.cpu_base = self._cpu_count(slot)
             return slot
         self._next += 1
         name = f"t{self._next}"
@@ -140,7 +155,9 @@ class Cgroups:
             for path in made:
                 _rmdir(path)
             raise
-        return Slot(tuple(made), paths["memory"], limit, self.version)
+        cpu = (os.path.join(paths["pids"], "cpu.stat") if self.version == 2
+               else os.path.join(paths[ACCOUNTING], "cpuacct.usage") if ACCOUNTING in paths else None)
+        return Slot(tuple(made), paths["memory"], limit, self.version, cpu)
 
     def _set_memory(self, folder: str, limit: int) -> None:
         if self.version == 2:
@@ -179,6 +196,32 @@ class Cgroups:
             pass
         return 0
 
+    def cpu_seconds(self, slot: Slot) -> float | None:
+        """The CPU time its current child and every process of its tree have used (killed or reaped
+        ones too), from the kernel's account; None where there is none."""
+        used = self._cpu_count(slot)
+        return None if used is None else used - slot.cpu_base
+
+    def _cpu_count(self, slot: Slot) -> float | None:
+        if slot.cpu is None:
+            return None
+        try:
+            data = read_whole(slot.cpu)
+            if self.version == 1:
+                return int(data) / 1e9  # cpuacct.usage: nanoseconds
+            for line in data.splitlines():
+                key, _, value = line.partition(b" ")
+                if key == b"usage_usec":
+                    return int(value) / 1e6
+        except (OSError, ValueError):
+            pass
+        return None
+
+    @staticmethod
+    def procs(slot: Slot) -> list[int]:
+        """The processes in it now (its first folder's: every hierarchy holds the same)."""
+        return _members(slot.dirs[0])
+
     def recycle(self, slot: Slot) -> bool:
         """Take back the cgroup of a reaped child for a later one; False while a process of it is
         still exiting (try again later)."""
@@ -206,10 +249,12 @@ def probe() -> tuple[bool, str]:
     cgroup the layer is off, and says why and how to get one; verdicts then come from the rlimits."""
     cgroups, why = Cgroups.open(f"{PREFIX}{os.getpid()}-probe")
     if cgroups is not None:
-        described = cgroups.description
+        described, accounted = cgroups.description, cgroups.version == 2 or ACCOUNTING in cgroups.bases
         cgroups.close()
         return True, (f"{described}: per test {MAX_TASKS} tasks (pids.max), memory limit + {HEADROOM >> 20} MiB "
-                      f"of every kind (stacks, page tables, pipes), OOM kill = MLE; one CPU (affinity)")
+                      f"of every kind (stacks, page tables, pipes), OOM kill = MLE; one CPU (affinity)"
+                      + ("; a process tree's CPU from its cgroup's account" if accounted else
+                         "; a process tree's CPU from /proc (no cpuacct hierarchy)"))
     if os.geteuid() == 0:
         return False, f"no cgroup: {why}; no bound on tasks per test (root ignores RLIMIT_NPROC); one CPU (affinity)"
     return False, (f"no cgroup: {why}. Verdicts come from the rlimits: RLIMIT_NPROC = this uid's tasks + {MAX_TASKS} "
@@ -248,9 +293,45 @@ def sweep(prefix: str = PREFIX, alive=None) -> int:
             if entry.startswith(prefix) and number.isdigit() and not alive(int(number)):
                 base = os.path.join(home, entry)
                 for sub in _listdir(base):
+                    kill_members(os.path.join(base, sub))  # a process tree outlives its zygote otherwise
                     _rmdir(os.path.join(base, sub))
                 busy += not _rmdir(base)
     return busy
+
+
+def kill_members(folder: str) -> None:
+    """SIGKILL every process of a test cgroup whose zygote is gone: a tree of processes (engine/tree.py)
+    has no parent-death signal but its first process's, so it outlives a zygote that was killed. v2's
+    cgroup.kill kills them at once; v1, each member through a pidfd opened while it is listed (a pid
+    reused by another process is never signalled), pass after pass until none is left."""
+    try:
+        _write(folder, "cgroup.kill", 1)
+        return
+    except OSError:
+        pass
+    for _ in range(KILL_ROUNDS):
+        members = _members(folder)
+        if not members:
+            return
+        for pid in members:
+            try:
+                fd = os.pidfd_open(pid)
+            except OSError:
+                continue
+            try:
+                if pid in _members(folder):  # still listed: the descriptor is this member's
+                    signal.pidfd_send_signal(fd, signal.SIGKILL)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+
+
+def _members(folder: str) -> list[int]:
+    try:
+        return [int(pid) for pid in _read(os.path.join(folder, "cgroup.procs")).split()]
+    except (OSError, ValueError):
+        return []
 
 
 def homes() -> list[str]:
@@ -367,7 +448,7 @@ def _mounts() -> dict[str, str]:
                     found.setdefault("", fields[4])
                 elif rest[0] == "cgroup":
                     for option in rest[2].split(","):
-                        if option in CONTROLLERS:
+                        if option in CONTROLLERS or option == ACCOUNTING:
                             found.setdefault(option, fields[4])
     except OSError:
         pass

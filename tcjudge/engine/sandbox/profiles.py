@@ -36,8 +36,8 @@ class Profile(namedtuple("Profile", "name exec executable_memory growsdown async
     "Process trees"). Never setsid or setpgid (the tree stays in the test's process group, which the
     engine kills), nor a clone that makes a sibling of the caller (CLONE_PARENT) or a namespace; signals
     to any process of the tree (kill, tgkill with a pid above 0) only where Landlock's signal scope
-    (ABI 6) keeps them within the test, else to the first process alone. The engine gives it only where
-    a cgroup (pids.max, memory.max, CPU accounting) or RLIMIT_NPROC bounds the tree.
+    (ABI 6) keeps them within the test, else to the first process alone. The engine gives it only in a
+    test's cgroup (pids.max, memory.max, CPU accounting, and its processes found when its zygote is gone).
 
     own_scheduling: sched_setscheduler and sched_setparam succeed without doing anything, where they
     are refused (EPERM): a runtime that sets its own threads' policy and, refused, prints a warning on
