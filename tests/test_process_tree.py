@@ -201,3 +201,14 @@ def test_a_cgroups_cpu_account(tmp_path, version, text, seconds):
     slot.cpu_base = 1.0
     assert cgroups.cpu_seconds(slot) == seconds - 1.0
     assert cgroups.cpu_seconds(cgroup.Slot((str(tmp_path),), str(tmp_path), 0, version)) is None
+
+
+def test_only_a_trees_child_joins_the_cpu_account(tmp_path):
+    """v1's cpuacct folder is joined by a tree's child alone (a join is a write of every test); the
+    pids and memory folders by every child (before: every child joined all three)."""
+    dirs = tuple(str(tmp_path / name) for name in ("pids", "memory", "cpuacct"))
+    slot = cgroup.Slot(dirs, dirs[1], 0, 1, f"{dirs[2]}/cpuacct.usage", dirs[2])
+    assert slot.tree_joins == tuple(os.fsencode(f"{folder}/tasks") for folder in dirs)
+    assert slot.joins == slot.tree_joins[:2]
+    v2 = cgroup.Slot((dirs[0],), dirs[0], 0, 2, f"{dirs[0]}/cpu.stat")
+    assert v2.joins == v2.tree_joins == (os.fsencode(f"{dirs[0]}/cgroup.procs"),)

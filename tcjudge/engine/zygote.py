@@ -356,7 +356,7 @@ class Zygote:
         """A new child on `channels`: forked by the template when the state it inherits is settled
         (engine/template.py; on the zygote's CPU when the zygote is `pinned` to `cpu`), else by the
         zygote itself. None: the template failed (it is ended; the zygote forks the next ones)."""
-        joins = slot.joins if slot is not None else None
+        joins = None if slot is None else slot.tree_joins if self.solution.processes else slot.joins
         template = self.templates.for_state(self)
         if template is not None:
             try:

@@ -11,7 +11,8 @@ removed once the child is reaped:
     memory.max / limit_in_bytes the memory limit plus HEADROOM (rlimits say MLE first as a rule;
                                 this is the wall behind them), no swap
     cpu.stat / cpuacct.usage    read only: the CPU time of all its processes, for a test that may be
-                                a tree (engine/tree.py); v1: where the cpuacct hierarchy is writable
+                                a tree (engine/tree.py); v1: where the cpuacct hierarchy is writable,
+                                joined by a tree's child alone
 
 CPU parallelism is bounded without a cgroup: the zygote pins each child to one CPU (affinity,
 which seccomp then forbids changing). The cpu controller's quota did the same at ~2 ms of wall
@@ -59,14 +60,18 @@ KILL_ROUNDS = 100  # v1: passes over a dead zygote's test cgroup killing its pro
 class Slot:
     """The cgroup (one folder per hierarchy) of one child; reused for a later child once emptied."""
 
-    __slots__ = ("dirs", "memory", "limit", "oom_base", "joins", "cpu", "cpu_base")
+    __slots__ = ("dirs", "memory", "limit", "oom_base", "joins", "tree_joins", "cpu", "cpu_base")
 
-    def __init__(self, dirs: tuple[str, ...], memory: str, limit: int, version: int = 2, cpu: str | None = None):
+    def __init__(self, dirs: tuple[str, ...], memory: str, limit: int, version: int = 2, cpu: str | None = None,
+                 accounting: str | None = None):
         self.dirs = dirs
         # the files a child writes itself into (join): v1's "tasks" moves the writing thread without the
         # global threadgroup lock (whose RCU grace period made a move cost ~0.5 ms of wall time)
-        self.joins = tuple(os.fsencode(os.path.join(folder, "tasks" if version == 1 else "cgroup.procs"))
-                           for folder in dirs)
+        self.tree_joins = tuple(os.fsencode(os.path.join(folder, "tasks" if version == 1 else "cgroup.procs"))
+                                for folder in dirs)
+        # a lone process's test leaves out v1's cpuacct folder (`accounting`): only a tree's CPU is read
+        # from its account, and each join is a write of every test (about 23 us)
+        self.joins = tuple(join for join, folder in zip(self.tree_joins, dirs) if folder != accounting)
         self.memory = memory  # the folder with the memory controller's files
         self.limit = limit
         self.oom_base = 0  # OOM kills counted before the current child (the counter cannot be reset)
@@ -157,7 +162,7 @@ class Cgroups:
             raise
         cpu = (os.path.join(paths["pids"], "cpu.stat") if self.version == 2
                else os.path.join(paths[ACCOUNTING], "cpuacct.usage") if ACCOUNTING in paths else None)
-        return Slot(tuple(made), paths["memory"], limit, self.version, cpu)
+        return Slot(tuple(made), paths["memory"], limit, self.version, cpu, paths.get(ACCOUNTING))
 
     def _set_memory(self, folder: str, limit: int) -> None:
         if self.version == 2:
