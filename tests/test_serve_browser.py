@@ -143,7 +143,7 @@ def test_a_contestant_submits_and_watches_the_verdict_arrive_and_the_coach_sees_
     coach.wait_for_url(re.compile(r".*rejudged=1$"))
     coach.locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
     coach.get_by_role("link", name="Clarifications").click()
-    coach.get_by_label(re.compile("Answer question")).fill("Yes.")
+    coach.get_by_label("Answer Red's question").fill("Yes.")
     coach.get_by_role("button", name="Answer").click()
     checked(coach)
     coach.get_by_role("link", name="Scoreboard").click()
@@ -401,3 +401,31 @@ def test_a_packages_samples_are_on_its_page_and_a_method_problem_shows_its_class
     assert "public long add(int[] values, int factor)" in code["Java"] and "public class Adder" in code["Java"]
     assert "Kotlin" in red.locator("section.signatures").inner_text()  # (it takes programs only: said so)
     checked(red)
+
+
+def test_clarifications_arrive_live_with_unread_badges(browser, server):
+    red = log_in(browser.new_context(), server, "red", check=False)
+    blue = log_in(browser.new_context(bypass_csp=True), server, "blue", check=False)
+    coach = log_in(browser.new_context(bypass_csp=True), server, "coach", check=False)
+    blue.get_by_role("link", name="Clarifications").click()
+    coach.get_by_role("link", name="Scoreboard").click()
+    for page in (blue, coach):
+        page.evaluate("window.notReloaded = true")
+    red.get_by_role("link", name="Clarifications").click()
+    red.get_by_label("Ask the judges").fill("May values be empty?")
+    red.get_by_role("button", name="Send").click()
+    red.get_by_role("link", name="Problems").click()
+    coach.locator("#unread").filter(has_text="1 unanswered").wait_for(timeout=30000)  # (no badge, nothing live before)
+    checked(coach)
+    coach.get_by_role("link", name=re.compile("^Clarifications")).click()
+    coach.get_by_label("Answer Red's question").fill("Yes.")
+    coach.get_by_role("checkbox", name=re.compile("to every team")).check()
+    coach.get_by_role("button", name="Answer").click()
+    assert not coach.locator("#unread").is_visible()
+    blue.get_by_text("A question: May values be empty?").wait_for(timeout=30000)  # on the open page, no reload
+    assert "Yes." in blue.locator("#threads").inner_text() and blue.evaluate("window.notReloaded")
+    assert not blue.locator("#unread").is_visible()  # read where it arrived
+    checked(blue)
+    red.locator("#unread").filter(has_text="1 new").wait_for(timeout=30000)
+    red.get_by_role("link", name=re.compile("^Clarifications")).click()
+    assert "Yes." in red.locator("#threads").inner_text() and not red.locator("#unread").is_visible()

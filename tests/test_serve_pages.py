@@ -153,3 +153,31 @@ def test_the_coach_sees_the_source_then_the_failing_tests_output_beside_the_expe
     assert "not run</td>" not in page and "3 tests not run" in page  # (before: a row per test not run)
     team = site.client("red").get(f"/submissions/{number}").text
     assert 'class="compared"' not in team and "Tests run" not in team and "12" not in team.split("<main>")[1]
+
+
+def badge(page: str) -> str:
+    """The clarifications' badge as a page shows it ('' where hidden)."""
+    found = page.split('id="unread"', 1)[1].split(">", 1)
+    return "" if " hidden" in found[0] else found[1].split("<", 1)[0]
+
+
+def test_clarifications_are_threads_with_unread_badges_and_a_broadcast_answer_quotes_its_question(tmp_path):
+    site = Site(tmp_path)
+    red, blue, coach = site.client("red"), site.client("blue"), site.client("coach")
+    token = csrf_of(red.get("/clarifications").text)
+    assert red.post("/clarifications", data={"csrf": token, "text": "May values be empty?"}).status_code == 303
+    assert badge(coach.get("/problems").text) == "1 unanswered"  # (no badge before)
+    token = csrf_of(coach.get("/clarifications").text)
+    question = site.store.row("SELECT id FROM clarifications")["id"]
+    assert coach.post("/clarifications", data={"csrf": token, "text": "Yes.", "reply_to": str(question),
+                                               "to": "all"}).status_code == 303
+    assert badge(coach.get("/problems").text) == ""
+    assert badge(blue.get("/problems").text) == "1 new" and badge(red.get("/submissions").text) == "1 new"
+    page = blue.get("/clarifications").text
+    assert "to question" not in page  # (was "Answer, to question 1": a question blue never saw)
+    assert "A question: May values be empty?" in page and "Answer to every team" in page
+    assert badge(blue.get("/problems").text) == ""  # read
+    page = red.get("/clarifications").text  # its own question, the answer beneath it
+    assert page.index("Your question") < page.index("May values be empty?") < page.index("Answer to every team")
+    assert "A question:" not in page
+    assert coach.post("/clarifications", data={"csrf": token, "text": "?", "reply_to": "99"}).status_code == 400

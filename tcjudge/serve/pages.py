@@ -24,7 +24,7 @@ from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
 from .state import FORM_LIMITS, caller_of, form_of, need_caller, number, serve_of, static_file, with_form
 from .statements import samples, samples_zip, signatures, statement_html
-from .views import judgement_view, offered, own_rows, source_text, submission_view, visible
+from .views import clarification_threads, judgement_view, offered, own_rows, source_text, submission_view, visible
 
 STREAMED = 100  # the newest submissions an event stream sends
 
@@ -154,23 +154,36 @@ def submission(request: Request):
 
 def events(request: Request):
     """The caller's submissions' states as server-sent events, sent when anything changed (a team's
-    stream holds its own submissions only)."""
+    stream holds its own submissions only), or the scoreboard's "it changed" (board=1); and to a page
+    that says what it showed of the caller's clarifications, when that changes (a clarification sent
+    to the caller, or read on another page)."""
     from sse_starlette.sse import EventSourceResponse
 
     serve = serve_of(request)
     caller = need_caller(request)
 
     board = request.query_params.get("board") == "1"  # the scoreboard page: told that it may have changed
+    quiet = request.query_params.get("submissions") == "0"  # a page without either: its clarifications only
+    told = request.query_params.get("clarifications")  # "unread-newest" as the page showed it (Serve.page)
 
     def views() -> str:
         return json.dumps([submission_view(serve, row, caller, judgement) | {"team": row["team"]}
                            for row, judgement in own_rows(serve, caller, STREAMED)])
 
     async def stream():
-        seen, last = None, None
+        seen, last, clarified, said = None, None, None, told
         while True:
             if await request.is_disconnected():
                 return
+            if said is not None and serve.clarified != clarified:  # (a clarification sent or read)
+                clarified = serve.clarified
+                unread, newest = await run_in_threadpool(serve.clarification_state, caller)
+                if f"{unread}-{newest}" != said:
+                    said = f"{unread}-{newest}"
+                    yield {"event": "clarifications", "data": said}
+            if quiet:
+                await asyncio.sleep(0.5)
+                continue
             version = serve.grader.version if board else serve.grader.team_version(caller.team_id)
             if version != seen:
                 seen = version
@@ -198,6 +211,8 @@ def scoreboard(request: Request):
 
 
 def clarifications(request: Request, caller: Caller, form):
+    """GET: the caller's clarifications as threads (a team's are then read: its badge goes); POST: a
+    team's question, or the coach's answer (to the asking team, or to every team) or broadcast."""
     serve = serve_of(request)
     if form is not None:
         text = str(form.get("text", "")).strip()[:4000]
@@ -206,21 +221,19 @@ def clarifications(request: Request, caller: Caller, form):
             raise HTTPException(400, "a clarification needs a text (and a problem of the contest, or none)")
         if caller.coach:  # an answer (to its team, or to all) or a broadcast
             reply_to = number(form, "reply_to") if form.get("reply_to") else None
-            question = serve.store.row("SELECT * FROM clarifications WHERE id = ?", reply_to) if reply_to else None
+            question = serve.store.row("SELECT * FROM clarifications WHERE id = ? AND from_team IS NOT NULL",
+                                       reply_to) if reply_to else None
+            if reply_to and question is None:
+                raise HTTPException(400, f"no question {reply_to}")
             to_team = question["from_team"] if question and form.get("to") != "all" else None
             serve.store.add_clarification(None, to_team, reply_to, problem or (question["problem"] if question else None),
                                           text, serve.clock.now_ms())
         else:
             serve.store.add_clarification(caller.team_id, None, None, problem, text, serve.clock.now_ms())
+        serve.clarifications_changed()
         return RedirectResponse("/clarifications", 303)
-    if caller.coach:
-        rows = serve.store.rows("SELECT c.*, t.name AS team FROM clarifications c LEFT JOIN teams t ON t.id = c.from_team "
-                                "ORDER BY c.id DESC")
-    else:
-        rows = serve.store.rows("SELECT c.*, NULL AS team FROM clarifications c WHERE c.from_team = ? OR c.to_team = ? "
-                                "OR (c.from_team IS NULL AND c.to_team IS NULL) ORDER BY c.id DESC",
-                                caller.team_id, caller.team_id)
-    return serve.page(request, "clarifications.html", clarifications=rows)
+    serve.clarifications_read(caller, serve.clarification_state(caller)[1])
+    return serve.page(request, "clarifications.html", threads=clarification_threads(serve, caller))
 
 
 async def static(request: Request):

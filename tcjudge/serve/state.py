@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -21,6 +22,7 @@ from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name
 from .scoreboard import Clock, standings
 from .store import ident
 
+TEAM_SEES = "c.from_team = ? OR c.to_team = ? OR (c.from_team IS NULL AND c.to_team IS NULL)"  # its clarifications
 FORM_LIMITS = {"max_files": 1, "max_fields": 20}
 FORM_BYTES = 64 * 1024  # a form's body beyond a source (a clarification's 4000 characters, url-encoded)
 
@@ -38,14 +40,46 @@ class Serve:
         self.templates = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
         self.templates.filters["moment"] = moment
         self._boards: dict[bool, tuple[int, str]] = {}  # coach? -> (the grader's version, board_digest)
+        self.clarified = 0  # moves when a clarification is sent or read: the pages' streams look again
+        self._clarified = threading.Lock()
 
     def page(self, request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
         caller = getattr(request.state, "caller", None)
+        unread, newest = self.clarification_state(caller) if caller else (0, 0)
+        context.setdefault("clarified", f"{unread}-{newest}")  # (its page's stream says when it changes)
         html = self.templates.get_template(name).render(
             contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
             shown_clock=self.clock.shown(), problems=self.problems, path=request.url.path,
-            source_limit=self.source_limit, language_ids=LANGUAGE_IDS, language_names=LANGUAGE_NAMES, **context)
+            source_limit=self.source_limit, language_ids=LANGUAGE_IDS, language_names=LANGUAGE_NAMES, unread=unread,
+            **context)
         return HTMLResponse(html, status_code=status)
+
+    def clarifications_changed(self) -> None:
+        with self._clarified:
+            self.clarified += 1
+
+    def clarification_state(self, caller: Caller) -> tuple[int, int]:
+        """What the caller's clarifications show: its unread count (a team's: the answers and broadcasts
+        since it last read its clarifications; the coach's: the questions no answer answers yet) and the
+        newest clarification it sees (0: none)."""
+        if caller.coach:
+            found = self.store.row("SELECT (SELECT COUNT(*) FROM clarifications q WHERE q.from_team IS NOT NULL AND NOT "
+                                   "EXISTS (SELECT 1 FROM clarifications a WHERE a.reply_to = q.id)) AS unread, "
+                                   "(SELECT COALESCE(MAX(id), 0) FROM clarifications) AS newest")
+        else:
+            found = self.store.row(f"SELECT COALESCE(SUM(c.from_team IS NULL AND c.id > ?), 0) AS unread, "
+                                   f"COALESCE(MAX(c.id), 0) AS newest FROM clarifications c WHERE {TEAM_SEES}",
+                                   self._read(caller), caller.team_id, caller.team_id)
+        return found["unread"], found["newest"]
+
+    def clarifications_read(self, caller: Caller, newest: int) -> None:
+        """A team has read its clarifications up to `newest` (its page showed them)."""
+        if not caller.coach and newest > self._read(caller):
+            self.store.set_meta(f"clarifications-read:{caller.username}", str(newest))
+            self.clarifications_changed()
+
+    def _read(self, caller: Caller) -> int:
+        return int(self.store.meta(f"clarifications-read:{caller.username}", "0"))
 
     def board_digest(self, coach: bool) -> str:
         """The scoreboard as the teams (or the coach) see it, as a digest, made once per change the

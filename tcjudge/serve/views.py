@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 
 from .auth import Caller
 from .grading import every_test
-from .state import Serve
+from .state import TEAM_SEES, Serve
 from .store import ident
 
 
@@ -141,3 +141,28 @@ def offered(serve: Serve) -> dict[str, str | None]:
             "unfreeze": None if frozen else "the scoreboard is not frozen",
             "finalize": "the contest has not ended: finalize it after its end" if not clock.ended
             else f"{waiting} submission(s) wait for their judgement: finalize once they are judged" if waiting else None}
+
+
+def clarification_threads(serve: Serve, caller: Caller) -> list[dict]:
+    """The clarifications the caller sees as threads, the newest first: a question (the coach's: every
+    team's; a team's: its own) with the answers to it, and apart each message that answers no
+    question the caller sees: a broadcast, and where it answers a question, that question's text
+    quoted (a team never saw another team's question, nor its number: issue 47 said 'to question 1')."""
+    if caller.coach:
+        rows = serve.store.rows("SELECT c.*, t.name AS team FROM clarifications c LEFT JOIN teams t ON t.id = c.from_team "
+                                "ORDER BY c.id")
+    else:
+        rows = serve.store.rows(f"SELECT c.*, NULL AS team FROM clarifications c WHERE {TEAM_SEES} ORDER BY c.id",
+                                caller.team_id, caller.team_id)
+    questions = {row["id"]: {"question": row, "answers": [], "quoted": None} for row in rows if row["from_team"] is not None}
+    threads = list(questions.values())
+    for row in rows:
+        if row["from_team"] is not None:
+            continue
+        if row["reply_to"] in questions:
+            questions[row["reply_to"]]["answers"].append(row)
+            continue
+        asked = serve.store.row("SELECT text FROM clarifications WHERE id = ?", row["reply_to"]) if row["reply_to"] else None
+        threads.append({"question": None, "answers": [row], "quoted": asked["text"] if asked else None})
+    return sorted(threads, key=lambda thread: -max(row["id"] for row in
+                                                   [thread["question"] or thread["answers"][0], *thread["answers"]]))

@@ -1,8 +1,9 @@
-// Live pages, no build step, no library. Every page: the contest's clock counts down, and moments are
-// written in the reader's time zone. The submissions tables: the server sends the caller's submissions
-// as server-sent events; each row is updated in place, a new one added on top. The scoreboard: told
-// that something was judged, it fetches itself again (filtered by the server, as the page is) and
-// swaps its table.
+// Live pages, no build step, no library. Every page: the contest's clock counts down, moments are
+// written in the reader's time zone, and the clarifications' badge follows what the server says of
+// them. The submissions tables: the server sends the caller's submissions as server-sent events; each
+// row is updated in place, a new one added on top, a submission's own page fetches its judgement's
+// account when it comes. The scoreboard and the clarifications page: told that something changed,
+// they fetch themselves again (filtered by the server, as the page is) and swap what changed.
 (function () {
   "use strict";
 
@@ -75,23 +76,40 @@
     return row;
   }
 
-  // A submission's own page: once its judgement comes, the page's account of it (a compiler's
-  // message, the failing test, a coach's tests) is fetched and swapped in, as it is filtered for the caller.
-  function judgementShown() {
+  // This page's elements `ids` as the server shows them now (it filters them for the caller, as it did).
+  function swapped(ids) {
     fetch(location.pathname, {credentials: "same-origin"}).then(function (answer) { return answer.text(); })
       .then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("judgement");
-        var now = document.getElementById("judgement");
-        if (fresh && now) now.replaceWith(fresh);
+        var page = new DOMParser().parseFromString(html, "text/html");
+        ids.forEach(function (id) {
+          var fresh = page.getElementById(id);
+          var now = document.getElementById(id);
+          if (fresh && now) {
+            now.replaceWith(fresh);
+            localTimes(fresh);
+          }
+        });
       });
   }
 
-  function liveSubmissions() {
+  // One stream a page: its submissions' states, or the scoreboard's "it changed", or neither; and the
+  // caller's clarifications when they change from what the page showed (body's data-clarified).
+  function stream() {
+    var table = document.getElementById("submissions");
+    var board = document.getElementById("scoreboard");
+    var shown = document.body.getAttribute("data-clarified");
+    if (!table && !board && !shown) return null;
+    var url = table ? table.getAttribute("data-live") : board ? board.getAttribute("data-live") : "/events?submissions=0";
+    if (shown) url += (url.indexOf("?") < 0 ? "?" : "&") + "clarifications=" + encodeURIComponent(shown);
+    return new EventSource(url);
+  }
+
+  function liveSubmissions(source) {
     var table = document.getElementById("submissions");
     if (!table) return;
     var only = table.getAttribute("data-only");
     var judged = table.getAttribute("data-judged") === "1";
-    new EventSource(table.getAttribute("data-live")).addEventListener("submissions", function (event) {
+    source.addEventListener("submissions", function (event) {
       JSON.parse(event.data).reverse().forEach(function (s) {
         if (only && String(s.id) !== only) return;
         var row = document.getElementById("s" + s.id) || (only ? null : added(table, s));
@@ -100,22 +118,29 @@
         row.querySelector(".tests").textContent = s.tests_text;
         row.querySelector(".cpu").textContent = s.cpu_text;
         row.querySelector(".memory").textContent = s.memory_text;
-        if (only && !s.queued && !judged) judgementShown();
+        if (only && !s.queued && !judged) swapped(["judgement"]);  // (a CE's message, a coach's tests)
         if (only) judged = !s.queued;
       });
     });
   }
 
-  function liveBoard() {
-    var board = document.getElementById("scoreboard");
-    if (!board) return;
-    new EventSource(board.getAttribute("data-live")).addEventListener("board", function () {
-      fetch("/scoreboard", {credentials: "same-origin"}).then(function (answer) { return answer.text(); })
-        .then(function (html) {
-          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("scoreboard");
-          var now = document.getElementById("scoreboard");
-          if (fresh && now) now.replaceWith(fresh);
-        });
+  function liveBoard(source) {
+    if (!document.getElementById("scoreboard")) return;
+    source.addEventListener("board", function () { swapped(["scoreboard"]); });
+  }
+
+  function liveClarifications(source) {
+    source.addEventListener("clarifications", function (event) {
+      document.body.setAttribute("data-clarified", event.data);
+      if (document.getElementById("threads")) {  // the clarifications page: the list as it is now (read)
+        swapped(["threads", "unread"]);
+        return;
+      }
+      var badge = document.getElementById("unread");
+      var unread = Number(event.data.split("-")[0]);
+      if (!badge) return;
+      badge.textContent = unread + " " + badge.getAttribute("data-word");
+      badge.hidden = unread === 0;
     });
   }
 
@@ -147,8 +172,10 @@
   countDown();
   checkedSubmit();
   localTimes(document);
-  if (window.EventSource) {
-    liveSubmissions();
-    liveBoard();
+  var source = window.EventSource ? stream() : null;
+  if (source) {
+    liveSubmissions(source);
+    liveBoard(source);
+    liveClarifications(source);
   }
 })();
