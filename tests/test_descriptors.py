@@ -17,7 +17,7 @@ import re
 import pytest
 
 from tcjudge.engine.pool import Pool, SolutionRun
-from tcjudge.languages import CPP, JAVA, C
+from tcjudge.languages import CPP, JAVA, PYTHON, C
 from tcjudge.problems.loader import load_problem
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA
@@ -33,7 +33,8 @@ PROBLEMS = {"method": [FIXTURE_PROBLEMS / "adder"],
 # the result channel, the test's own arguments and the crash channel of our C++ method runtime, linked
 # into the program; the result channel of our Java entry for a program (a method's is its 1).
 BEYOND = {("python", "method"): {3, 5}, ("python", "program"): {3, 5}, ("python", "interactive"): {3, 5},
-          ("cpp", "method"): {3, 4, 5}, ("java", "program"): {3}, ("java", "interactive"): {3}}
+          ("cpp", "method"): {3, 4, 5}, ("java", "program"): {3}, ("java", "interactive"): {3},
+          ("java", "method"): {4}}  # (the serving JVM keeps our runtime's module jar open: it was started in it)
 RUNTIMES_OWN = {"java": {"image"}}  # what the runtime opens itself after the exec: the JDK's module image
 LISTED = re.compile(r"^fd (\d+) (\w+)", re.MULTILINE)
 CASES = [(language, mode) for mode in PROBLEMS for language in FILES if (language, mode) != ("c", "method")]
@@ -67,7 +68,10 @@ def test_a_solution_holds_only_its_own_descriptors(graded, language, mode):
         for test in result.tests:
             held = {int(fd) for fd, kind in LISTED.findall(test.output) if kind not in RUNTIMES_OWN.get(language, ())}
             where = f"{result.problem.slug} test {test.name} ({test.verdict}: {test.message})"
-            assert held == {0, 1, 2} | BEYOND.get((language, mode), set()), f"{where}:\n{test.output}"
+            beyond = BEYOND.get((language, mode), set())
+            if language == "python" and PYTHON.runner(result.problem) is not PYTHON:  # a package's: PyPy runs it,
+                beyond = set()  # as a program of its own (docs/kattis.md), with no channel of ours in its process
+            assert held == {0, 1, 2} | beyond, f"{where}:\n{test.output}"
 
 
 def test_what_a_program_writes_on_every_descriptor_it_holds_is_its_own_doing():

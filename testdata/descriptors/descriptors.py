@@ -10,6 +10,7 @@ import sys
 KINDS = ((stat.S_ISFIFO, "pipe"), (stat.S_ISCHR, "device"), (stat.S_ISREG, "file"), (stat.S_ISSOCK, "socket"),
          (stat.S_ISDIR, "folder"))
 ACCESS = {os.O_RDONLY: "r", os.O_WRONLY: "w", os.O_RDWR: "rw"}
+ACCMODE = getattr(os, "O_ACCMODE", 3)  # (PyPy's os has no O_ACCMODE: the kernel's is 3)
 
 
 def list_descriptors():
@@ -20,7 +21,7 @@ def list_descriptors():
         except OSError:
             continue
         kind = next((name for test, name in KINDS if test(mode)), "other")
-        sys.stderr.write(f"fd {fd} {kind} {ACCESS.get(flags & os.O_ACCMODE, '?')}\n")
+        sys.stderr.write(f"fd {fd} {kind} {ACCESS.get(flags & ACCMODE, '?')}\n")
     sys.stderr.flush()
     raise RuntimeError("descriptors listed")
 
