@@ -141,12 +141,12 @@ def test_a_new_version_of_a_solutions_own_compiler_reruns_it_and_of_another_reru
     assert reused(project, "check", run=run) == 2
 
 
-def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing(tmp_path, monkeypatch):
+def test_the_engine_key_covers_every_harness_file_but_reports_option_parsing_serve_and_setter(tmp_path, monkeypatch):
     harness = tmp_path / "harness"
     shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(history, "HARNESS", harness)
     monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))  # (its kept hash is this copy's alone)
-    monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py", harness / "commands"))
+    monkeypatch.setattr(history, "NOT_ENGINE", tuple(harness / part for part in history.NOT_ENGINE_PARTS))
 
     def key_after(edit: Path) -> str:
         edit.write_text(edit.read_text() + "\n")
@@ -159,6 +159,8 @@ def test_the_engine_key_covers_every_harness_file_but_reports_and_option_parsing
         assert key_after(harness / "reports" / "templates" / "base.html") == before
         assert key_after(harness / "cli.py") == before
         assert key_after(harness / "commands" / "check.py") == before
+        assert key_after(harness / "serve" / "pages.py") == before  # (issue 47: a restart timed every package)
+        assert key_after(harness / "setter" / "validate.py") == before
         after_header = key_after(harness / "languages" / "runtime" / "tcjudge.hpp")
         assert after_header != before
         assert key_after(harness / "languages" / "runtime" / "tcjudge" / "Main.java") != after_header
@@ -170,7 +172,7 @@ def test_the_engine_key_is_kept_while_the_files_stamps_stand(tmp_path, monkeypat
     harness = tmp_path / "harness"
     shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(history, "HARNESS", harness)
-    monkeypatch.setattr(history, "NOT_ENGINE", (harness / "reports", harness / "cli.py", harness / "commands"))
+    monkeypatch.setattr(history, "NOT_ENGINE", tuple(harness / part for part in history.NOT_ENGINE_PARTS))
     monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
     kept = history.engine_version_file()
     assert kept.is_relative_to(tmp_path / "cache")

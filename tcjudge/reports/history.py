@@ -40,9 +40,12 @@ from ..verdicts import Verdict
 from .eta import Planned, guessed_costs
 
 HARNESS = PACKAGE
-# Source that cannot change a verdict: what is printed and written (reports), and the command line
-# (option parsing in cli.py and the commands' modules).
-NOT_ENGINE = (HARNESS / "reports", HARNESS / "cli.py", HARNESS / "commands")
+# Source that cannot change a verdict: what is printed and written (reports), the command line (option
+# parsing in cli.py and the commands' modules), the contest server (its pages, API and store: it grades
+# through the run owner) and the setter's tools: an edit of a page must not make every result and kept
+# time limit stale (a restart of judge serve timed every package again).
+NOT_ENGINE_PARTS = ("reports", "cli.py", "commands", "serve", "setter")
+NOT_ENGINE = tuple(HARNESS / part for part in NOT_ENGINE_PARTS)
 ENGINE_VERSION_FOLDER = "engine"  # in the cache folder: per installed judge, its files' stamps and their hash
 SLOWER_RATIO, SLOWER_MS = 1.25, 20.0  # "slowest CPU grew beyond noise": more than 25% and 20 ms
 
