@@ -331,7 +331,7 @@ def test_icpc_penalty_and_first_to_solve(tmp_path):
 def test_statement_samples_and_submission_rules(tmp_path):
     site = Site(tmp_path)
     red = site.client("red")
-    assert "<h1>Adder</h1>" in red.get("/problems/adder").text
+    assert "<h1>A: Adder</h1>" in red.get("/problems/adder").text
     with zipfile.ZipFile(io.BytesIO(red.get("/problems/adder/samples.zip").content)) as archive:
         assert archive.namelist() and "returns:" in archive.read(archive.namelist()[0]).decode()
         assert archive.namelist()[0] == "0.txt"  # adder's example-0, numbered as `judge statement` does

@@ -429,3 +429,35 @@ def test_clarifications_arrive_live_with_unread_badges(browser, server):
     red.locator("#unread").filter(has_text="1 new").wait_for(timeout=30000)
     red.get_by_role("link", name=re.compile("^Clarifications")).click()
     assert "Yes." in red.locator("#threads").inner_text() and not red.locator("#unread").is_visible()
+
+
+def test_problems_are_letters_with_names_everywhere_and_the_scoreboard_marks_the_first_solve_and_ones_own_row(
+        browser, servers):
+    server = servers(f"name: Burst\nproblems: [adder, {TESTDATA / 'kattis' / 'addtwo'}]\nstart: now\nduration: 2h\n")
+    first = submitted(server, "blue", ACCEPTED)
+    red = log_in(browser.new_context(bypass_csp=True), server, "red", check=False)
+    rows = red.locator("main table tbody tr")
+    assert [rows.nth(i).locator("td").nth(0).inner_text() for i in range(2)] == ["A", "B"]  # (slugs before)
+    red.get_by_role("link", name="Add Two", exact=True).click()
+    assert red.get_by_role("heading", level=1).inner_text() == "B: Add Two" and red.title() == "B: Add Two · Burst"
+    red.goto(f"{server.url}/submit")
+    assert red.get_by_label("Problem").locator("option").all_inner_texts() == ["A: Adder", "B: Add Two"]
+    red.get_by_label("File name").fill("adder.py")
+    red.get_by_label("Source", exact=True).fill(ACCEPTED)
+    red.get_by_role("button", name="Submit").click()
+    red.wait_for_url(re.compile(r".*/submissions/\d+$"))
+    red.locator(".verdict").filter(has_text="AC").wait_for(timeout=60000)
+    red.get_by_role("link", name="My submissions").click()
+    assert red.locator("#submissions tbody td").nth(1).inner_text() == "A Adder"
+    assert server.judged()[first] == ["AC"]
+    red.get_by_role("link", name="Scoreboard").click()
+    headers = red.locator("#scoreboard thead th.problem").all_inner_texts()
+    assert [" ".join(text.split()) for text in headers] == ["A Adder", "B Add Two"]
+    mine = red.locator("#scoreboard tr.mine")
+    assert mine.count() == 1 and "Red (you)" in mine.inner_text()  # (no row of one's own before)
+    blue = red.locator("#scoreboard tbody tr").filter(has_text="Blue")
+    assert blue.locator("td.first").count() == 1 and mine.locator("td.first").count() == 0  # blue solved it first
+    style = "e => getComputedStyle(e).backgroundColor"
+    assert mine.locator("th").evaluate(style) != blue.locator("th").evaluate(style)
+    assert mine.locator("td.solved").count() == 1
+    checked(red)

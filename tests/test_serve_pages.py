@@ -71,7 +71,7 @@ def test_a_rejudge_unfreeze_or_finalize_asked_by_a_link_is_a_page_to_confirm(tmp
     site.grader.grade(number)
     coach = site.client("coach")
     for query, words in ((f"submission={number}", f"Rejudge submission {number}?"),
-                         ("problem=adder", "Rejudge every submission of Adder?"),
+                         ("problem=adder", "Rejudge every submission of A: Adder?"),
                          (f"team={site.team('red')}", "Rejudge every submission of Red?")):
         page = coach.get(f"/coach/rejudge?{query}")
         assert page.status_code == 200 and words in page.text and "1 judged submission(s)" in page.text

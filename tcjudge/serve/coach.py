@@ -32,7 +32,7 @@ def _rejudged(serve, fields) -> tuple[str, tuple, str]:
         slug = str(fields["problem"])
         if slug not in serve.problems:
             raise HTTPException(400, f"no problem {slug!r} in this contest")
-        return "problem = ?", (slug,), f"every submission of {serve.problems[slug].name}"
+        return "problem = ?", (slug,), f"every submission of {serve.letters[slug]}: {serve.problems[slug].name}"
     if fields.get("team"):
         found = number(fields, "team")
         team = serve.store.row("SELECT name FROM teams WHERE id = ?", found)

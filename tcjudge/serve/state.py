@@ -19,6 +19,7 @@ from starlette.responses import HTMLResponse
 from ..errors import JudgeInputError
 from .auth import SESSION_COOKIE, Auth, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name
+from .exports import label
 from .scoreboard import Clock, standings
 from .store import ident
 
@@ -39,6 +40,11 @@ class Serve:
         self.auth = Auth(store)
         self.templates = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
         self.templates.filters["moment"] = moment
+        # a problem as the pages name it: its letter, as the API's label, and its name (issue 47: its slug)
+        self.letters = {slug: label(index) for index, slug in enumerate(problems)}
+        self.templates.filters["letter"] = lambda slug: self.letters.get(slug, slug)
+        self.templates.filters["titled"] = lambda slug: (f"{self.letters[slug]}: {problems[slug].name}"
+                                                         if slug in problems else slug)
         self._boards: dict[bool, tuple[int, str]] = {}  # coach? -> (the grader's version, board_digest)
         self.clarified = 0  # moves when a clarification is sent or read: the pages' streams look again
         self._clarified = threading.Lock()

@@ -24,7 +24,10 @@ def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
     if judgement is False:
         judgement = serve.store.judgement(row["id"])
     queued = row["state"] == "queued" or judgement is None
-    view = {"id": row["id"], "problem": row["problem"], "language": row["language"], "filename": row["filename"],
+    problem = serve.problems.get(row["problem"])
+    view = {"id": row["id"], "problem": row["problem"], "problem_letter": serve.letters.get(row["problem"], ""),
+            "problem_name": problem.name if problem else row["problem"],
+            "language": row["language"], "filename": row["filename"],
             "minute": row["contest_ms"] // 60000, "team_id": row["team_id"], "queued": queued,
             "verdict": judgement["verdict"] if judgement else None, "score": judgement["score"] if judgement else None}
     if queued:

@@ -65,7 +65,11 @@
     link.textContent = s.id;
     cell(row, "").appendChild(link);
     if (table.getAttribute("data-coach") === "1") cell(row, s.team);
-    cell(row, s.problem);
+    var problem = cell(row, " " + s.problem_name);
+    var letter = document.createElement("span");
+    letter.className = "letter";
+    letter.textContent = s.problem_letter;
+    problem.insertBefore(letter, problem.firstChild);
     cell(row, "", "verdict");
     cell(row, "", "tests");
     cell(row, s.minute);
