@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""docs/serve.md's screenshots: a contest of this checkout's problems served on 127.0.0.1, a few
-teams' submissions (stored solutions, through the CLICS API), then the contestant's and the
-coach's pages taken with Playwright in Debian's chromium.
+"""docs/serve.md's screenshots: a contest of this checkout's problems and a Kattis package served on
+127.0.0.1, 40 minutes into its 2 hours (frozen for the last 30), a few teams' submissions (stored solutions,
+through the CLICS API) and a clarification answered to every team; then the contestant's and the
+coach's pages taken with Playwright in Debian's chromium, each at a laptop's 1366x768 and a phone's
+390x844 (serve-<page>-laptop.png, serve-<page>-phone.png; the page's whole height, at most 1600 px).
 
     python docs/serve_screenshots.py docs/
 
@@ -18,6 +20,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,12 +32,18 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tcjudge.serve.accounts import make_accounts  # noqa: E402
 from tcjudge.serve.store import Store  # noqa: E402
 
+PROBLEMS = ["chefgame", "doorsgame", "ellyscheckers", "mankala", "roxor", str(ROOT / "testdata" / "kattis" / "addtwo")]
 SUBMISSIONS = [  # (team, problem, stored solution)
     ("red", "roxor", "solutions/roxor/wrong_answer"), ("red", "roxor", "solutions/roxor/accepted"),
     ("blue", "roxor", "solutions/roxor/accepted"), ("green", "mankala", "solutions/mankala/accepted"),
     ("red", "mankala", "solutions/mankala/time_limit_exceeded"), ("blue", "chefgame", "solutions/chefgame/accepted"),
     ("red", "ellyscheckers", "solutions/ellyscheckers/accepted")]
 LANGUAGES = {".py": "python3", ".cpp": "cpp", ".java": "java"}
+SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
+SHOTS = {"red": [("/submissions", "contestant"), ("/scoreboard", "scoreboard"), ("/problems/addtwo", "statement"),
+                 ("/clarifications", "clarifications")],
+         "coach": [("/submissions/1", "coach")]}
+TALLEST = 1600  # px of a page's height taken
 
 
 def main() -> int:
@@ -42,8 +51,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         contest = work / "practice.yaml"
-        contest.write_text("name: Practice 1\nproblems: [chefgame, doorsgame, ellyscheckers, mankala, roxor]\n"
-                           "start: now\nduration: 2h\nfreeze: 30m\nscoring: icpc\n")
+        start = (datetime.now(timezone.utc) - timedelta(minutes=40)).isoformat(timespec="seconds")
+        contest.write_text(f"name: Practice 1\nproblems: [{', '.join(PROBLEMS)}]\nstart: '{start}'\nduration: 2h\n"
+                           "freeze: 30m\nscoring: icpc\n")
         store = Store(work / "store.sqlite")
         passwords = {user: password for _, user, password in
                      make_accounts(store, [("Red Pandas", "red"), ("Blue Whales", "blue"), ("Green Geckos", "green")])}
@@ -69,7 +79,7 @@ def main() -> int:
 
 
 def _wait(url: str) -> None:
-    for _ in range(200):
+    for _ in range(600):
         try:
             if httpx.get(f"{url}/login").status_code == 200:
                 return
@@ -95,21 +105,48 @@ def _until_judged(url: str, password: str, count: int) -> None:
     raise SystemExit("not judged in time")
 
 
+def _logged_in(browser, url: str, user: str, password: str, size: tuple[int, int]):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(f"{url}/login")
+    page.get_by_label("Username").fill(user)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{url}/problems")
+    return page
+
+
+def _clarified(browser, url: str, passwords: dict) -> None:
+    """Red asks; the coach answers to every team."""
+    red = _logged_in(browser, url, "red", passwords["red"], SIZES["laptop"])
+    red.goto(f"{url}/clarifications")
+    red.get_by_label("Problem").select_option("roxor")
+    red.get_by_label("Ask the judges").fill("May the piles be all empty but the last?")
+    red.get_by_role("button", name="Send").click()
+    coach = _logged_in(browser, url, "coach", passwords["coach"], SIZES["laptop"])
+    coach.goto(f"{url}/clarifications")
+    coach.get_by_label("Answer Red Pandas's question").fill("No: the constraints say some pile before the last "
+                                                            "holds a stone.")
+    coach.get_by_role("checkbox", name="to every team (they see the question too)").check()
+    coach.get_by_role("button", name="Answer").click()
+    red.close()
+    coach.close()
+
+
 def _shoot(url: str, passwords: dict, out: Path) -> None:
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        for user, pages in (("red", [("/submissions", "serve-contestant.png"), ("/scoreboard", "serve-scoreboard.png")]),
-                            ("coach", [("/submissions/2", "serve-coach.png")])):
-            page = browser.new_page(viewport={"width": 1100, "height": 640})
-            page.goto(f"{url}/login")
-            page.get_by_label("Username").fill(user)
-            page.get_by_label("Password").fill(passwords[user])
-            page.get_by_role("button", name="Log in").click()
-            page.wait_for_url(f"{url}/problems")
-            for path, name in pages:
-                page.goto(url + path)
-                page.screenshot(path=str(out / name))
-                print(f"wrote {out / name}")
+        _clarified(browser, url, passwords)
+        for size_name, size in SIZES.items():
+            for user, pages in SHOTS.items():
+                page = _logged_in(browser, url, user, passwords[user], size)
+                for path, name in pages:
+                    page.goto(url + path)
+                    height = min(TALLEST, page.evaluate("document.documentElement.scrollHeight"))
+                    target = out / f"serve-{name}-{size_name}.png"
+                    page.screenshot(path=str(target), clip={"x": 0, "y": 0, "width": size[0], "height": height},
+                                    full_page=True)
+                    print(f"wrote {target}")
+                page.close()
         browser.close()
 
 
