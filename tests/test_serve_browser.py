@@ -1,8 +1,11 @@
-"""`judge serve` in a real browser: Playwright for Python driving Debian's chromium (`executable_path`)
-against a server process on 127.0.0.1. A contestant logs in, pastes a solution, watches its verdict
-arrive without reloading, and sees the scoreboard change; the coach sees the source and rejudges;
-axe-core finds no violation on any page. Each test skips, saying why, where chromium, Playwright or
-axe-core is missing."""
+"""`judge serve` in a real browser: Playwright for Python driving Debian's chromium (`executable_path`,
+tests/browser.py's flags) against a server process on 127.0.0.1. A contestant logs in, pastes a
+solution, watches its verdict arrive without reloading, and sees the scoreboard change; the coach sees
+the source and rejudges; and each of issue 47's findings in the browser, at 1366x768 and 390x844
+where the size matters (the coach's actions and their confirmations, the clock, phones, the tests
+column's live account, a compile error's message, the submit form's refusals, samples and
+signatures, clarifications, letters and the scoreboard's marks). axe-core finds no violation on any
+page it checks. Each test skips, saying why, where chromium, Playwright or axe-core is missing."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 import httpx
 import pytest
 
-from .browser import AXE, axe_missing, chromium, missing
+from .browser import AXE, FLAGS, axe_missing, chromium, missing
 from .conftest import TESTDATA
 
 pytest.importorskip("starlette")
@@ -34,7 +37,8 @@ AXE_RUN = ("() => axe.run(document).then(r => r.violations.map(v => "
 @pytest.fixture
 def browser():
     with playwright.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=chromium(), args=["--no-sandbox", "--disable-gpu"])
+        # Debian's chromium with tests/browser.py's flags (Playwright gives --headless itself)
+        launched = driver.chromium.launch(executable_path=chromium(), args=[flag for flag in FLAGS if flag != "--headless"])
         yield launched
         launched.close()
 
