@@ -172,7 +172,7 @@ def _limit_key(history, problem: Problem, stored) -> tuple[str, str, str]:
     from .reports.history import problem_hash
     from .reports.kept_limits import basis
 
-    return problem_hash(problem.path), basis([verdict_machine(s.path) for s in stored]), history.engine
+    return problem_hash(problem.path), basis([verdict_machine(s.path, problem) for s in stored]), history.engine
 
 
 def _compute_time_limit(options, problem: Problem, stored, history) -> tuple[list[str], set[Verdict]]:
@@ -289,10 +289,10 @@ def _bounding_runs(problem: Problem, stored, role: str, time_limit: float) -> li
 
 
 def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool,
-                 machines_of: Callable[[Path], tuple[str, ...]] | None = None,
+                 machines_of: Callable[[Path, Problem], tuple[str, ...]] | None = None,
                  ) -> tuple[dict[int, tuple[int, GradeResult]], list[int]]:
     """Split `runs` into those a recorded result can stand for (index -> (tests id, result)) and the
-    indexes that must be graded; `machines_of(solution)`: where a result may have been graded to stand
+    indexes that must be graded; `machines_of(solution, problem)`: where a result may have been graded to stand
     in (a cluster's workers; default: this machine)."""
     reused, to_grade = {}, []
     for index, run in enumerate(runs):
@@ -307,7 +307,7 @@ def reuse_or_run(history: History, runs: list[SolutionRun], fresh: bool,
 def grade_and_record(history: History, command: str, argv: list[str], runs: list[SolutionRun], fresh: bool,
                      grade: Callable[[list[SolutionRun]], list[GradeResult]],
                      on_reused: Callable[[GradeResult], None] | None = None,
-                     machines_of: Callable[[Path], tuple[str, ...]] | None = None) -> Judged:
+                     machines_of: Callable[[Path, Problem], tuple[str, ...]] | None = None) -> Judged:
     """Reuse what the history can stand for (unless `fresh`; graded on `machines_of`'s), grade the
     rest with `grade`, record the run. An interrupted run (Ctrl-C, a closed pipe) is recorded as such,
     and nothing of it is ever reused."""

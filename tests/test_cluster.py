@@ -85,12 +85,13 @@ def test_a_cluster_run_is_recorded_with_its_workers_machine_and_reused_by_the_ne
     records the workers' machine, a cluster rerun reuses every result, a local run none."""
     import sqlite3
 
-    from tcjudge.languages.machine import verdict_machine
+    from tcjudge.languages import PYTHON
+    from tcjudge.languages.machine import machine_for
     from tcjudge.reports import history
 
     problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py"]})
-    workers = verdict_machine(problems / "any.py")
-    monkeypatch.setattr(history, "verdict_machine", lambda solution: "the client")
+    workers = machine_for(PYTHON, own_format=True)
+    monkeypatch.setattr(history, "verdict_machine", lambda solution, problem=None: "the client")
     where = ("--problems", problems, "--solutions", solutions)
     code, out, err = judge(*where, "check", "--cluster", cluster.address)
     assert code == 0, out + err

@@ -262,8 +262,8 @@ def test_a_result_graded_on_another_machine_stands_in_only_for_a_run_there(proje
     graded = records.replace(_result(solution, [Verdict.AC] * 4), machine=elsewhere)
     history.record("check", [], time.time(), [solution], [graded], {})
     assert history.reusable(solution) is None  # here is not there
-    assert history.reusable(solution, lambda path: ()) is None  # no worker said what it is: nothing stands in
-    found = history.reusable(solution, lambda path: ("another", elsewhere))
+    assert history.reusable(solution, lambda path, problem: ()) is None  # no worker said what it is: nothing stands in
+    found = history.reusable(solution, lambda path, problem: ("another", elsewhere))
     assert found is not None and found[1].machine == elsewhere
     history.record("check", [], time.time(), [solution], [found[1]], {0: found[0]})
     assert history.reusable(solution) is None  # still not graded here
@@ -271,11 +271,11 @@ def test_a_result_graded_on_another_machine_stands_in_only_for_a_run_there(proje
         assert [row[0] for row in db.execute("SELECT machine FROM results ORDER BY id")] == [elsewhere] * 2
     split = records.replace(graded, machine=f"{beside} + {elsewhere}")  # chunks on two workers
     history.record("report", [], time.time(), [solution], [split], {})
-    assert history.reusable(solution, lambda path: (beside,)) is None  # each result needs elsewhere too
-    assert history.reusable(solution, lambda path: (elsewhere, beside))[1].machine == f"{beside} + {elsewhere}"
+    assert history.reusable(solution, lambda path, problem: (beside,)) is None  # each result needs elsewhere too
+    assert history.reusable(solution, lambda path, problem: (elsewhere, beside))[1].machine == f"{beside} + {elsewhere}"
     history.record("check", [], time.time(), [solution], [_result(solution, [Verdict.AC] * 4)], {})
     assert history.reusable(solution) is not None  # graded here: recorded with this machine
-    assert history.reusable(solution)[1].machine == verdict_machine(solution.solution)
+    assert history.reusable(solution)[1].machine == verdict_machine(solution.solution, solution.problem)
 
 
 def test_every_test_is_recorded_with_its_figures(run, project):

@@ -28,7 +28,7 @@ from ..engine.results import GradeResult, TestResult
 from ..engine.isolation import all_layers, layer_table
 from ..languages import EXTENSIONS
 from ..languages.machine import MACHINES_JOINED
-from ..problems.format import language_of
+from ..problems.format import Problem, language_of
 from ..protocol import SOURCE_LIMIT, SourceError
 from ..verdicts import Verdict
 from .bundle import pack_folder, pack_solution
@@ -108,7 +108,7 @@ class ClusterPool:
         self._client = connect(address)
         self._futures: dict = {}  # grading task -> (run, test indices)
         self._problems: list = []  # the problem bundles' tasks
-        self._machines: dict[str | None, tuple[str, ...]] = {}  # a language's extension -> its workers' machines
+        self._machines: dict[tuple[str | None, bool], tuple[str, ...]] = {}  # (extension, own format) -> machines
         try:
             infos = _workers_info(self._client, address)
             self._check_workers(infos, require_isolation)
@@ -142,21 +142,21 @@ class ClusterPool:
                 self.warnings.add(f"not grading on {', '.join(sorted(weak_hosts))}: weaker isolation "
                                   "than this machine (--cluster-require-isolation)")
 
-    def machines(self, solution: Path) -> tuple[str, ...]:
-        """The verdict_machine strings of the workers that could grade `solution` (asked once per
-        language): a recorded result graded on any of them can stand for grading it here."""
+    def machines(self, solution: Path, problem: Problem) -> tuple[str, ...]:
+        """The verdict_machine strings of the workers that could grade `solution` on `problem` (asked
+        once per language and format): a recorded result graded on any of them can stand for grading it here."""
         language = language_of(solution, EXTENSIONS)
-        extension = language.extensions[0] if language is not None else None
-        if extension not in self._machines:
+        key = (language.extensions[0] if language is not None else None, problem.kind.own_format)
+        if key not in self._machines:
             try:
-                said = self._client.run(worker_machine, extension, on_error="return", callback_timeout=CONNECT_TIMEOUT)
+                said = self._client.run(worker_machine, *key, on_error="return", callback_timeout=CONNECT_TIMEOUT)
             except Exception:  # noqa: BLE001 - gone or too slow: nothing is reused, the grading says the rest
                 said = {}
-            self._machines[extension] = tuple(sorted({machine for address, machine in said.items()
-                                                      if isinstance(machine, str) and self._usable(address)}))
-            if not self._machines[extension]:
+            self._machines[key] = tuple(sorted({machine for address, machine in said.items()
+                                                if isinstance(machine, str) and self._usable(address)}))
+            if not self._machines[key]:
                 self.warnings.add("no worker said which machine it is: no recorded result was reused")
-        return self._machines[extension]
+        return self._machines[key]
 
     def _usable(self, address: str) -> bool:
         return self._allowed_hosts is None or _host(address) in self._allowed_hosts

@@ -69,7 +69,7 @@ def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[st
         "warnings": sorted(pool.warnings),
         "active_layers": active_layers(),
         "worker": get_worker().address,
-        "machine": verdict_machine(solution),  # what of this worker can change the verdict (the history's key)
+        "machine": verdict_machine(solution, problem),  # what of this worker can change the verdict (the history's key)
     }
 
 
@@ -147,10 +147,11 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-def worker_machine(extension: str | None) -> str:
+def worker_machine(extension: str | None, own_format: bool | None = None) -> str:
     """This worker's verdict_machine for a solution in the language of `extension` (None: nothing
-    compiled), asked by the client to know which recorded results its workers' would equal."""
-    return machine_for(EXTENSIONS[extension] if extension else None)
+    compiled) on a problem in our own format or not, asked by the client to know which recorded
+    results its workers' would equal."""
+    return machine_for(EXTENSIONS[extension] if extension else None, own_format)
 
 
 def worker_info(dask_worker) -> dict:

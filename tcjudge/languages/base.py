@@ -72,8 +72,9 @@ class Language:
         picks by content (a `#!` line naming pypy3 makes a Python file PyPy 3's)."""
         return self
 
-    def machine_version(self) -> str | None:
-        """What of this machine can change its verdicts (the history's reuse key): its toolchain's version."""
+    def machine_version(self, own_format: bool | None = None) -> str | None:
+        """What of this machine can change its verdicts (on a problem in our own format or a package's;
+        None: either), the history's reuse key: its toolchain's version."""
         toolchain = self.toolchain()
         return toolchain.version if toolchain else None
 

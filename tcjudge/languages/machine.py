@@ -22,14 +22,16 @@ def host_id() -> str:
             f"Python {sys.version.split()[0]}")
 
 
-def verdict_machine(solution: Path) -> str:
-    """What of the machine can change a solution's verdict: the host, and the compiler of its language
-    (a new g++ can change a C++ verdict; it changes no Python one, nor does a missing javac). Its
-    language's module is the only one asked, so recording a Python run imports no compiler's."""
-    return machine_for(language_of(solution, EXTENSIONS))  # None: a submit-answer's answer files
+def verdict_machine(solution: Path, problem=None) -> str:
+    """What of the machine can change a solution's verdict on `problem`: the host, and the compiler of
+    its language (a new g++ can change a C++ verdict; it changes no Python one, nor does a missing
+    javac). Its language's module is the only one asked, so recording a Python run imports no compiler's."""
+    own_format = problem.kind.own_format if problem is not None else None
+    return machine_for(language_of(solution, EXTENSIONS), own_format)  # None: a submit-answer's answer files
 
 
-def machine_for(language) -> str:
-    """verdict_machine for a solution in `language` (a languages.Language, or None: nothing compiled)."""
-    version = language.machine_version() if language is not None else None
+def machine_for(language, own_format: bool | None = None) -> str:
+    """verdict_machine for a solution in `language` (a languages.Language, or None: nothing compiled) on
+    a problem in our own format or not (None: either)."""
+    version = language.machine_version(own_format) if language is not None else None
     return f"{host_id()}; {version}" if version else host_id()

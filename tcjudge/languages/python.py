@@ -60,8 +60,12 @@ class Python(Language):
         runner = self.runner(problem)
         return None if runner is self else runner.program(path, problem, source_limit)
 
-    def machine_version(self) -> str | None:
-        """CPython's version, and PyPy 3's where it is installed: a package's Python 3 runs there."""
+    def machine_version(self, own_format: bool | None = None) -> str | None:
+        """CPython's version, and PyPy 3's where it is installed unless the problem is in our own format:
+        a package's Python 3 runs there (a TopCoder solution's verdict never depends on PyPy, and
+        recording it imports no other language's module)."""
+        if own_format:
+            return self.toolchain().version
         from .pypy import PYPY
 
         pypy = PYPY.toolchain()

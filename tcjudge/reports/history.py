@@ -329,15 +329,15 @@ class History:
 
     # -- reuse
 
-    def reusable(self, run: SolutionRun, machines_of: Callable[[Path], tuple[str, ...]] | None = None,
+    def reusable(self, run: SolutionRun, machines_of: Callable[[Path, Problem], tuple[str, ...]] | None = None,
                  ) -> tuple[int, GradeResult] | None:
         """A recorded result that can stand for grading `run` now, with the id of its test rows:
-        graded on machines all among `machines_of(solution)` (verdict_machine strings: a cluster's
+        graded on machines all among `machines_of(solution, problem)` (verdict_machine strings: a cluster's
         workers'; default: this machine's alone). A result whose chunks ran on several machines
         records them joined with MACHINES_JOINED."""
         if not asks_every_test(run):
             return None
-        machines = set(machines_of(run.solution) if machines_of else (verdict_machine(run.solution),))
+        machines = set(machines_of(run.solution, run.problem) if machines_of else (verdict_machine(run.solution, run.problem),))
         rows = self.db.execute(
             """SELECT COALESCE(r.tests_from, r.id), r.compile_message, r.baseline_mib, r.machine FROM results r
                JOIN runs ON runs.id = r.run_id
@@ -414,7 +414,7 @@ class History:
              str(run.solution.resolve()), solution_hash(run.solution), str(run.expected) if run.expected else None,
              str(result.verdict), result.compile_message, result.baseline_mib, asks_every_test(run), full,
              reusable, tests_from, result.scored.total if result.scored else None,
-             result.machine or verdict_machine(run.solution))).lastrowid
+             result.machine or verdict_machine(run.solution, problem))).lastrowid
         if tests_from is None:
             self.db.executemany(
                 f"INSERT INTO tests (result_id, position, {', '.join(TEST_COLUMNS)}) "
