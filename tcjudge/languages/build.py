@@ -294,6 +294,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
             pass
         status = process.wait()
         process.stdout.close()
+        _await_group_end(process.pid)
     message = kept.decode("utf-8", "replace")
     too_large = status == -signal.SIGXFSZ or "File size limit exceeded" in message
     if stopped or too_large or status in (-signal.SIGKILL, -signal.SIGXCPU) or _helper_stopped(message):
@@ -311,10 +312,9 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     return (None if stopped else status), message
 
 
-def _group_cpu(group: int) -> float:
-    """CPU seconds the processes of a process group have used (a compiler and its helpers), with the
-    children they reaped: read from /proc before the group is killed."""
-    ticks = 0
+def _group_stats(group: int) -> list[list[bytes]]:
+    """The /proc stat fields (after the name) of the processes of a process group."""
+    found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -323,9 +323,25 @@ def _group_cpu(group: int) -> float:
                 fields = handle.read().rpartition(b")")[2].split()
         except OSError:  # ended meanwhile
             continue
-        if len(fields) > 14 and int(fields[2]) == group:  # pgrp; then utime, stime, cutime, cstime
-            ticks += sum(int(value) for value in fields[11:15])
+        if len(fields) > 14 and int(fields[2]) == group:  # state, ppid, pgrp
+            found.append(fields)
+    return found
+
+
+def _group_cpu(group: int) -> float:
+    """CPU seconds the processes of a process group have used (a compiler and its helpers), with the
+    children they reaped: read from /proc before the group is killed."""
+    ticks = sum(sum(int(value) for value in fields[11:15]) for fields in _group_stats(group))  # u, s, cu, cs
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _await_group_end(group: int, patience: float = 10.0) -> None:
+    """Wait until the killed group's processes (cc1plus under g++) have died: on a busy machine a
+    SIGKILLed process runs on for a while before it is scheduled to die, still holding its files and
+    its memory. Zombies are dead; `patience` bounds the wait should one never be scheduled."""
+    end = time.monotonic() + patience
+    while any(fields[0] != b"Z" for fields in _group_stats(group)) and time.monotonic() < end:
+        time.sleep(0.02)
 
 
 def _busy(cpu: float, ran: float, limits: CompileLimits) -> BuildFault:
