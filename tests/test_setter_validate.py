@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import pty
-import select
 import shutil
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import sys
 import pytest
 
 from tcjudge import languages
+from tcjudge.protocol import ready_to_read
 from tcjudge.problems.catalog import Catalog
 from tcjudge.setter.validate import validate_problem
 
@@ -288,7 +288,7 @@ def test_validate_draws_its_progress_on_a_terminal_on_stderr_alone(project):
     os.close(err_writer)
     got, open_ends = {out_reader: b"", err_reader: b""}, {out_reader, err_reader}
     while open_ends:
-        for end in select.select(list(open_ends), [], [])[0]:
+        for end in ready_to_read(list(open_ends), 60.0):
             try:
                 data = os.read(end, 65536)
             except OSError:  # EIO: the judge has closed its side
