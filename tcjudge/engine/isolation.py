@@ -48,7 +48,8 @@ def _cpu_waits():
         return LayerStatus("cpu waits", False, "no /proc/<pid>/schedstat (CONFIG_SCHED_INFO): time waiting for a CPU "
                                                "counts as idle time, as under a wall-clock limit")
     return LayerStatus("cpu waits", True, "time waiting for a CPU on a busy machine is not idle time (schedstat); "
-                                          "a test that waits past max(30 s, 10 x TL) is IE, machine overloaded")
+                                          "a test that waits past max(30 s, 10 x TL) is graded again alone, twice at most, "
+                                          "waiting 4x longer each time, then IE, machine overloaded")
 
 
 def all_layers() -> list:
