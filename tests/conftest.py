@@ -49,6 +49,18 @@ def stop_if_interrupted() -> None:
         raise KeyboardInterrupt
 
 
+AFTER_THE_TEST: list = []  # what a test's helpers made and must close when it ends (tests/test_serve.py's Site)
+
+
+@pytest.fixture(autouse=True)
+def _close_what_the_test_opened():
+    """Close what the test's helpers registered in AFTER_THE_TEST: a contest store left open kept its
+    connections' descriptors for the rest of the run (over 1024 by test_setter_validate in CI)."""
+    yield
+    while AFTER_THE_TEST:
+        AFTER_THE_TEST.pop()()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """After each test: a Ctrl-C that the test's code caught (a test of cli.main, of runs) stops the run."""

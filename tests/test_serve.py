@@ -33,7 +33,7 @@ from tcjudge.serve.grading import Grader  # noqa: E402
 from tcjudge.serve.state import Serve  # noqa: E402
 from tcjudge.serve.store import Store  # noqa: E402
 
-from .conftest import FIXTURE_PROBLEMS, TESTDATA  # noqa: E402
+from .conftest import AFTER_THE_TEST, FIXTURE_PROBLEMS, TESTDATA  # noqa: E402
 
 MINIMAL = """name: Practice 1
 problems: [ellyscheckers, roxor]    # slugs under --problems, or paths to Kattis packages
@@ -136,6 +136,12 @@ class Site:
         static_events(self.serve)
         problem_events(self.serve)  # (as the server does as it starts)
         self.app = build_app(self.serve)
+        AFTER_THE_TEST.append(self.close)
+
+    def close(self) -> None:
+        """Stop the grader (its pool's zygotes) and close the store, as the server does as it stops."""
+        self.grader.stop()
+        self.store.close()
 
     def client(self, username: str | None = None) -> TestClient:
         client = TestClient(self.app, base_url="http://127.0.0.1", follow_redirects=False)

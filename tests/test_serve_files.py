@@ -116,3 +116,31 @@ def test_a_package_without_a_time_limit_is_timed_at_the_first_start_alone(tmp_pa
     second = serve_once(tmp_path, contest)
     assert "Timing" not in second, second  # the same history: the limit is kept there
     assert re.search(r"digitsum: time limit \S+ s \(.*; kept from \d{4}-\d\d-\d\d \d\d:\d\d\)", second), second
+
+
+def _descriptors_on(path) -> int:
+    """How many of this process's descriptors are open on `path`."""
+    import os
+
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}") == str(path)
+        except OSError:
+            pass
+    return count
+
+
+def test_a_store_closes_the_read_connection_of_a_thread_that_ended(tmp_path):
+    """A server's worker threads come and go (anyio ends one idle for 10 s): each one's read connection
+    stayed open for the whole contest, 21 of them in one test of a few pages (a process has 1024)."""
+    import threading
+
+    path = tmp_path / "contest.sqlite"
+    with Store(path) as store:
+        for _ in range(30):
+            reader = threading.Thread(target=store.account, args=("nobody",))
+            reader.start()
+            reader.join()
+        assert _descriptors_on(path) <= 3  # the writer, the last thread's reader, one made meanwhile
+    assert _descriptors_on(path) == 0

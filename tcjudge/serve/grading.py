@@ -73,7 +73,8 @@ class Grader:
         with self._wake:
             self._stop = True
             self._wake.notify_all()
-        self._thread.join(timeout=STOP_WAIT)
+        if self._thread.ident is not None:  # (started)
+            self._thread.join(timeout=STOP_WAIT)
         if self._feed is not None:
             self._feed.close()  # (idle workers end; a grading under way gets FeedClosed)
         under_way = any(thread.is_alive() for thread in self._gradings)

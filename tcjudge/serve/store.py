@@ -58,7 +58,7 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
         self._local = threading.local()
-        self._readers: list[sqlite3.Connection] = []
+        self._readers: list[tuple[threading.Thread, sqlite3.Connection]] = []
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
@@ -67,13 +67,18 @@ class Store:
         return db
 
     def _reader(self) -> sqlite3.Connection:
-        """This thread's read connection (made on first use; closed with the store)."""
+        """This thread's read connection, made on first use and closed with the store, or once its thread
+        has ended: a server's worker threads come and go (anyio ends one idle for 10 s), and each kept
+        its connection, two descriptors, for the whole contest."""
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = self._connect()
             db.execute("PRAGMA query_only=ON")
             with self._lock:
-                self._readers.append(db)
+                for _, ended in [pair for pair in self._readers if not pair[0].is_alive()]:
+                    ended.close()
+                self._readers = [pair for pair in self._readers if pair[0].is_alive()]
+                self._readers.append((threading.current_thread(), db))
         return db
 
     def __enter__(self) -> Store:
@@ -84,7 +89,7 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
-            for db in self._readers:
+            for _, db in self._readers:
                 db.close()
             self._readers.clear()
             self._db.close()
