@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from ..errors import JudgeInputError
+from .csvfiles import csv_text
 
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a slip
 PASSWORD_LENGTH = 12  # 31^12: about 59 bits
@@ -99,11 +100,7 @@ def write_accounts(out: Path, contest, accounts: list[tuple[str, str, str]], url
                                ("coach.csv", ["username", "password"], coach)):
         if not rows and name == "coach.csv":
             continue
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
-        written.append(_write(out / name, buffer.getvalue()))
+        written.append(_write(out / name, csv_text(header, rows)))
     environment = Environment(loader=PackageLoader("tcjudge.serve"), autoescape=select_autoescape(default=True))
     page = environment.get_template("slips.html").render(contest=contest, accounts=teams, url=url)
     written.append(_write(out / "slips.html", page))

@@ -8,10 +8,8 @@ They are the coach's view: nothing frozen.
 
 from __future__ import annotations
 
-import csv
-import io
-
 from .contest import MEDALS
+from .csvfiles import csv_text
 from .scoreboard import standings
 from .store import reltime
 
@@ -79,7 +77,7 @@ def results_csv(serve) -> str:
             line += [cell["tries"], cell["pending"], "" if when is None else when // 60000]
             line += [number(cell["score"])] if ioi else []
         rows.append(line)
-    return _csv(header, rows)
+    return csv_text(header, rows)
 
 
 def submission_rows(serve) -> list[dict]:
@@ -98,12 +96,4 @@ def submission_rows(serve) -> list[dict]:
 def submissions_csv(serve) -> str:
     rows = submission_rows(serve)
     header = ["id", "team", "problem", "problem_id", "language", "contest_time", "verdict", "score", "max_cpu_ms"]
-    return _csv(header, [[row[key] for key in header] for row in rows])
-
-
-def _csv(header: list[str], rows: list[list]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()
+    return csv_text(header, [[row[key] for key in header] for row in rows])
