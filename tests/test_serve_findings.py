@@ -74,3 +74,44 @@ def test_no_csv_cell_is_a_formula_and_the_accounts_csv_reads_back_as_it_was(tmp_
     assert formulas(written) == []
     # (judge accounts --teams accounts.csv: the names as they were, but for the white space a CSV's cell loses)
     assert [name for name, _ in read_teams(out / "accounts.csv")] == [name.strip() for name in HOSTILE]
+
+
+# 3. Clarifications had no cap: 200 questions of 4 KB in 1.2 s were all taken (the coach's page
+# 919 KiB); a question of zero-width spaces was taken.
+
+def test_a_team_has_at_most_ten_questions_waiting_and_a_question_with_nothing_to_read_is_refused(tmp_path):
+    site = Site(tmp_path)
+    red, blue, coach = site.client("red"), site.client("blue"), site.client("coach")
+    for n in range(10):
+        assert ask(red, f"Question {n}?").status_code == 303
+    refused = ask(red, "One more?")
+    assert refused.status_code == 400 and "10" in refusal(refused.text) and ">One more?</textarea>" in refused.text
+    assert ask(blue, "Blue's own?").status_code == 303  # (another team's cap is its own)
+    first = site.store.row("SELECT id FROM clarifications WHERE text = 'Question 0?'")["id"]
+    assert ask(coach, "Yes.", reply_to=str(first)).status_code == 303
+    assert ask(red, "One more?").status_code == 303  # answered: one fewer waits
+    for blank in ("\u200b\u200b\u200b", " \u2060\ufeff\u00a0\u3000\n", "\u3164\u2800", "\u0301"):
+        for client in (blue, coach):
+            refused = ask(client, blank)
+            assert refused.status_code == 400 and "nothing to read" in refusal(refused.text), ascii(blank)
+    assert site.store.row("SELECT COUNT(*) AS n FROM clarifications")["n"] == 13
+
+
+# 4. A clarification over 4000 characters was cut to 4000 without a word (the textarea had no maxlength).
+
+def test_a_clarification_over_4000_characters_is_given_back_never_cut(tmp_path):
+    site = Site(tmp_path)
+    red, coach = site.client("red"), site.client("coach")
+    asked = ask(red, "First?")
+    assert re.search(r'<textarea id="clar-text" name="text"[^>]* maxlength="4000"', red.get("/clarifications").text)
+    long = "Is the input always two numbers? " + "x" * 4000 + " END"
+    refused = ask(red, long)
+    assert refused.status_code == 400 and "4000" in refusal(refused.text) and f">{long}</textarea>" in refused.text
+    question = site.store.row("SELECT id FROM clarifications")["id"]
+    assert asked.status_code == 303 and site.store.row("SELECT COUNT(*) AS n FROM clarifications")["n"] == 1
+    answer = ask(coach, long, reply_to=str(question))  # an answer too: given back in its own form
+    assert answer.status_code == 400 and re.search(rf'id="answer-{question}"[^>]*>{re.escape(long)}</textarea>',
+                                                   answer.text)
+    lines = "\r\n".join(["y" * 99] * 40)  # 3999 characters as the browser counts them (a line break is one), 4038 sent
+    assert ask(red, lines).status_code == 303
+    assert site.store.row("SELECT text FROM clarifications ORDER BY id DESC")["text"] == lines.replace("\r\n", "\n")

@@ -210,30 +210,69 @@ def scoreboard(request: Request):
     return serve.page(request, "scoreboard.html", board=board, offered=offered(serve) if caller.coach else None)
 
 
+TEXT_CHARS = 4000  # a clarification's characters at most (its form's maxlength)
+WAITING = 10  # a team's questions that may wait for an answer at once
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and signs that show nothing (fillers, blank Braille)
+
+
+def readable(text: str) -> bool:
+    """Whether a text has something to read: a character beyond spaces, controls and format characters
+    (Unicode's Z and C: zero-width spaces and joiners, bidi marks), marks with nothing to mark, and the
+    few letters that show nothing (a question of zero-width spaces was taken)."""
+    import unicodedata
+
+    return any(unicodedata.category(c)[0] not in "ZCM" and c not in INVISIBLE for c in text)
+
+
 def clarifications(request: Request, caller: Caller, form):
     """GET: the caller's clarifications as threads (a team's are then read: its badge goes); POST: a
-    team's question, or the coach's answer (to the asking team, or to every team) or broadcast."""
+    team's question, or the coach's answer (to the asking team, or to every team) or broadcast. A
+    refusal gives the page back with the text in the form it came from and the reason beside it
+    (never a silent cut: a text over TEXT_CHARS was cut to them)."""
     serve = serve_of(request)
-    if form is not None:
-        text = str(form.get("text", "")).strip()[:4000]
-        problem = str(form.get("problem", "")) or None
-        if not text or (problem is not None and problem not in serve.problems):
-            raise HTTPException(400, "a clarification needs a text (and a problem of the contest, or none)")
-        if caller.coach:  # an answer (to its team, or to all) or a broadcast
-            reply_to = number(form, "reply_to") if form.get("reply_to") else None
-            question = serve.store.row("SELECT * FROM clarifications WHERE id = ? AND from_team IS NOT NULL",
-                                       reply_to) if reply_to else None
-            if reply_to and question is None:
-                raise HTTPException(400, f"no question {reply_to}")
-            to_team = question["from_team"] if question and form.get("to") != "all" else None
-            serve.store.add_clarification(None, to_team, reply_to, problem or (question["problem"] if question else None),
-                                          text, serve.clock.now_ms())
-        else:
-            serve.store.add_clarification(caller.team_id, None, None, problem, text, serve.clock.now_ms())
-        serve.clarifications_changed()
-        return RedirectResponse("/clarifications", 303)
+    if form is None:
+        return _clarifications_page(request, caller, {})
+    kept = {"text": str(form.get("text", "")).replace("\r\n", "\n").strip(),  # (a browser sends a line break as CR LF)
+            "problem": str(form.get("problem", "")) or None,
+            "reply_to": number(form, "reply_to") if caller.coach and form.get("reply_to") else None}
+    question = None
+    if kept["reply_to"]:
+        question = serve.store.row("SELECT * FROM clarifications WHERE id = ? AND from_team IS NOT NULL",
+                                   kept["reply_to"])
+        if question is None:
+            raise HTTPException(400, f"no question {kept['reply_to']}")
+    refused = _refused(serve, kept)
+    if refused is None and caller.coach:  # an answer (to its team, or to all) or a broadcast
+        to_team = question["from_team"] if question and form.get("to") != "all" else None
+        problem = kept["problem"] or (question["problem"] if question else None)
+        serve.store.add_clarification(None, to_team, kept["reply_to"], problem, kept["text"], serve.clock.now_ms())
+    elif refused is None and serve.store.add_clarification(caller.team_id, None, None, kept["problem"], kept["text"],
+                                                           serve.clock.now_ms(), waiting=WAITING) is None:
+        refused = (f"{WAITING} of your questions wait for an answer already: ask this one once the judges have "
+                   "answered one of them")
+    if refused is not None:
+        return _clarifications_page(request, caller, kept | {"error": refused}, status=400)
+    serve.clarifications_changed()
+    return RedirectResponse("/clarifications", 303)
+
+
+def _refused(serve, kept: dict) -> str | None:
+    """Why a clarification is refused, in words for its sender; None: it is taken."""
+    if not readable(kept["text"]):
+        return "the text has nothing to read (only spaces or invisible characters)"
+    if len(kept["text"]) > TEXT_CHARS:
+        return f"the text is {len(kept['text'])} characters long, over {TEXT_CHARS}: shorten it (it is in its form)"
+    if kept["problem"] is not None and kept["problem"] not in serve.problems:
+        return f"no problem {kept['problem']!r} in this contest"
+    return None
+
+
+def _clarifications_page(request: Request, caller: Caller, kept: dict, status: int = 200):
+    """The clarifications page (its threads then read), `kept`: a refused form's text and its reason."""
+    serve = serve_of(request)
     serve.clarifications_read(caller, serve.clarification_state(caller)[1])
-    return serve.page(request, "clarifications.html", threads=clarification_threads(serve, caller))
+    return serve.page(request, "clarifications.html", status=status, threads=clarification_threads(serve, caller),
+                      kept=kept, text_chars=TEXT_CHARS)
 
 
 async def static(request: Request):

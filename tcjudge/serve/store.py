@@ -194,8 +194,14 @@ class Store:
 
     # clarifications
     def add_clarification(self, from_team: int | None, to_team: int | None, reply_to: int | None, problem: str | None,
-                          text: str, contest_ms: int) -> int:
+                          text: str, contest_ms: int, waiting: int | None = None) -> int | None:
+        """A clarification; a team's question only while fewer than `waiting` of its questions wait for
+        an answer (counted and added in one transaction: a burst sent at once is counted too), else None."""
         with self.write() as db:
+            if waiting is not None and db.execute(
+                    "SELECT COUNT(*) FROM clarifications q WHERE q.from_team = ? AND NOT EXISTS "
+                    "(SELECT 1 FROM clarifications a WHERE a.reply_to = q.id)", (from_team,)).fetchone()[0] >= waiting:
+                return None
             number = db.execute("INSERT INTO clarifications (from_team, to_team, reply_to, problem, text, time, contest_ms) "
                                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                                 (from_team, to_team, reply_to, problem, text, time.time(), contest_ms)).lastrowid
