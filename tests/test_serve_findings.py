@@ -37,6 +37,52 @@ def ask(client, text: str, problem: str = "", **extra):
     return client.post("/clarifications", data={"csrf": token, "text": text, "problem": problem} | extra)
 
 
+# 1. Before the start, the problem pages were 404, but the submit and clarification forms listed the
+# problems, the scoreboard (page and API) had them as columns, and the refusals told a real problem
+# id from a made-up one.
+
+def test_before_the_start_no_page_api_or_refusal_names_a_problem_to_a_team(tmp_path):
+    site = Site(tmp_path, start=datetime.now(timezone.utc) + timedelta(hours=1))
+    red, coach = site.client("red"), site.client("coach")
+    for path in ("/problems", "/submit", "/submit?problem=adder", "/clarifications", "/scoreboard", "/submissions"):
+        page = red.get(path)
+        assert page.status_code == 200 and not NAMED.search(page.text), path
+    basic = ("red", site.passwords["red"])
+    for path in ("scoreboard", "problems", "event-feed?stream=false"):
+        assert not NAMED.search(api(site).get(f"/api/contests/{site.contest.id}/{path}", auth=basic).text), path
+    # a real problem and a made-up one are refused in the same words
+    real, made_up = submit(red, problem="adder"), submit(red, problem="nope")
+    assert (real.status_code, refusal(real.text)) == (made_up.status_code, refusal(made_up.text)) == \
+        (400, "the contest has not started")
+    real, made_up = (api(site).post(submissions_url(site), json=body(zipped(("adder.py", ACCEPTED)), problem), auth=basic)
+                     for problem in ("adder", "nope"))
+    assert real.status_code == made_up.status_code == 400 and real.json() == made_up.json()
+    real, made_up = ask(red, "Is n > 0?", "adder"), ask(red, "Is n > 0?", "nope")
+    assert real.status_code == made_up.status_code == 400 and refusal(real.text) == refusal(made_up.text)
+    assert "general" in refusal(real.text)
+    assert ask(red, "When do we start?").status_code == 303  # a general question is fine
+    assert site.store.rows("SELECT * FROM submissions") == []
+    assert [row["problem"] for row in site.store.rows("SELECT problem FROM clarifications")] == [None]
+    # the coach sees everything
+    for path in ("/problems", "/scoreboard", "/submissions"):
+        assert "Adder" in coach.get(path).text, path
+    assert "adder" in api(site).get(f"/api/contests/{site.contest.id}/scoreboard",
+                                    auth=("coach", site.passwords["coach"])).text
+    site.serve.clock.start -= 2 * 3600  # the contest has begun
+    for path in ("/submit", "/clarifications", "/scoreboard"):
+        assert "A: Adder" in red.get(path).text or "Adder" in red.get(path).text, path
+    assert "adder" in api(site).get(f"/api/contests/{site.contest.id}/scoreboard", auth=basic).text
+
+
+def test_a_teams_scoreboard_digest_before_the_start_holds_no_problem(tmp_path):
+    site = Site(tmp_path, start=datetime.now(timezone.utc) + timedelta(hours=1))
+    before = site.serve.board_digest(False)
+    site.problems["subtract"] = site.problems["adder"]  # another problem, unseen before the start
+    site.grader.wake()
+    assert site.serve.board_digest(False) == before  # (a digest of the problems' ids could be guessed at)
+    assert site.serve.board_digest(True) != site.serve.board_digest(False)
+
+
 # 2. Team names went into the CSV files raw: a team named =HYPERLINK(...) was a formula in the coach's
 # spreadsheet (results.csv, submissions.csv, judge accounts' accounts.csv).
 

@@ -286,11 +286,13 @@ def _clarification_rows(serve: Serve, caller: Caller) -> list:
 
 
 def scoreboard_json(serve: Serve, caller: Caller) -> dict:
-    board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), caller.coach)
+    """The scoreboard as the caller sees it: a team's has no problem before the start (Serve.shown_problems)."""
+    shown = serve.shown_problems(caller.coach)
+    board = standings(serve.store, serve.contest, serve.clock, shown, caller.coach)
     ioi, rows = serve.contest.scoring == "ioi", []
     for row in board["rows"]:
         score = {"score": row["score"]} if ioi else {"num_solved": row["solved"], "total_time": row["penalty"]}
-        problems = [_problem_cell(slug, cell, ioi) for slug, cell in zip(serve.problems, row["cells"])]
+        problems = [_problem_cell(slug, cell, ioi) for slug, cell in zip(shown, row["cells"])]
         rows.append({"rank": row["rank"], "team_id": str(row["team_id"]), "score": score, "problems": problems})
     return {"time": iso(time.time()), "contest_time": reltime(serve.clock.now_ms()), "state": serve.clock.state(),
             "rows": rows}

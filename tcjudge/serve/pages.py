@@ -206,7 +206,7 @@ def events(request: Request):
 def scoreboard(request: Request):
     serve = serve_of(request)
     caller = need_caller(request)
-    board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), caller.coach)
+    board = standings(serve.store, serve.contest, serve.clock, serve.shown_problems(caller.coach), caller.coach)
     return serve.page(request, "scoreboard.html", board=board, offered=offered(serve) if caller.coach else None)
 
 
@@ -257,11 +257,15 @@ def clarifications(request: Request, caller: Caller, form):
 
 
 def _refused(serve, kept: dict) -> str | None:
-    """Why a clarification is refused, in words for its sender; None: it is taken."""
+    """Why a clarification is refused, in words for its sender; None: it is taken. Before the start it
+    names no problem, and a real problem is refused in the words a made-up one is (the refusals told
+    them apart)."""
     if not readable(kept["text"]):
         return "the text has nothing to read (only spaces or invisible characters)"
     if len(kept["text"]) > TEXT_CHARS:
         return f"the text is {len(kept['text'])} characters long, over {TEXT_CHARS}: shorten it (it is in its form)"
+    if kept["problem"] is not None and not serve.clock.started:
+        return "before the contest starts, a clarification is a general one: the problems are named from the start"
     if kept["problem"] is not None and kept["problem"] not in serve.problems:
         return f"no problem {kept['problem']!r} in this contest"
     return None

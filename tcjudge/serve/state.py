@@ -45,7 +45,7 @@ class Serve:
         self.templates.filters["letter"] = lambda slug: self.letters.get(slug, slug)
         self.templates.filters["titled"] = lambda slug: (f"{self.letters[slug]}: {problems[slug].name}"
                                                          if slug in problems else slug)
-        self._boards: dict[bool, tuple[int, str]] = {}  # coach? -> (the grader's version, board_digest)
+        self._boards: dict[bool, tuple[tuple, str]] = {}  # coach? -> ((the grader's version, started), board_digest)
         self.clarified = 0  # moves when a clarification is sent or read: the pages' streams look again
         self._clarified = threading.Lock()
 
@@ -53,12 +53,19 @@ class Serve:
         caller = getattr(request.state, "caller", None)
         unread, newest = self.clarification_state(caller) if caller else (0, 0)
         context.setdefault("clarified", f"{unread}-{newest}")  # (its page's stream says when it changes)
+        shown = self.shown_problems(bool(caller and caller.coach))
         html = self.templates.get_template(name).render(
             contest=self.contest, caller=caller, csrf=caller.csrf if caller else "", clock=self.clock,
-            shown_clock=self.clock.shown(), problems=self.problems, path=request.url.path,
-            source_limit=self.source_limit, language_ids=LANGUAGE_IDS, language_names=LANGUAGE_NAMES, unread=unread,
-            **context)
+            shown_clock=self.clock.shown(), problems={slug: self.problems[slug] for slug in shown},
+            path=request.url.path, source_limit=self.source_limit, language_ids=LANGUAGE_IDS,
+            language_names=LANGUAGE_NAMES, unread=unread, **context)
         return HTMLResponse(html, status_code=status)
+
+    def shown_problems(self, coach: bool) -> list[str]:
+        """The problems a page, the API's scoreboard or a refusal may name: a team's, none before the
+        start (their names are news: the submit and clarification forms and the scoreboard named
+        them, and a refusal told a real problem from a made-up one); the coach's, all."""
+        return list(self.problems) if coach or self.clock.started else []
 
     def clarifications_changed(self) -> None:
         with self._clarified:
@@ -92,9 +99,9 @@ class Serve:
         grader counts. A scoreboard page's stream says "board" when this changes: the grader's counter
         moves with every test of every team, and told a team in the freeze when other teams' hidden
         gradings ran, and how long each took (issue 47)."""
-        version = self.grader.version
+        version = (self.grader.version, self.clock.started)  # (the start shows the problems)
         if self._boards.get(coach, (None,))[0] != version:
-            board = standings(self.store, self.contest, self.clock, list(self.problems), coach)
+            board = standings(self.store, self.contest, self.clock, self.shown_problems(coach), coach)
             board.pop("time")
             shown = json.dumps(board, sort_keys=True).encode()
             self._boards[coach] = (version, hashlib.sha256(shown).hexdigest()[:16])
@@ -107,10 +114,10 @@ class Serve:
 
         if caller.team_id is None:
             raise JudgeInputError("only a team submits")
+        if not self.clock.running:  # (before the problem: a refusal before the start names none)
+            raise JudgeInputError("the contest has not started" if not self.clock.started else "the contest has ended")
         if problem not in self.problems:
             raise JudgeInputError(f"no problem {problem!r} in this contest")
-        if not self.clock.running:
-            raise JudgeInputError("the contest has not started" if not self.clock.started else "the contest has ended")
         if zipped:
             files = unzip(data, self.source_limit)
             names = list(files)
