@@ -161,3 +161,46 @@ def test_a_clarification_over_4000_characters_is_given_back_never_cut(tmp_path):
     lines = "\r\n".join(["y" * 99] * 40)  # 3999 characters as the browser counts them (a line break is one), 4038 sent
     assert ask(red, lines).status_code == 303
     assert site.store.row("SELECT text FROM clarifications ORDER BY id DESC")["text"] == lines.replace("\r\n", "\n")
+
+
+# 5. A zip of a file `a` and a file `a/b.py` was taken, then its grading failed (IE, "[Errno 17] File
+# exists"), and a rejudge could not mend it.
+
+def layouts() -> dict[str, bytes]:
+    deep = "/".join(["d"] * 4)
+    return {"a file and a folder of one name": zipped(("a", b"x"), ("a/b.py", ACCEPTED)),
+            "a folder and a file of one name": zipped(("a/b.py", ACCEPTED), ("a", b"x")),
+            "a folder entry and a file of one name": zipped(("a/", b""), ("a", b"x"), ("b.py", ACCEPTED)),
+            "one name twice": zipped(("adder.py", b"print(1)\n"), ("adder.py", ACCEPTED)),
+            "a name too long for the disk": zipped(("\uff21" * 97 + ".py", ACCEPTED)),
+            "folders too deep": zipped(("adder.py", ACCEPTED), (f"{deep}/x.py", b"X = 1\n"))}
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+def test_a_zip_the_judge_could_not_lay_out_is_refused_at_submit(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    for label, archive in layouts().items():
+        page = submit(red, source=archive, name="files.zip")
+        assert page.status_code == 400 and "zip member" in refusal(page.text), (label, refusal(page.text))
+        answer = api(site).post(submissions_url(site), json=body(archive), auth=("red", site.passwords["red"]))
+        assert answer.status_code == 400 and "zip member" in answer.json()["message"], label
+    assert site.store.rows("SELECT * FROM submissions") == []
+    long = submit(red, name="\uff21" * 97 + ".py")  # one file's name, as its bytes on the disk
+    assert long.status_code == 400 and "file name" in refusal(long.text)
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+def test_every_zip_that_unzip_takes_is_laid_out_on_the_disk(tmp_path):
+    taken = {"names that differ in case": zipped(("A.py", b"X = 1\n"), ("a.py", ACCEPTED)),
+             "a folder entry, then its file": zipped(("a/", b""), ("a/b.py", ACCEPTED)),
+             "folders as deep as the judge reads": zipped(("adder.py", ACCEPTED), ("d/d/d/x.py", b"X = 1\n"))}
+    for label, archive in {**layouts(), **taken}.items():
+        try:
+            files = unzip(archive)
+        except JudgeInputError:
+            assert label not in taken
+            continue
+        materialize({"zipped": 1, "source": archive, "filename": "files.zip"}, tmp_path / label)
+        laid = {path.relative_to(tmp_path / label).as_posix() for path in (tmp_path / label).rglob("*") if path.is_file()}
+        assert laid == set(files), label

@@ -33,11 +33,13 @@ from pathlib import Path, PurePosixPath
 from ..engine.feed import Feed, FeedClosed
 from ..engine.pool import SolutionRun
 from ..errors import JudgeInputError
+from ..protocol import TREE_DEPTH
 from ..runs import OpenedOnUse, grade_and_record, pool_for
 from ..verdicts import Verdict
 from .store import private
 
 MAX_FILES = 100  # files in a submitted zip
+NAME_BYTES = 100  # a file's (or folder's) name, in UTF-8: within every file system's 255
 STOP_WAIT = 5  # seconds a stopping server waits for its grading threads to end
 RETRY_AFTER = 5  # seconds before a submission whose judgement could not be stored is taken again
 
@@ -291,14 +293,17 @@ def safe_name(name: str) -> str:
     separator), if plain, else refused."""
     base = PurePosixPath(name.replace("\\", "/")).name
     if not plain(base):
-        raise JudgeInputError(f"file name {name!r}: letters, digits, '_', '-' and '.' only")
+        raise JudgeInputError(f"file name {name!r}: letters, digits, '_', '-' and '.' only, at most {NAME_BYTES} "
+                              "bytes in UTF-8")
     return base
 
 
 def plain(name: str) -> bool:
     """A name that every file system and extractor takes as one name in its folder: letters, digits,
-    '_', '-', '.', not starting with '.' (no backslash: some extractors take it for a separator)."""
-    return bool(name) and not name.startswith(".") and len(name) <= 100 and all(c.isalnum() or c in "_-." for c in name)
+    '_', '-', '.', not starting with '.' (no backslash: some extractors take it for a separator), at
+    most NAME_BYTES in UTF-8 (97 full-width letters were over the disk's 255 bytes: an IE)."""
+    return (bool(name) and not name.startswith(".") and all(c.isalnum() or c in "_-." for c in name)
+            and len(name.encode()) <= NAME_BYTES)
 
 
 def unzip(data: bytes, limit: int | None = None) -> dict[str, bytes]:
@@ -319,7 +324,10 @@ def _members(archive: zipfile.ZipFile, limit: int | None) -> dict[str, bytes]:
         parts = info.filename.split("/")
         if not all(plain(part) for part in parts):
             raise JudgeInputError(f"zip member {info.filename!r}: not a plain relative path (each name letters, "
-                                  "digits, '_', '-', '.', and '/' between folders)")
+                                  f"digits, '_', '-', '.', at most {NAME_BYTES} bytes, and '/' between folders)")
+        if len(parts) > TREE_DEPTH:  # (and a path within every file system's bounds)
+            raise JudgeInputError(f"zip member {info.filename!r}: in folders more than {TREE_DEPTH - 1} deep, "
+                                  "which the judge does not read")
         if (info.external_attr >> 16) & 0o170000 == 0o120000:
             raise JudgeInputError(f"zip member {info.filename!r} is a link")
         if info.flag_bits & 0x1 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
@@ -327,7 +335,21 @@ def _members(archive: zipfile.ZipFile, limit: int | None) -> dict[str, bytes]:
         total += info.file_size
         if len(files) >= MAX_FILES or (limit is not None and total > limit):
             raise JudgeInputError("the zip holds too much")
-        files["/".join(parts)] = archive.read(info)
+        if info.filename in files:
+            raise JudgeInputError(f"zip member {info.filename!r} is in the zip twice")
+        files[info.filename] = archive.read(info)
     if not files:
         raise JudgeInputError("the zip holds no file")
+    _laid_out(archive, files)
     return files
+
+
+def _laid_out(archive: zipfile.ZipFile, files: dict[str, bytes]) -> None:
+    """Refuses a zip whose files cannot all be laid out on a disk: a file named as a folder of
+    another file, or as a folder the zip lists (`a` and `a/b.py` were taken, then their grading
+    failed: IE, "[Errno 17] File exists")."""
+    folders = {info.filename.rstrip("/") for info in archive.infolist() if info.is_dir()}
+    folders |= {"/".join(name.split("/")[:end]) for name in files for end in range(1, name.count("/") + 1)}
+    clash = next((name for name in files if name in folders), None)
+    if clash is not None:
+        raise JudgeInputError(f"zip member {clash!r}: a file, and a folder of the zip's too")
