@@ -204,3 +204,12 @@ def test_every_zip_that_unzip_takes_is_laid_out_on_the_disk(tmp_path):
         materialize({"zipped": 1, "source": archive, "filename": "files.zip"}, tmp_path / label)
         laid = {path.relative_to(tmp_path / label).as_posix() for path in (tmp_path / label).rglob("*") if path.is_file()}
         assert laid == set(files), label
+
+
+# 6. A wrong password emptied the username.
+
+def test_a_wrong_password_keeps_the_username(tmp_path):
+    site = Site(tmp_path)
+    page = login(site.client(), "red", "not-the-password")
+    assert page.status_code == 401
+    assert re.search(r'<input id="username" name="username"[^>]* value="red"', page.text)

@@ -53,10 +53,10 @@ async def login(request: Request):
     address = request.client.host if request.client else "?"
     username = str(form.get("username", ""))[:64]
     caller = await serve.auth.check_password(username, str(form.get("password", ""))[:256], address)
-    if caller is None:
+    if caller is None:  # (the username stays in its field)
         token = secrets.token_urlsafe(24)
         response = await run_in_threadpool(serve.page, request, "login.html", error="wrong username or password",
-                                           login_csrf=token, status=401)
+                                           login_csrf=token, username=username, status=401)
         _cookie(request, response, LOGIN_COOKIE, token)
         return response
     response = RedirectResponse("/problems", 303)
