@@ -4,7 +4,8 @@ solution, watches its verdict arrive without reloading, and sees the scoreboard 
 the source and rejudges; and each of issue 47's findings in the browser, at 1366x768 and 390x844
 where the size matters (the coach's actions and their confirmations, the clock, phones, the tests
 column's live account, a compile error's message, the submit form's refusals, samples and
-signatures, clarifications, letters and the scoreboard's marks). axe-core finds no violation on any
+signatures, clarifications, letters and the scoreboard's marks, a long team name on a phone and
+targets of 24 px). axe-core finds no violation on any
 page it checks. Each test skips, saying why, where chromium, Playwright or axe-core is missing."""
 
 from __future__ import annotations
@@ -465,3 +466,45 @@ def test_problems_are_letters_with_names_everywhere_and_the_scoreboard_marks_the
     assert mine.locator("th").evaluate(style) != blue.locator("th").evaluate(style)
     assert mine.locator("td.solved").count() == 1
     checked(red)
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('main td a, main th a, main a.button, main button')].filter(e => {
+  const box = e.getBoundingClientRect();
+  return box.width && (box.width < 24 || box.height < 24);
+}).map(e => e.textContent.trim().slice(0, 20) + ' ' + Math.round(e.getBoundingClientRect().width) + 'x' +
+        Math.round(e.getBoundingClientRect().height))"""
+
+
+def test_a_long_team_name_wraps_on_a_phone_and_its_links_are_targets_of_24_px(browser, tmp_path):
+    from tcjudge.serve.accounts import make_accounts
+    from tcjudge.serve.store import Store
+
+    long = "TheTeamWhoseNameHasNoSpaceAnywhereInItsSeventyFiveCharactersOfLettersAtAll"
+    server = Server(tmp_path)
+    with Store(server.store_path) as store:
+        server.passwords |= {user: password for _, user, password in make_accounts(store, [(long, "long")], coach=False)}
+    server.start()
+    try:
+        number = submitted(server, "long", WRONG)
+        team = log_in(browser.new_context(viewport={"width": 390, "height": 844}), server, "long", check=False)
+        team.goto(f"{server.url}/clarifications")
+        team.get_by_label("Ask the judges").fill("May values be empty?")
+        team.get_by_role("button", name="Send").click()
+        coach = log_in(browser.new_context(viewport={"width": 390, "height": 844}), server, "coach", check=False)
+        for page, path in ((coach, "/clarifications"), (coach, f"/submissions/{number}"), (coach, "/submissions"),
+                           (coach, f"/coach/rejudge?team={team_id(server, 'long')}"), (coach, "/scoreboard"),
+                           (team, "/submissions"), (team, "/scoreboard")):
+            page.goto(server.url + path)
+            assert page.evaluate(OUT_OF_PLACE) == [], path  # (462 px wide, 438 with the rejudge button)
+            assert page.evaluate(SMALL_TARGETS) == [], path  # (a submission's number was 31x19, Cancel 54x19)
+        seen = team.evaluate("document.querySelector('.wide').getBoundingClientRect().right")
+        for column in ("Solved", "Penalty"):  # (the long name pushed them out of view)
+            box = team.get_by_role("columnheader", name=column).bounding_box()
+            assert box["x"] + box["width"] <= seen, column
+    finally:
+        server.kill(15)
+
+
+def team_id(server, username: str) -> int:
+    with sqlite3.connect(server.store_path) as db:
+        return db.execute("SELECT team_id FROM accounts WHERE username = ?", (username,)).fetchone()[0]
