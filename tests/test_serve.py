@@ -285,10 +285,11 @@ def test_the_session_cookie_is_httponly_and_samesite_strict(tmp_path):
     secure = TestClient(site.app, base_url="https://127.0.0.1", follow_redirects=False)
     assert "secure" in login(secure, "red", site.passwords["red"]).headers["set-cookie"].lower()
     # a session ends at log out: its token is worth nothing after
-    token = client.cookies.get("judge_session")
+    name = site.serve.auth.cookie("judge_session", https=False)
+    token = client.cookies.get(name)
     client.post("/logout", data={"csrf": csrf_of(client.get("/problems").text)})
     other = site.client()
-    other.cookies.set("judge_session", token)
+    other.cookies.set(name, token)
     assert other.get("/problems").status_code == 303
 
 

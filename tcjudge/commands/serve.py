@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import JudgeInputError
-from .common import add_cluster, add_jobs, refuse_read_only
+from .common import add_cluster, add_jobs, at_least, positive, refuse_read_only
 
 HELP = "run a practice contest: pages for contestants and coaches, the CLICS API"
 ORDER = 20  # its place in --help
@@ -20,6 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="the port (default: 8000; 0: any free one)")
     parser.add_argument("--store", type=Path, metavar="FILE",
                         help="the contest's store (default: reports/contest-<id>.sqlite beside the history)")
+    parser.add_argument("--connections", type=positive, metavar="N",
+                        help="the most connections open at once (default: 1000, fewer where the open-file limit "
+                        "leaves less room); past them, the longest idle one is closed for a new one")
+    parser.add_argument("--header-timeout", type=at_least(0, inclusive=False), metavar="SECONDS",
+                        help="seconds a request's headers may take to arrive (default: 20)")
     add_jobs(parser)
     add_cluster(parser)
 

@@ -30,7 +30,7 @@ from .auth import SESSION_COOKIE, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
 from .exports import awards, label
 from .scoreboard import standings
-from .state import Serve
+from .state import Serve, cookie_name
 from .store import (JUDGEMENT_TYPES, add_event, clarification_json, ident, iso, judgement_json, reltime,
                     run_json, submission_json)
 
@@ -45,7 +45,8 @@ async def _caller(request: Request, changes: bool = False) -> Caller:
     holds them (a browser's remembered ones too: but a cross-origin script's JSON POST needs a
     preflight, which this server never grants)."""
     serve: Serve = request.app.state.serve
-    caller = await run_in_threadpool(serve.auth.from_session, request.cookies.get(SESSION_COOKIE))
+    caller = await run_in_threadpool(serve.auth.from_session,
+                                     request.cookies.get(cookie_name(request, SESSION_COOKIE)))
     if caller is not None and changes and not same(request.headers.get("x-csrf-token"), caller.csrf):
         raise HTTPException(403, "a request on a session's cookie that changes something carries its CSRF token "
                                  "(X-CSRF-Token)")

@@ -1,17 +1,21 @@
 """The ASGI app: the routes of the pages (pages.py, the coach's coach.py) and of the CLICS API
-(api.py) over the server's state (state.py), an error as its caller reads it, and what wraps every
-request (the security headers, a client that goes away, a request that another site makes, a body
-over its limit).
+(api.py) over the server's state (state.py), the site's icon, an error as its caller reads it, and
+what wraps every request (the security headers and what a browser may keep, a client that goes away,
+a request that another site makes, a body over its limit).
 """
 
 from __future__ import annotations
 
+import struct
 import sys
+from functools import cache
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from ..errors import JudgeInputError
 from .state import FORM_BYTES, Serve
@@ -19,8 +23,14 @@ from .state import FORM_BYTES, Serve
 
 async def error_page(request: Request, exc: HTTPException) -> Response:
     if exc.status_code in (301, 302, 303, 307):
+        if "text/event-stream" in request.headers.get("accept", ""):  # an EventSource: to the login page?
+            return Response(status_code=204)  # (it stops, where the login page's HTML was an error it reported)
         return Response(status_code=exc.status_code, headers=exc.headers)
     serve: Serve = request.app.state.serve
+    if exc.status_code == 413 and request.url.path == "/submit" and getattr(request.state, "caller", None):
+        return await run_in_threadpool(serve.page, request, "submit.html", status=413, error=(
+            f"What was sent is over the limit: a source of at most {serve.source_limit // 1024} KiB. Nothing was "
+            "stored, and a pasted source that long cannot be given back: paste or choose a shorter one."))
     if request.url.path.startswith("/api"):  # the CLICS spec: a failure's body is {"code", "message"}
         return JSONResponse({"code": exc.status_code, "message": str(exc.detail)}, status_code=exc.status_code,
                             headers=exc.headers)
@@ -33,13 +43,16 @@ async def input_error(request: Request, exc: JudgeInputError) -> Response:
     return await error_page(request, HTTPException(400, exc.message))
 
 
+KEPT = ("/static/", "/favicon.ico")  # what a browser may keep: the same files for everyone
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin",
                     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' "
                                                "'unsafe-inline'; frame-ancestors 'none'"}
 
 
 class SecurityHeaders:
-    """Pure ASGI (streams pass through untouched): the headers every answer carries."""
+    """Pure ASGI (streams pass through untouched): the headers every answer carries, and `Cache-Control:
+    no-store` on every one but the static files' (issue 47: after logging out on a shared PC, the Back
+    button showed the pages of the team logged in, from the browser's cache)."""
 
     def __init__(self, app):
         self.app = app
@@ -48,11 +61,13 @@ class SecurityHeaders:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
+        added = SECURITY_HEADERS | ({} if scope["path"].startswith(KEPT) else {"Cache-Control": "no-store"})
+
         async def sending(message):
             if message["type"] == "http.response.start":
                 have = {name.lower() for name, _ in message.get("headers", [])}
                 message["headers"] = list(message.get("headers", [])) + [
-                    (name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items()
+                    (name.lower().encode(), value.encode()) for name, value in added.items()
                     if name.lower().encode() not in have]
             await send(message)
 
@@ -140,12 +155,33 @@ class Bounded:
         await self.app(scope, receiving, send)
 
 
+# The site's icon, drawn here: a white check on the pages' header blue, its corners clear (issue 47: a
+# browser asks for /favicon.ico, and its 404 was an error in the console on every session's first page).
+ICON = (" ############## ", "################", "################", "############..##", "###########...##",
+        "##########...###", "#########...####", "##..#####...####", "##...###...#####", "###...#...######",
+        "####.....#######", "#####...########", "######.#########", "################", "################",
+        " ############## ")
+ICON_COLOURS = {" ": b"\0\0\0\0", "#": bytes((0x57, 0x35, 0x1D, 0xFF)), ".": b"\xff\xff\xff\xff"}  # BGRA
+
+
+@cache
+def icon() -> bytes:
+    """ICON as an .ico file: one 16x16 32-bit bitmap (rows bottom up), its AND mask empty (alpha says it)."""
+    pixels = b"".join(ICON_COLOURS[dot] for row in reversed(ICON) for dot in row)
+    bitmap = struct.pack("<IiiHHIIiiII", 40, 16, 32, 1, 32, 0, 0, 0, 0, 0, 0) + pixels + bytes(16 * 4)
+    return struct.pack("<HHH", 0, 1, 1) + struct.pack("<BBBBHHII", 16, 16, 0, 0, 1, 32, len(bitmap), 22) + bitmap
+
+
+def favicon(request: Request) -> Response:
+    return Response(icon(), media_type="image/x-icon", headers={"Cache-Control": "max-age=86400"})
+
+
 def build_app(serve: Serve) -> Starlette:
     from starlette.middleware import Middleware
 
     from . import api, coach, pages
 
-    app = Starlette(routes=pages.routes() + coach.routes() + api.routes(),
+    app = Starlette(routes=pages.routes() + coach.routes() + api.routes() + [Route("/favicon.ico", favicon)],
                     exception_handlers={HTTPException: error_page, JudgeInputError: input_error},
                     middleware=[Middleware(ClientGone), Middleware(SecurityHeaders), Middleware(FromThisSite),
                                 Middleware(Bounded, serve=serve)])

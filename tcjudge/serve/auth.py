@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import anyio.to_thread
 
-SESSION_COOKIE = "judge_session"
+SESSION_COOKIE = "judge_session"  # (a cookie's name as the handlers say it: Auth.cookie names it for its contest)
 LOGIN_COOKIE = "judge_login"  # the login form's CSRF token (double-submit: there is no session yet)
 WINDOW = 15 * 60  # seconds over which failed logins are counted
 FREE_PER_ACCOUNT = 5  # failures on an account in the window before its attempts wait
@@ -66,10 +66,18 @@ class Auth:
         self._remembered: dict[str, tuple[float, str]] = {}  # digest -> (until, the hash it matched)
         self._checking: dict[str, asyncio.Lock] = {}  # digest -> the check of those credentials under way
         self._lock = threading.Lock()
+        self._tag = hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:8]  # (Auth.cookie)
         self._hashing = ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="argon2")
         from .accounts import hasher
 
         self._hasher = hasher()
+
+    def cookie(self, name: str, https: bool) -> str:
+        """The name of the cookie `name` for this contest's server: tagged with its store, since a browser
+        keeps cookies per host, not per port (issue 47: logging into a second contest on another port of
+        the host overwrote the first one's session); over https with the `__Host-` prefix (a cookie
+        that is Secure, for this host alone, path /: no sibling domain can set it)."""
+        return f"{'__Host-' if https else ''}{name}-{self._tag}"
 
     # the throttle
     def delay(self, username: str, address: str) -> float:

@@ -22,7 +22,7 @@ from starlette.routing import Route
 from ..errors import JudgeInputError
 from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
-from .state import FORM_LIMITS, caller_of, form_of, need_caller, number, serve_of, static_file, with_form
+from .state import FORM_LIMITS, caller_of, cookie_name, form_of, need_caller, number, serve_of, static_file, with_form
 from .statements import samples, samples_zip, signatures, statement_html
 from .views import clarification_threads, judgement_view, offered, own_rows, source_text, submission_view, visible
 
@@ -30,8 +30,8 @@ STREAMED = 100  # the newest submissions an event stream sends
 
 
 def _cookie(request: Request, response: Response, name: str, value: str, max_age: int | None = None) -> None:
-    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="strict", path="/",
-                        secure=request.url.scheme == "https")
+    response.set_cookie(cookie_name(request, name), value, max_age=max_age, httponly=True, samesite="strict",
+                        path="/", secure=request.url.scheme == "https")
 
 
 def home(request: Request):
@@ -48,7 +48,7 @@ async def login(request: Request):
         _cookie(request, response, LOGIN_COOKIE, token)
         return response
     form = await request.form(**FORM_LIMITS)
-    if not same(form.get("csrf"), request.cookies.get(LOGIN_COOKIE, "")):
+    if not same(form.get("csrf"), request.cookies.get(cookie_name(request, LOGIN_COOKIE), "")):
         raise HTTPException(403, "the form's CSRF token is missing or wrong: reload the page")
     address = request.client.host if request.client else "?"
     username = str(form.get("username", ""))[:64]
@@ -62,16 +62,17 @@ async def login(request: Request):
     response = RedirectResponse("/problems", 303)
     session = await run_in_threadpool(serve.auth.new_session, caller)
     _cookie(request, response, SESSION_COOKIE, session, max_age=SESSION_DAYS * 86400)
-    response.delete_cookie(LOGIN_COOKIE, path="/")
+    _cookie(request, response, LOGIN_COOKIE, "", max_age=0)  # (deleted with its attributes: __Host- needs Secure)
     return response
 
 
 async def logout(request: Request):
     caller = await run_in_threadpool(need_caller, request)
     await form_of(request, caller)
-    await run_in_threadpool(serve_of(request).auth.end_session, request.cookies.get(SESSION_COOKIE, ""))
+    session = request.cookies.get(cookie_name(request, SESSION_COOKIE), "")
+    await run_in_threadpool(serve_of(request).auth.end_session, session)
     response = RedirectResponse("/login", 303)
-    response.delete_cookie(SESSION_COOKIE, path="/")
+    _cookie(request, response, SESSION_COOKIE, "", max_age=0)
     return response
 
 

@@ -1,14 +1,25 @@
 """Starting the contest: its problems loaded (a package's computed time limit settled first, as grade
 does), its store opened, the grading thread started (it first takes what a previous run left queued),
-and uvicorn serving the app until Ctrl-C."""
+and uvicorn serving the app until Ctrl-C, on connections that are bounded (Guarded).
+
+Issue 47: a connection that sent nothing, or a header line every 10 s, was kept for as long as it
+stayed; 20,100 idle ones from one address took every file the process may open, a team's page timed
+out, and asyncio logged a traceback per failed accept (188,000 of them, 76 MB in 20 s).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import resource
 import socket
 import sys
 import threading
 import time
 from ipaddress import ip_address
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..errors import JudgeInputError
 from .contest import load_contest, store_path
@@ -17,6 +28,155 @@ from .contest import load_contest, store_path
 # browsers: 5-60 s; uvicorn's own 5 s equals httpx's, so a client's request could cross the server's
 # close on the wire: a reset, an error for a request the server never read); nginx's default
 KEEP_ALIVE = 75
+# seconds a request's headers may take to arrive, from the connection's opening or the request's first
+# byte (a browser's come at once; Apache's mod_reqtimeout allows 20-40 s)
+HEADER_TIMEOUT = 20.0
+CONNECTIONS = 1000  # connections open at once, by default (a browser keeps at most 6 to a server)
+FILES_KEPT = 256  # open files kept for the rest of the server: its store, its threads' SQLite, its zygotes' pipes
+FEWEST = 16  # connections at once however low the open-file limit
+SAID_EVERY = 60  # seconds between two log lines of one kind
+ACCEPT_FAILED = "socket.accept() out of system resource"  # (asyncio's message)
+BUSY = b"the server is at its most connections, each with a request under way: try again\n"
+BUSY_ANSWER = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 5\r\n"
+               b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(BUSY), BUSY))
+
+
+class Said:
+    """Log lines of a kind said at most once per SAID_EVERY seconds, the next one counting those left
+    unsaid: an attack's repeated events are one line a minute, never one each."""
+
+    def __init__(self):
+        self._last: dict[str, float] = {}
+        self._unsaid: dict[str, int] = {}
+
+    def __call__(self, kind: str, line: str) -> None:
+        now = time.monotonic()
+        if kind in self._last and now - self._last[kind] < SAID_EVERY:
+            self._unsaid[kind] = self._unsaid.get(kind, 0) + 1
+            return
+        self._last[kind] = now
+        unsaid = self._unsaid.pop(kind, 0)
+        print(f"judge: serve: {line}" + (f" ({unsaid} more since this was last said)" if unsaid else ""),
+              file=sys.stderr, flush=True)
+
+
+class Connections:
+    """What a server's connections share: how many may be open at once, how long a request's headers
+    may take, which connections are idle (waiting for a request's headers, before their first one or
+    between two), the longest idle first, and the log's throttle."""
+
+    def __init__(self, most: int, header_timeout: float):
+        self.most, self.header_timeout = most, header_timeout
+        self.open: set[Guarded] = set()
+        self.idle: dict[Guarded, None] = {}  # (a dict keeps their order)
+        self.say = Said()
+
+    def admit(self, connection: Guarded) -> bool:
+        """Whether a new connection may stay: with `most` open, the longest idle one is closed to make
+        room (a client reconnects to send a request, where connections that send none held every
+        place); with none idle, every one is a request under way, and the new one is refused."""
+        if len(self.open) >= self.most:
+            if not self.idle:
+                self.say("full", f"{self.most} connections open (--connections), each with a request under way: "
+                                 "a new one is answered 503")
+                return False
+            self.say("room", f"{self.most} connections open (--connections): the longest idle one is closed "
+                             "for each new one")
+            next(iter(self.idle)).shed()
+        self.open.add(connection)
+        self.idle[connection] = None
+        return True
+
+    def loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        """The event loop's handler of errors: a failed accept (out of open files: the loop tries again
+        a second later, and said each failure with its traceback) is a line a minute."""
+        if context.get("message") == ACCEPT_FAILED:
+            self.say("accept", f"a connection waits: it could not be accepted ({context.get('exception')})")
+        else:
+            loop.default_exception_handler(context)
+
+
+class Guarded(H11Protocol):
+    """uvicorn's HTTP/1.1 connection, bounded: a request's headers must arrive whole within
+    `header_timeout` of the connection's opening, or of the request's first byte (an idle connection
+    between two requests is kept KEEP_ALIVE seconds, by uvicorn), else it is closed; and at most
+    `most` connections are open at once (Connections.admit)."""
+
+    def __init__(self, *args, connections: Connections, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.shared = connections
+        self.deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        if not self.shared.admit(self):
+            transport.write(BUSY_ANSWER)
+            transport.close()
+            return
+        self._arm()
+
+    def connection_lost(self, exc) -> None:
+        self._forget()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.deadline is None and self.conn.their_state is h11.IDLE:
+            self._arm()  # a next request's first bytes
+        super().data_received(data)
+        self._settle(again=False)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._settle(again=True)
+
+    def shed(self) -> None:
+        """Closed to make room for a new connection: out of the count at once (connection_lost comes later)."""
+        self._forget()
+        self.transport.close()
+
+    def _settle(self, again: bool) -> None:
+        """Idle while h11 waits for a request's headers (`again`: idle anew, after an answer), else a
+        request is under way, whose headers came in time."""
+        if self.transport.is_closing() or self not in self.shared.open:
+            return
+        if self.conn.their_state is h11.IDLE:
+            if again:
+                self.shared.idle.pop(self, None)
+            self.shared.idle.setdefault(self, None)
+        else:
+            self.shared.idle.pop(self, None)
+            self._disarm()
+
+    def _arm(self) -> None:
+        self.deadline = self.loop.call_later(self.shared.header_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _too_slow(self) -> None:
+        self.deadline = None
+        if self.conn.their_state is h11.IDLE:  # (its headers are not all here)
+            self.transport.close()
+
+    def _forget(self) -> None:
+        self._disarm()
+        self.shared.open.discard(self)
+        self.shared.idle.pop(self, None)
+
+
+def most_connections(asked: int | None) -> int:
+    """The connections that may be open at once: those asked (else CONNECTIONS), fewer where the
+    process's open-file limit leaves less room (a note says so when they were asked)."""
+    most = asked or CONNECTIONS
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files == resource.RLIM_INFINITY or most <= files - FILES_KEPT:
+        return most
+    if asked:
+        print(f"judge: note: at most {max(FEWEST, files - FILES_KEPT)} connections at once: the process may "
+              f"open {files} files (ulimit -n)", file=sys.stderr)
+    return max(FEWEST, files - FILES_KEPT)
 
 
 def load_problems(options, contest) -> dict:
@@ -68,16 +228,24 @@ def serve(options) -> int:
         if problem.time_limit_from:  # a package: where its time limit comes from (computed once, then kept)
             print(f"  {problem.slug}: time limit {problem.time_limit_text}", flush=True)
     grader.start()
+    connections = Connections(most_connections(options.connections), options.header_timeout or HEADER_TIMEOUT)
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, timeout_keep_alive=KEEP_ALIVE)
+                            timeout_graceful_shutdown=2, timeout_keep_alive=KEEP_ALIVE,
+                            http=functools.partial(Guarded, connections=connections))
     server = uvicorn.Server(config)
     threading.Thread(target=_say_where, args=(server, store), name="judge-serve-address", daemon=True).start()
     try:
-        server.run()
+        asyncio.run(_serving(server, connections))
     finally:
         grader.stop()
         store.close()
     return 0
+
+
+async def _serving(server, connections: Connections) -> None:
+    """uvicorn's Server.run, with the loop's errors handled by Connections.loop_error."""
+    asyncio.get_running_loop().set_exception_handler(connections.loop_error)
+    await server.serve()
 
 
 def _say_where(server, store) -> None:

@@ -166,9 +166,14 @@ def _missing_toolchain(language_id: str) -> bool:
     return languages.EXTENSIONS[LANGUAGE_IDS[language_id][0]].toolchain() is None
 
 
+def cookie_name(request: Request, name: str) -> str:
+    """The name of the cookie `name` for this contest, over this request's scheme (Auth.cookie)."""
+    return serve_of(request).auth.cookie(name, request.url.scheme == "https")
+
+
 def caller_of(request: Request) -> Caller | None:
     serve: Serve = request.app.state.serve
-    return serve.auth.from_session(request.cookies.get(SESSION_COOKIE))
+    return serve.auth.from_session(request.cookies.get(cookie_name(request, SESSION_COOKIE)))
 
 
 def need_caller(request: Request) -> Caller:
