@@ -68,9 +68,14 @@ def wait_until(condition, what: str, cluster=None):
 
 # -- the whole problem set -------------------------------------------------------------------------
 
-def test_check_of_every_stored_solution_equals_a_local_run(cluster, judge, read_json, tmp_path):
-    code_local, _, _ = judge("check", "--json", tmp_path / "local.json")
-    code, out, err = judge("check", "--fresh", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
+CHOSEN = ("chefgm", "doorsgame")  # 20 stored solutions: Python, C++ and Java; AC, WA, TLE, MLE and RE
+
+
+def test_check_of_stored_solutions_equals_a_local_run(cluster, judge, read_json, tmp_path):
+    """Two problems whose stored solutions cover every language and verdict: the whole set (68) took
+    161 s of CI, twice what these do, and says nothing more of the cluster."""
+    code_local, _, _ = judge("check", *CHOSEN, "--json", tmp_path / "local.json")
+    code, out, err = judge("check", *CHOSEN, "--fresh", "--cluster", cluster.address, "--json", tmp_path / "cluster.json")
     local, remote = read_json(tmp_path / "local.json")["solutions"], read_json(tmp_path / "cluster.json")["solutions"]
     assert code == code_local == 0, out + err
     assert comparable(remote) == comparable(local)
