@@ -250,6 +250,7 @@ def test_every_page_shows_the_contests_clock_counting_down(browser, servers):
 def test_the_scoreboards_tab_title_is_its_name(browser, server):
     red = log_in(browser.new_context(), server, "red", check=False)
     red.get_by_role("link", name="Scoreboard").click()
+    red.wait_for_url("**/scoreboard")  # (read at once, the title was the page before's now and then)
     assert red.title() == "Scoreboard · Burst"  # (was 'Scoreboard<script src="/static/judge.js"></script> · Burst')
 
 
