@@ -40,7 +40,7 @@ from ..protocol import ANSWER_CAP
 from ..verdicts import Verdict
 from .expectations import SUBMISSIONS_FILE, Expectation, PackageExpectations
 from .format import Findings, Problem, SolutionLanguage, did_you_mean, language_of
-from .layout import claims_package, package_type
+from .layout import claims_package, format_version, package_type
 from .checkers import OutputCheck, testlib
 from .checkers.output_validator import OutputValidator
 from .checkers.tokens import TokenRules
@@ -112,7 +112,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
     recorded in findings (file and line): reading goes on past a fault, so that `validate` names
     them all at once (every missing .ans beside a bad limit or validator); None with any of them."""
     spec_path = folder / "problem.yaml"
-    version = str(spec.get("problem_format_version", "legacy"))
+    version = format_version(spec)
     limits = spec.get("limits") or {}
     if not isinstance(limits, dict):
         findings.error("limits: expected a mapping", spec_path)
@@ -154,7 +154,7 @@ def inspect_package(folder: Path, spec: dict, findings: Findings,
 def unknown_keys(spec: dict, lines: dict[str, int], where: Path) -> list[JudgeInputError]:
     """problem.yaml's keys that its format version does not define, each at its line with the key it
     is likely a typo of: `limts:` was read as no limits at all (the memory limit 2048 MiB)."""
-    legacy = str(spec.get("problem_format_version", "legacy")) == "legacy"
+    legacy = format_version(spec) == "legacy"
     known = {"": LEGACY_KEYS if legacy else CURRENT_KEYS, "limits": LEGACY_LIMIT_KEYS if legacy else CURRENT_LIMIT_KEYS,
              **NESTED_KEYS}
     found = []

@@ -24,6 +24,11 @@ def is_package(folder: Path) -> bool:
     return (folder / "problem.yaml").is_file() and (folder / "data").is_dir() and not (folder / "tests").is_dir()
 
 
+def format_version(spec: dict) -> str:
+    """problem.yaml's `problem_format_version`: "legacy" when it names none, as the format says."""
+    return str(spec.get("problem_format_version", "legacy"))
+
+
 def package_type(spec: dict) -> str:
     """What problem.yaml says the package is: its 2023-07 `type` and legacy `validation`, lower case."""
     return " ".join(str(spec.get(key, "")) for key in ("type", "validation")).lower()

@@ -18,6 +18,7 @@ from typing import Callable
 from ..errors import JudgeInputError
 from .format import Data, Findings, TestCase
 from .grader import Grader, find_grader
+from .layout import format_version
 from ..record import record, replace
 from .scoring import GROUPS, LEGACY, Group, Grading, TestScore
 from .yamlio import load_mapping
@@ -143,7 +144,7 @@ def _legacy_tree(data: Path, spec: dict, tests: list[TestCase], folders: dict[Pa
     if grading.get("on_reject") in ("first_error", "grade"):
         overrides["on_reject"] = "break" if grading["on_reject"] == "first_error" else "continue"
     validation = str(spec.get("validation", "")).split()
-    legacy = str(spec.get("problem_format_version", "legacy")) == "legacy"
+    legacy = format_version(spec) == "legacy"
     custom = ("required" if "score" in validation else "forbidden") if legacy else "allowed"
     groups: dict[Path, Group] = {}
     found: list[Grader] = []
