@@ -80,6 +80,34 @@ def _copy(tmp_path, name="addtwo"):
     return target
 
 
+CPP20 = """\
+#include <cstdio>
+#include <ranges>
+#include <vector>
+int main() {  // std::ssize and the ranges are C++20's
+    std::vector<double> terms(2);
+    for (double &term : terms)
+        if (std::scanf("%lf", &term) != 1) return 1;
+    double sum = 0;
+    for (double term : terms | std::views::take(std::ssize(terms))) sum += term;
+    std::printf("%.9f\\n", sum);
+}
+"""
+
+
+@pytest.mark.skipif(CPP.toolchain() is None, reason=CPP.missing_message())
+def test_a_packages_cpp_is_compiled_at_the_newest_standard(tmp_path, judge):
+    """issue 46: a package's C++ was compiled as gnu++17, CE "'ssize' was not declared in this scope";
+    problemtools and Kattis compile it with -std=gnu++23 (our own problems keep the archive rule)."""
+    package = _copy(tmp_path)
+    solution = package / "submissions" / "accepted" / "ranges.cpp"
+    solution.write_text(CPP20)
+    built = CPP.build(solution, load_problem(package), 1 << 20)
+    assert built.detail["standard"] in ("gnu++23", "gnu++2b", "gnu++20")
+    code, out, err = judge("--problems", package.parent, "grade", solution, "--problem", "addtwo", "-j", "1")
+    assert code == 0 and "AC  passed 5/5" in out, out + err
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda p: (p / "problem.yaml").write_text("validation: custom interactive\n"),  # no interactor
      "a custom output validator needs exactly one under output_validator(s)/, found 0"),

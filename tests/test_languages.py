@@ -120,6 +120,21 @@ def test_archive_rule_falls_back_to_gnu14_only_when_gnu17_fails(adder):
     assert CPP.build(FIXTURES / "cpp" / "accepted.cpp", adder, 1 << 20).detail["standard"] == "gnu++17"
 
 
+def test_a_packages_standard_is_the_newest_the_compiler_takes(tmp_path):
+    """issue 46: problemtools compiles a package's C++ with -std=gnu++23, which a g++ before 11 spells
+    otherwise or does not know: the first of the spellings that the installed g++ takes is used."""
+    from tcjudge.languages.cpp import newest_standard
+
+    gxx = tmp_path / "g++"  # takes every standard but gnu++23, as g++ 11 does
+    gxx.write_text('#!/bin/sh\ncase "$1" in -std=gnu++23) echo "g++: error: unrecognized option $1" >&2; exit 1;; esac\n'
+                   'echo \'# 0 "/dev/null"\'\n')
+    gxx.chmod(0o755)
+    assert newest_standard(str(gxx)) == "gnu++2b"
+    (tmp_path / "nothing").write_text("#!/bin/sh\nexit 1\n")
+    (tmp_path / "nothing").chmod(0o755)
+    assert newest_standard(str(tmp_path / "nothing")) == "gnu++17"
+
+
 @needs_gxx
 @pytest.mark.skipif(_landlock.abi_version()[0] <= 0, reason="no Landlock on this kernel: the compiler is not confined")
 def test_compiler_cannot_read_the_project(adder, tmp_path):

@@ -133,10 +133,13 @@ JAVA_PROGRAMS = {
 }
 
 
-# issue 21: C, as Kattis compiles it (gcc -std=gnu11 -O2 -static -lm)
+# issue 21: C, as Kattis compiles it (gcc -std=gnu17 -O2 -static -lm; gnu11 before issue 46)
 C_PROGRAMS = {
     "sum.c": ("""\
         #include <stdio.h>
+        #if __STDC_VERSION__ < 201710L
+        #error compiled before C17
+        #endif
         int main(void) {
             int t; long long a, b;
             if (scanf("%d", &t) != 1) return 1;

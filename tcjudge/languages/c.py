@@ -1,5 +1,5 @@
 """C: standard-input programs (Kattis and ICPC packages have C submissions; TopCoder had no C), the
-file alone with its own main, compiled as Kattis compiles C: gcc -std=gnu11 -O2 -static, with the
+file alone with its own main, compiled as Kattis compiles C: gcc -std=gnu17 -O2 -static, with the
 maths library. Confined, limited and cached like C++ (build.py); each test execs the binary in a
 fresh confined child with the native profile, its one execve decided from outside (sandbox.exec_token).
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 from .base import CompileError, Language, Toolchain, defines_c_main, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, first_errors, run_confined
 
-FLAGS = ("-std=gnu11", "-O2", "-static", "-w", "-fmax-errors=5", "-pipe")
+FLAGS = ("-std=gnu17", "-O2", "-static", "-w", "-fmax-errors=5", "-pipe")
 LIBRARIES = ("-lm",)
 # The stack limit of a test is its memory limit (the main stack may grow that far), and glibc makes a
 # thread's default stack as large as the stack limit: every pthread_create with default attributes

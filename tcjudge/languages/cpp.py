@@ -15,6 +15,8 @@ nothing after the one execve that started it is the sandbox's doing, from outsid
 Archive rule: gnu++17 first; if that fails, gnu++14. Code written for the compilers of its
 contest can clash with names C++17 added to std (a TopCoder submission defining its own `size`
 next to `using namespace std;`); a file that compiles under neither gets gnu++17's messages.
+A Kattis/ICPC package's program is compiled once, at the newest standard the installed g++ takes
+(problemtools and Kattis compile C++ with -std=gnu++23: a package's C++20 submission must compile).
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from ..problems.tctypes import TCType
 from .base import CompileError, Language, Toolchain, code_only, defines_c_main, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, deadline, first_errors, run_confined
 from .c import THREAD_STACK, THREAD_STACK_FILE
+from .versions import version_output
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
 STANDARDS = ("gnu++17", "gnu++14")  # tried in order: the first that compiles is used
+PACKAGE_STANDARDS = ("gnu++23", "gnu++2b", "gnu++20", "gnu++17")  # a package's: the first this g++ takes
 FLAGS = ("-O2", "-static", "-w", "-fmax-errors=5", "-pipe")  # static: half the CPU of a dynamic exec per test
 CLASS_DEFINITION = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}]*)?\{")
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
@@ -73,9 +77,10 @@ class Cpp(Language):
         entry = entry_point(problem) if not problem.kind.program else None
         if entry is not None and len(files) > 1:
             raise CompileError("a solution of several files is a standard-input program; this problem asks for a class")
+        standards = STANDARDS if problem.kind.own_format else (newest_standard(toolchain.programs["g++"]),)
         outcome = cached_build(
-            [self.name, toolchain.version, FLAGS, STANDARDS, RUNTIME.read_bytes(), THREAD_STACK, entry, *flatten(files)],
-            lambda folder: _compile(toolchain, folder, files, entry, self.extensions))
+            [self.name, toolchain.version, FLAGS, standards, RUNTIME.read_bytes(), THREAD_STACK, entry, *flatten(files)],
+            lambda folder: _compile(toolchain, folder, files, entry, self.extensions, standards))
         if not outcome.ok:
             raise CompileError(outcome.message)
         return outcome
@@ -119,10 +124,24 @@ def _cpp_type(t: TCType) -> str:
     return name
 
 
-def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry: str | None, extensions):
+@functools.cache
+def newest_standard(gxx: str) -> str:
+    """The newest of PACKAGE_STANDARDS that this g++ takes (g++ 11 spells C++23 gnu++2b), found by
+    preprocessing nothing under each (it prints its line markers only under a standard it knows);
+    asked once per binary and remembered in the cache folder, as its version is (versions.py)."""
+    for standard in PACKAGE_STANDARDS:
+        said = version_output([gxx, f"-std={standard}", "-E", "-x", "c++", "/dev/null"], timeout=30)
+        if said is not None and said[0].strip():
+            return standard
+    return STANDARDS[0]
+
+
+def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry: str | None, extensions,
+             standards: tuple[str, ...]):
     """Compile the files with our entry point (`entry`, one file), or alone when it is a stdin program
-    (None: every C++ file of a folder, together, as Kattis builds one). No name starts with a dash
-    (protocol.TREE_NAME, base.safe_file_name): none is an option to g++."""
+    (None: every C++ file of a folder, together, as Kattis builds one), under the first of `standards`
+    that compiles them. No name starts with a dash (protocol.TREE_NAME, base.safe_file_name): none is
+    an option to g++."""
     write_files(folder, files)
     if entry is None:
         units = [name for name in sorted(files) if Path(name).suffix.lower() in extensions]
@@ -136,7 +155,7 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry:
     (folder / THREAD_STACK_FILE).write_text(THREAD_STACK)
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
     first_failure, until = None, deadline()  # both standards within one wall bound
-    for standard in STANDARDS:
+    for standard in standards:
         argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", *units, "-o", "solution"]
         status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env, until=until)
         if status == 0:
