@@ -71,6 +71,59 @@ def test_each_folder_means_what_the_format_says(tmp_path, folder, grades):
     assert expectation.mismatch(IE, _tests(IE)) is not None
 
 
+@pytest.mark.parametrize("folder, grades", [
+    # the legacy format's words (issue 46): run_time_error/ "Crashes for some test file", time_limit_exceeded/
+    # "Too slow for some test file. May also give wrong answer but not crash for any test file"
+    ("accepted", [((AC, AC, AC), True), ((AC, WA, AC), False)]),
+    ("wrong_answer", [((AC, WA, None), True), ((AC, TLE, None), False), ((AC, RE, WA), False)]),
+    ("time_limit_exceeded", [((WA, AC, TLE), True), ((AC, WA, WA), False), ((WA, RE, TLE), False)]),
+    ("run_time_error", [((WA, RE, AC), True), ((TLE, WA, RE), True), ((AC, WA, TLE), False)]),
+])
+def test_a_legacy_packages_folders_mean_what_the_legacy_format_says(tmp_path, folder, grades):
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "x.py").write_text("")
+    expectation = PackageExpectations(tmp_path, legacy=True).expectation(tmp_path / folder / "x.py")
+    for verdicts, met in grades:
+        final = next((v for v in verdicts if v not in (AC, None)), AC)
+        assert (expectation.mismatch(final, _tests(*verdicts)) is None) is met, (folder, verdicts)
+
+
+# a submission's answer to each test's input: 'wa' prints a wrong one, 're' crashes, 'tle' loops
+MIXED = ("import sys\nwhat = {WHAT}.get(sys.stdin.read().strip(), 'ok')\nif what == 're':\n    raise SystemExit(3)\n"
+         "while what == 'tle':\n    pass\nprint(7 if what == 'ok' else 8)\n")
+
+
+def _mixed_package(root, version: str | None):
+    """A tiny package whose run_time_error/ submission gets WA and RTE, and whose time_limit_exceeded/
+    one gets WA and TLE, on its three tests."""
+    root.mkdir(parents=True)
+    (root / "problem.yaml").write_text("name: Mixed\n" + (f"problem_format_version: {version}\n" if version else ""))
+    (root / ".timelimit").write_text("1\n")
+    for name in ("sample/1", "secret/2", "secret/3"):
+        (root / "data" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "data" / f"{name}.in").write_text(name[-1] + "\n")
+        (root / "data" / f"{name}.ans").write_text("7\n")
+    for folder, what in (("run_time_error", {"1": "wa", "2": "re"}), ("time_limit_exceeded", {"1": "wa", "3": "tle"})):
+        (root / "submissions" / folder).mkdir(parents=True)
+        (root / "submissions" / folder / "mixed.py").write_text(MIXED.replace("{WHAT}", repr(what)))
+
+
+def test_a_legacy_package_permits_a_wrong_answer_beside_a_crash_or_time_out(tmp_path, judge):
+    """issue 46: every test run (--all-tests, a scoring package), a legacy run_time_error/ submission
+    with a WA on one test was a mismatch ('permits only AC, RTE'), as was a time_limit_exceeded/ one:
+    the 2023-07 format's rules, which problemtools does not apply to a legacy package."""
+    _mixed_package(tmp_path / "legacy" / "mixed", None)
+    code, out, err = judge("--problems", tmp_path / "legacy", "check", "--all-tests", "-j", "1")
+    assert code == 0, out + err
+    assert "2 of 2 solutions got their expected verdict" in out, out
+    _mixed_package(tmp_path / "current" / "mixed", "2023-07-draft")  # the 2023-07 rules stand
+    code, out, err = judge("--problems", tmp_path / "current", "check", "--all-tests", "-j", "1")
+    assert code == 1, out + err
+    assert "run_time_error/mixed.py: WA (expected RE): sample/1 got WA, but submissions/run_time_error/ permits only AC, RTE" in out, out
+    assert ("time_limit_exceeded/mixed.py: WA (expected TLE): sample/1 got WA, but submissions/time_limit_exceeded/ "
+            "permits only AC, TLE") in out, out
+
+
 def test_a_folder_nothing_speaks_of_has_no_expectation(tmp_path):
     (tmp_path / "mixed").mkdir()
     (tmp_path / "mixed" / "x.py").write_text("print(1)\n")

@@ -53,6 +53,12 @@ DEFAULTS = {
     "rejected": (TEST_VERDICTS, {Verdict.WA, Verdict.TLE, Verdict.RE}),
     "brute_force": ({Verdict.AC, Verdict.RE, Verdict.TLE}, {Verdict.RE, Verdict.TLE}),
 }
+# The legacy format's words for its folders, where they differ: time_limit_exceeded/ "May also give wrong
+# answer but not crash for any test file", run_time_error/ "Crashes for some test file" (nothing else said)
+LEGACY_DEFAULTS = DEFAULTS | {
+    "time_limit_exceeded": ({Verdict.AC, Verdict.WA, Verdict.TLE}, {Verdict.TLE}),
+    "run_time_error": (TEST_VERDICTS, {Verdict.RE}),
+}
 # Other names authors file the same folders under (archives, BAPCtools' and DOMjudge's verdict names),
 # lower case with '-' as '_': read as the format's folder. (A folder in none of these is not graded.)
 FOLDER_ALIASES = {
@@ -281,10 +287,12 @@ def folder_default(folder: str) -> str | None:
 
 
 class PackageExpectations:
-    """A package's submissions/: its folders' defaults, submissions.yaml and the submissions' tags."""
+    """A package's submissions/: its folders' defaults (a legacy package's: LEGACY_DEFAULTS),
+    submissions.yaml and the submissions' tags."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, legacy: bool = False):
         self.root = root
+        self.defaults = LEGACY_DEFAULTS if legacy else DEFAULTS
         self.rules: dict[str, dict] = {}
         self.lines: dict[str, int] = {}
         self.faults: dict[str, JudgeInputError] = {}  # a key whose rule is not a mapping: its submissions' fault
@@ -311,7 +319,7 @@ class PackageExpectations:
         canonical = folder_default(folder)
         requirements = []
         if canonical is not None:
-            permitted, required = DEFAULTS[canonical]
+            permitted, required = self.defaults[canonical]
             base = {"permitted": sorted(spoken(v) for v in permitted), "required": sorted(spoken(v) for v in required)}
             origin = f"submissions/{folder}/"
             if folder in self.rules:  # the format's way to change a folder's defaults: keys given replace them

@@ -50,6 +50,7 @@ from .scoring import ScoreRange
 from .stdio import StdinKind, stdin_problem
 from .testgroups import read_tests
 from .timing import MAX_LIMIT, UNSET, Timing
+from .yamlio import load_mapping
 
 DEFAULT_TIME_LIMIT = 1.0  # seconds, when neither problem.yaml nor .timelimit gives one
 DEFAULT_MEMORY = 2048  # MiB, the Kattis default
@@ -190,7 +191,7 @@ def submissions(folder: Path, languages: Mapping[str, SolutionLanguage], answers
     root = folder / "submissions"
     if not root.is_dir():
         return found, skipped, faults
-    expectations = PackageExpectations(root)
+    expectations = PackageExpectations(root, legacy=format_version(_spec(folder)) == "legacy")
     for group in sorted(root.iterdir()):
         if group.name.startswith(".") or group.name == SUBMISSIONS_FILE:
             continue
@@ -214,6 +215,12 @@ def submissions(folder: Path, languages: Mapping[str, SolutionLanguage], answers
             else:
                 found.append((entry, expectation))
     return found, skipped, faults
+
+
+def _spec(folder: Path) -> dict:
+    """The package's problem.yaml ({} without one; load_mapping keeps what the loader read)."""
+    path = folder / "problem.yaml"
+    return load_mapping(path)[0] if path.is_file() else {}
 
 
 def _within_package(err: JudgeInputError, folder: Path) -> str:
