@@ -271,9 +271,12 @@ def _at_limit(result: GradeResult, problem: Problem) -> GradeResult | None:
 
 
 def _why(result: GradeResult) -> str:
-    """What a result's failure says, in a few words: its compiler's first line or its first failing test."""
+    """What a result's failure says, in a few words: its compiler's first line, where and why the judge
+    failed (an IE: a test's, or a scoring package's grader's), or its first failing test."""
     if result.compile_message:
         return ": " + result.compile_message.splitlines()[0][:200]
+    if result.verdict is Verdict.IE and result.internal_error:
+        return f" ({result.internal_error[:200]})"
     failing = next((t for t in result.tests if t.verdict is result.verdict), None)
     return f" ({failing.name}: {failing.message[:200]})" if failing and failing.message else ""
 

@@ -105,3 +105,23 @@ def test_a_custom_grading_without_its_grader_is_refused_with_a_reason(tmp_path, 
     edit(package)
     with pytest.raises(JudgeInputError, match=message):
         load_problem(package)
+
+
+def test_a_graders_failure_is_named_where_the_ie_is_said(tmp_path, judge):
+    """issue 46: a scoring package's grader that failed left the reason in the JSON's score.fault alone:
+    check's line ended 'an internal error decides nothing: ', the timing warning and grade's summary of
+    a submission with a failing test said no reason either."""
+    package = tmp_path / "packages" / "bestsquare"
+    shutil.copytree(BESTSQUARE, package)
+    (package / ".timelimit").unlink()  # the limit computed: the accepted submissions are timed first
+    (package / "graders" / "best.py").write_text("import sys\nsys.exit('cannot grade \\x1b[2J here')\n")
+    why = "group secret/large: grader best.py best failed (status 1), expected 0: cannot grade ?[2J here"
+    code, out, err = judge("--problems", package.parent, "check", "-j", "1")
+    assert code == 1
+    assert f"square.py: it gets IE with 12 s per test ({why})" in err, err
+    assert f"accepted/square.py: IE 0 (expected AC): an internal error decides nothing: {why}\n" in out, out
+    code, out, _ = judge("--problems", package.parent, "grade", package / "submissions/wrong_answer/plus_one.py",
+                         "-j", "1")
+    assert code != 0 and "first failure: sample/1: " in out, out  # a failing test, then the grader's fault
+    assert f"\ninternal error: {why}\n" in out, out
+    assert "\x1b" not in out + err

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # (a scoring problem's and a stored solution's: imported with
 
 COMPILE_LINES = 40  # lines of a compiler's messages kept
 OUTPUT_KEPT = 2048  # characters of a failing test's printed output kept
+FAULT_SHOWN = 300  # characters of a scoring problem's fault (a grader's failure) shown where an IE is said
 
 
 @record
@@ -138,18 +139,21 @@ class GradeResult:
             why = self.expected.score_mismatch(groups)
         elif why is None and self.problem.grading is None:
             why = self.expected.score_mismatch(None)
-        if why is not None and self.verdict is Verdict.IE:  # the judge's failure says why on the line that reports it
-            return f"{why}: {self.internal_error}" if why else self.internal_error
+        failure = self.internal_error if why is not None and self.verdict is Verdict.IE else ""
+        if failure:  # the judge's failure says why on the line that reports it
+            return f"{why}: {failure}" if why else failure
         return why
 
     @property
     def internal_error(self) -> str:
         """Where and why the judge failed on this solution ("" when it did not): the first IE test's name
-        and message (a build's IE is its first test's: see SolutionRun.result)."""
+        and message (a build's IE is its first test's: see SolutionRun.result), else a scoring problem's
+        fault (its grader failed), short and made safe: a grader's words may quote the solution's output."""
         failed = next((test for test in self.tests if test.verdict is Verdict.IE), None)
-        if failed is None:
-            return ""
-        return f"{failed.name}: {failed.message}" if failed.message else failed.name
+        if failed is not None:
+            return f"{failed.name}: {failed.message}" if failed.message else failed.name
+        scored = self.scored
+        return safe_text(scored.fault, FAULT_SHOWN) if scored is not None else ""
 
     @property
     def matched(self) -> bool:

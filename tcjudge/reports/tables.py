@@ -45,15 +45,16 @@ def summary_line(result: GradeResult) -> str:
         parts.append(f"slowest {slowest.name} ({slowest.cpu_ms:.0f} ms CPU)")
     parts.append(f"limits {result.problem.time_limit:g} s, {result.problem.memory_limit} MiB")
     line = "  ".join(parts) + score_lines(result)
+    failure = result.first_failure
     if result.compile_message:
         line += f"\n{display_path(result.solution)}: {result.compile_message}"
-    elif result.first_failure:
-        failure = result.first_failure
+    elif failure:
         line += f"\nfirst failure: {failure.name}: {failure.message}"
         if failure.input:
             line += f"\n  input: {safe_text(failure.input)}"  # one line: a stdin input's new lines as \x0a
-        if result.verdict is Verdict.IE and failure.verdict is not Verdict.IE:  # the IE decides: say why
-            line += f"\ninternal error: {result.internal_error}"
+    if (result.verdict is Verdict.IE and not result.compile_message and result.internal_error
+            and (failure is None or failure.verdict is not Verdict.IE)):  # the IE decides (a grader's too): say why
+        line += f"\ninternal error: {result.internal_error}"
     return line
 
 
@@ -69,8 +70,6 @@ def score_lines(result: GradeResult) -> str:
         return ""
     lines = [f"\nscore {score_of(scored.total, scored.maximum)}"]
     lines += [f"  {group.name}: {score_of(group.score, group.maximum)} ({group.verdict})" for group in scored.groups]
-    if scored.fault:
-        lines.append(f"  internal error: {scored.fault}")
     return "\n".join(lines)
 
 
