@@ -179,6 +179,14 @@ def read_tree(folder: str | os.PathLike, limit: int) -> dict[str, bytes]:
     return files
 
 
+def check_tree_name(name: str, shown: str) -> None:
+    """SourceError (naming `shown`, the path) unless `name` is one a multi-file solution may hold:
+    `judge serve` refuses a zip by this rule at submit, where it was taken and then judged CE."""
+    if not TREE_NAME.match(name):
+        raise SourceError(f"{ascii(shown)[:120]}: a file name the judge does not take in a solution "
+                          "(ASCII letters, digits, _ . + - only, not first a dot or a dash)")
+
+
 def _read_level(fd: int, prefix: str, files: dict[str, bytes], limit: int, depth: int) -> None:
     with os.scandir(fd) as entries:
         names = sorted(entry.name for entry in entries)
@@ -186,9 +194,7 @@ def _read_level(fd: int, prefix: str, files: dict[str, bytes], limit: int, depth
         if name.startswith(".") or name in TREE_SKIPPED:
             continue
         shown = prefix + name
-        if not TREE_NAME.match(name):
-            raise SourceError(f"{ascii(shown)[:120]}: a file name the judge does not take in a solution "
-                              "(ASCII letters, digits, _ . + - only, not first a dot or a dash)")
+        check_tree_name(name, shown)
         flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         try:
             child = os.open(name, flags, dir_fd=fd)
