@@ -509,3 +509,20 @@ def test_a_long_team_name_wraps_on_a_phone_and_its_links_are_targets_of_24_px(br
 def team_id(server, username: str) -> int:
     with sqlite3.connect(server.store_path) as db:
         return db.execute("SELECT team_id FROM accounts WHERE username = ?", (username,)).fetchone()[0]
+
+
+def test_a_long_question_is_counted_not_cut_and_a_long_refusal_wraps_on_a_phone(browser, server):
+    red = log_in(browser.new_context(viewport={"width": 390, "height": 844}), server, "red", check=False)
+    red.goto(f"{server.url}/clarifications")
+    long = "x" * 5017
+    asked = red.get_by_label("Ask the judges")
+    asked.fill(long)
+    assert asked.input_value() == long  # (maxlength=4000 cut the paste to 4000, and the cut question was taken)
+    count = red.locator("#clar-text ~ .count")
+    assert "5017 / 4000" in count.inner_text() and "over" in count.get_attribute("class")
+    red.get_by_role("button", name="Send").click()
+    red.get_by_role("alert").filter(has_text="over 4000").wait_for()
+    assert red.get_by_label("Ask the judges").input_value() == long
+    red.goto(f"{server.url}/submit")
+    assert "file name" in refusal(red, "a" * 300 + ".py", ACCEPTED)
+    assert red.evaluate(OUT_OF_PLACE) == []  # (the refusal quoting the name made the page 2887 px wide)

@@ -21,8 +21,13 @@ from tcjudge.errors import JudgeInputError  # noqa: E402
 from tcjudge.serve.accounts import make_accounts, read_teams  # noqa: E402
 from tcjudge.serve.grading import materialize, unzip  # noqa: E402
 
+from tcjudge.serve.api import problem_events, static_events  # noqa: E402
+from tcjudge.serve.app import build_app  # noqa: E402
+from tcjudge.serve.contest import load_contest  # noqa: E402
+from tcjudge.serve.state import Serve  # noqa: E402
+
 from .test_serve import ACCEPTED, MINIMAL, Site, csrf_of, login, submit  # noqa: E402
-from .test_serve_attacks import api, body, submissions_url, zipped  # noqa: E402
+from .test_serve_attacks import api, body, events, feed, submissions_url, zipped  # noqa: E402
 
 NAMED = re.compile("adder", re.IGNORECASE)  # the contest's one problem, by its id or its name
 
@@ -149,7 +154,8 @@ def test_a_clarification_over_4000_characters_is_given_back_never_cut(tmp_path):
     site = Site(tmp_path)
     red, coach = site.client("red"), site.client("coach")
     asked = ask(red, "First?")
-    assert re.search(r'<textarea id="clar-text" name="text"[^>]* maxlength="4000"', red.get("/clarifications").text)
+    form = red.get("/clarifications").text  # counted as typed (judge.js), never cut by a maxlength (a paste was)
+    assert re.search(r'<textarea id="clar-text" name="text"[^>]* data-max="4000"', form) and "maxlength" not in form
     long = "Is the input always two numbers? " + "x" * 4000 + " END"
     refused = ask(red, long)
     assert refused.status_code == 400 and "4000" in refusal(refused.text) and f">{long}</textarea>" in refused.text
@@ -213,3 +219,93 @@ def test_a_wrong_password_keeps_the_username(tmp_path):
     page = login(site.client(), "red", "not-the-password")
     assert page.status_code == 401
     assert re.search(r'<input id="username" name="username"[^>]* value="red"', page.text)
+
+
+# The second attacker's findings (breaker 47b).
+# 7. A zip of main.py and a file named as the grader takes no name (full-width letters, a leading
+# dash, a folder with an accent) was taken at submit, then judged CE.
+
+@pytest.mark.parametrize("name", ["\uff21\uff22\uff23.py", "-h.py", "d\u00efr/h.py"])
+def test_a_zip_holding_a_name_the_grader_does_not_take_is_refused_at_submit(tmp_path, name):
+    site = Site(tmp_path)
+    archive = zipped(("adder.py", ACCEPTED), (name, b"X = 1\n"))
+    page = submit(site.client("red"), source=archive, name="files.zip")
+    assert page.status_code == 400 and "a file name the judge does not take" in refusal(page.text)
+    answer = api(site).post(submissions_url(site), json=body(archive), auth=("red", site.passwords["red"]))
+    assert answer.status_code == 400 and "does not take" in answer.json()["message"]
+    assert site.store.rows("SELECT * FROM submissions") == []
+    assert unzip(zipped(("a+b.py", ACCEPTED), ("_x.py", b"X = 1\n")))  # (what the grader takes, still taken)
+
+
+# 8. A name with `;` or a tab was written unquoted: read with `;` or a tab as the separator (Excel in
+# European locales, LibreOffice), `Lyon;=1+2;x` held a formula.
+
+SEPARATED = ["Lyon;=1+2;x", "Tabby\t=1+2", "a,@SUM(A1)", "b;-2+3;+1", "c;'=quoted"]
+
+
+def split_formulas(text: str) -> list[tuple[str, str]]:
+    """The cells a spreadsheet would take for a formula, splitting on `,`, `;` or a tab, with or
+    without honouring quotes."""
+    found = []
+    for separator in ",;\t":
+        cells = [cell for row in csv.reader(io.StringIO(text), delimiter=separator) for cell in row]
+        cells += [cell.lstrip('"') for line in text.splitlines() for cell in line.split(separator)]
+        found += [(separator, cell) for cell in cells if cell.lstrip().startswith(("=", "+", "-", "@"))
+                  and not re.fullmatch(r"[+-]?[0-9]+(\.[0-9]+)?", cell)]
+    return found
+
+
+def test_no_csv_cell_is_a_formula_whatever_the_separator_and_accounts_csv_reads_back(tmp_path):
+    site = Site(tmp_path)
+    made = make_accounts(site.store, [(name, f"sep{n}") for n, name in enumerate(SEPARATED)], coach=False)
+    for _, username, _ in made:
+        site.store.add_submission(site.store.account(username)["team_id"], "adder", "python3", "a.py", ACCEPTED, False,
+                                  60000)
+    coach = site.client("coach")
+    for path in ("/coach/export.csv", "/coach/submissions.csv"):
+        text = coach.get(path).text
+        assert split_formulas(text) == [], path
+        assert '"Lyon;\'=1+2;x"' in text and '"Tabby\t\'=1+2"' in text, path  # quoted, and neutral inside
+    contest, teams = tmp_path / "practice.yaml", tmp_path / "teams.csv"
+    contest.write_text(MINIMAL)
+    with teams.open("w", newline="") as file:
+        csv.writer(file).writerows([["team"]] + [[name] for name in SEPARATED])
+    out = tmp_path / "slips"
+    assert main(["accounts", str(contest), "--teams", str(teams), "--out", str(out),
+                 "--store", str(tmp_path / "accounts.sqlite")]) == 0
+    assert split_formulas((out / "accounts.csv").read_text()) == []
+    assert [name for name, _ in read_teams(out / "accounts.csv")] == SEPARATED
+
+
+# 9. A rehearsal (`start: now`) announced the problems; restarted with the start moved to the future,
+# a team's event feed still held them, names and all.
+
+def test_a_rehearsals_problems_are_not_in_a_teams_event_feed_once_the_start_moves(tmp_path):
+    site = Site(tmp_path)  # start: now, as a rehearsal
+    assert NAMED.search(feed(site, "red")[1])
+    path = tmp_path / "contest.yaml"
+    later = (datetime.now(timezone.utc) + timedelta(hours=1)).isoformat()
+    path.write_text(path.read_text().replace("start: 'now'", f"start: '{later}'"))
+    site.contest = load_contest(path)  # the server restarted on the same store
+    site.serve = Serve(site.contest, site.problems, site.store, site.grader, 64 * 1024)
+    static_events(site.serve)
+    problem_events(site.serve)
+    site.app = build_app(site.serve)
+    status, text = feed(site, "red")
+    assert status == 200 and not NAMED.search(text) and '"problems"' not in text
+    assert not NAMED.search(api(site).get(f"/api/contests/{site.contest.id}/problems",
+                                          auth=("red", site.passwords["red"])).text)
+    latest = {event["id"]: event["data"] for event in events(feed(site, "coach")[1]) if event["type"] == "problems"}
+    assert latest == {"adder": None}  # the coach's feed: the rehearsal's problem, then its deletion
+    site.serve.clock.start -= 2 * 3600  # the contest has begun: the team's feed has the problem
+    latest = {event["id"]: event["data"] for event in events(feed(site, "red")[1]) if event["type"] == "problems"}
+    assert latest["adder"]["name"] == "Adder"
+
+
+# 10. A question of U+1D159 (MUSICAL SYMBOL NULL NOTEHEAD), alone or after U+2800, was taken.
+
+@pytest.mark.parametrize("text", ["\U0001d159", "\u2800\U0001d159", "\U0001d173\U0001d17a", "\u3164 \U0001d159"])
+def test_a_question_of_blank_looking_characters_is_refused(tmp_path, text):
+    site = Site(tmp_path)
+    page = ask(site.client("red"), text)
+    assert page.status_code == 400 and site.store.rows("SELECT * FROM clarifications") == []

@@ -137,10 +137,9 @@ def _announce(serve: Serve) -> None:
     current |= {("languages", item["id"]): item for item in languages_json(serve)}
     current |= {("state", None): serve.clock.state()}
     current |= {("teams", str(row["id"])): team_json(row) for row in serve.store.rows("SELECT * FROM teams ORDER BY id")}
-    kinds = ["contest", "judgement-types", "languages", "state", "teams"]
-    if serve.clock.started:
+    kinds = ["contest", "judgement-types", "languages", "state", "teams", "problems"]
+    if serve.clock.started:  # (before: none, and a deletion for each a rehearsal's start announced)
         current |= {("problems", slug): problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)}
-        kinds.append("problems")
     known = getattr(serve, "announced", None)
     if known is None:
         known = serve.announced = {}
@@ -374,12 +373,13 @@ async def submission_files(request: Request):
     return Response(data, media_type="application/zip")
 
 
-def _view(caller: Caller, show_runs: bool) -> tuple[str, tuple]:
+def _view(caller: Caller, show_runs: bool, started: bool) -> tuple[str, tuple]:
     """The events a caller sees, as SQL and its arguments: a coach every one; a team the public ones
-    and its own, runs only where the contest shows the failing test."""
+    and its own, runs only where the contest shows the failing test, problems only from the start (a
+    rehearsal's, run with `start: now` before the start was moved, named them)."""
     if caller.coach:
         return "1", ()
-    runs = "" if show_runs else " AND type != 'runs'"
+    runs = ("" if show_runs else " AND type != 'runs'") + ("" if started else " AND type != 'problems'")
     return f"coach_only = 0 AND (team_id IS NULL OR team_id = ?){runs}", (caller.team_id,)
 
 
@@ -400,7 +400,7 @@ async def event_feed(request: Request):
     serve: Serve = request.app.state.serve
     caller = await _caller(request)
     _contest_check(request, serve)
-    view = _view(caller, serve.contest.show_failing_test)
+    view = _view(caller, serve.contest.show_failing_test, serve.clock.started)
     # since_id: the spec's name before 2023-06 (an event's id), read as a token (check-api.sh asks a bad one for 400)
     since = ident(request.query_params.get("since_token", request.query_params.get("since_id", "0")))
     after = None if since is None else await run_in_threadpool(_resumed, serve, view, since)

@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from ..engine.feed import Feed, FeedClosed
 from ..engine.pool import SolutionRun
 from ..errors import JudgeInputError
-from ..protocol import TREE_DEPTH
+from ..protocol import TREE_DEPTH, SourceError, check_tree_name
 from ..runs import OpenedOnUse, grade_and_record, pool_for
 from ..verdicts import Verdict
 from .store import private
@@ -293,16 +293,16 @@ def safe_name(name: str) -> str:
     separator), if plain, else refused."""
     base = PurePosixPath(name.replace("\\", "/")).name
     if not plain(base):
-        raise JudgeInputError(f"file name {name!r}: letters, digits, '_', '-' and '.' only, at most {NAME_BYTES} "
+        raise JudgeInputError(f"file name {name!r}: letters, digits, '_', '-', '+' and '.' only, at most {NAME_BYTES} "
                               "bytes in UTF-8")
     return base
 
 
 def plain(name: str) -> bool:
     """A name that every file system and extractor takes as one name in its folder: letters, digits,
-    '_', '-', '.', not starting with '.' (no backslash: some extractors take it for a separator), at
+    '_', '-', '+', '.', not starting with '.' (no backslash: some extractors take it for a separator), at
     most NAME_BYTES in UTF-8 (97 full-width letters were over the disk's 255 bytes: an IE)."""
-    return (bool(name) and not name.startswith(".") and all(c.isalnum() or c in "_-." for c in name)
+    return (bool(name) and not name.startswith(".") and all(c.isalnum() or c in "_-+." for c in name)
             and len(name.encode()) <= NAME_BYTES)
 
 
@@ -324,7 +324,7 @@ def _members(archive: zipfile.ZipFile, limit: int | None) -> dict[str, bytes]:
         parts = info.filename.split("/")
         if not all(plain(part) for part in parts):
             raise JudgeInputError(f"zip member {info.filename!r}: not a plain relative path (each name letters, "
-                                  f"digits, '_', '-', '.', at most {NAME_BYTES} bytes, and '/' between folders)")
+                                  f"digits, '_', '-', '+', '.', at most {NAME_BYTES} bytes, and '/' between folders)")
         if len(parts) > TREE_DEPTH:  # (and a path within every file system's bounds)
             raise JudgeInputError(f"zip member {info.filename!r}: in folders more than {TREE_DEPTH - 1} deep, "
                                   "which the judge does not read")
@@ -341,7 +341,22 @@ def _members(archive: zipfile.ZipFile, limit: int | None) -> dict[str, bytes]:
     if not files:
         raise JudgeInputError("the zip holds no file")
     _laid_out(archive, files)
+    if len(files) > 1:
+        _tree_names(files)
     return files
+
+
+def _tree_names(files: dict[str, bytes]) -> None:
+    """Refuses a multi-file zip the grader would judge CE for a name it does not take (the grader's
+    own rule: `ＡＢＣ.py` or `-h.py` beside main.py was taken, then judged CE); one file is graded as
+    a single file, whose name the grader does not read this way."""
+    for name in files:
+        parts = name.split("/")
+        try:
+            for end, part in enumerate(parts, 1):
+                check_tree_name(part, "/".join(parts[:end]))
+        except SourceError as err:
+            raise JudgeInputError(f"zip member {name!r}: {err}") from None
 
 
 def _laid_out(archive: zipfile.ZipFile, files: dict[str, bytes]) -> None:

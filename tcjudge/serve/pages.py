@@ -211,9 +211,11 @@ def scoreboard(request: Request):
     return serve.page(request, "scoreboard.html", board=board, offered=offered(serve) if caller.coach else None)
 
 
-TEXT_CHARS = 4000  # a clarification's characters at most (its form's maxlength)
+TEXT_CHARS = 4000  # a clarification's characters at most (its form counts them; a maxlength cut a paste silently)
 WAITING = 10  # a team's questions that may wait for an answer at once
-INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and signs that show nothing (fillers, blank Braille)
+# letters and signs that show nothing (Hangul fillers, blank Braille, the null notehead; the musical
+# beams' and slurs' U+1D173-U+1D17A are format characters, C, already)
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 
 
 def readable(text: str) -> bool:

@@ -91,6 +91,7 @@
           if (fresh && now) {
             now.replaceWith(fresh);
             localTimes(fresh);
+            countedTexts(fresh);
           }
         });
       });
@@ -173,8 +174,29 @@
     });
   }
 
+  // A clarification's text areas (data-max): a live count of the characters, red past the most the
+  // server takes (it refuses more and gives the text back); no maxlength, which cut a paste silently.
+  function countedTexts(root) {
+    var areas = root.querySelectorAll("textarea[data-max]");
+    Array.prototype.forEach.call(areas, function (area) {
+      var most = Number(area.getAttribute("data-max"));
+      var count = document.createElement("span");
+      count.className = "count";
+      count.setAttribute("aria-live", "polite");
+      area.parentNode.appendChild(count);
+      function update() {
+        var used = Array.from(area.value.replace(/\r\n/g, "\n").trim()).length;  // (as the server counts)
+        count.textContent = used + " / " + most + " characters" + (used > most ? ": too long, shorten it" : "");
+        count.classList.toggle("over", used > most);
+      }
+      area.addEventListener("input", update);
+      update();
+    });
+  }
+
   countDown();
   checkedSubmit();
+  countedTexts(document);
   localTimes(document);
   var source = window.EventSource ? stream() : null;
   if (source) {
