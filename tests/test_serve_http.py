@@ -68,7 +68,7 @@ def page(url: str) -> int:
 # server keeps.
 
 def test_slow_and_idle_connections_are_closed_and_the_server_keeps_answering(server):
-    server.start("-j", "1", "--connections", "10", "--header-timeout", "1")
+    server.start("-j", "1", "--connections", "10", "--connections-per-address", "10", "--header-timeout", "1")
     where = ("127.0.0.1", server.port)
     slow = [socket.create_connection(where) for _ in range(6)]
     for connection in slow:
@@ -77,14 +77,10 @@ def test_slow_and_idle_connections_are_closed_and_the_server_keeps_answering(ser
     idle = [socket.create_connection(where) for _ in range(16)]  # past the 10: the longest idle make room
     assert page(f"{server.url}/login") == 200
     assert closed(idle) == 16  # (before: kept, 300 of them, after 90 s)
-    client = httpx.Client(base_url=server.url)
-    assert login(client, "red", server.passwords["red"]).status_code == 303
-    cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
-    streams = [socket.create_connection(where) for _ in range(10)]  # ten requests under way: the server is full
-    for connection in streams:
-        connection.sendall(f"GET /events?submissions=0 HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode())
-        connection.settimeout(PATIENCE)
-        assert connection.recv(12) == b"HTTP/1.1 200"
+    teams = [httpx.Client(base_url=server.url) for _ in range(3)]  # (a session keeps at most four streams)
+    for client, team in zip(teams, ("red", "blue", "green")):
+        assert login(client, team, server.passwords[team]).status_code == 303
+    streams = [stream_of(server, teams[number % 3].cookies) for number in range(10)]  # ten requests under way: full
     refused = socket.create_connection(where)
     refused.settimeout(PATIENCE)
     assert refused.recv(12) == b"HTTP/1.1 503"  # an answer, not a connection that hangs
@@ -205,3 +201,160 @@ def test_a_paste_over_the_bodys_limit_is_the_submit_page_saying_the_limit(tmp_pa
     assert answer.status_code == 413 and 'id="source"' in answer.text, answer.text[:300]
     assert "over the limit: a source of at most 64 KiB" in answer.text
     assert site.store.rows("SELECT * FROM submissions") == []
+
+
+# 5. Breaker 47b: a request's body a byte every 5 s (or a Content-Length and no body) held its connection,
+# and 1002 of them from one address held every place; a team's 1002 event streams did too, and a stream
+# outlived its session; each request of a client could be a warning in the log; uvicorn believed
+# X-Forwarded-For from 127.0.0.1, so any process of the judge's host could be any address to the throttle.
+
+def stalled_login() -> bytes:
+    return b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\na"
+
+
+def still_open(connection: socket.socket) -> bool:
+    """Whether the server has not closed `connection` (what it sent meanwhile is read and dropped)."""
+    connection.setblocking(False)
+    try:
+        while True:
+            if connection.recv(65536) == b"":
+                return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+def test_a_slow_body_is_closed_and_one_address_leaves_room_for_the_others(server):
+    server.start("-j", "1", "--connections", "10", "--connections-per-address", "5", "--header-timeout", "1")
+    where = ("127.0.0.1", server.port)
+    kept = socket.create_connection(where, source_address=("127.0.0.3", 0))  # a request answered: idle, kept alive (75 s) for the next one
+    kept.sendall(b"GET /login HTTP/1.1\r\nHost: x\r\n\r\n")
+    kept.settimeout(PATIENCE)
+    assert kept.recv(12) == b"HTTP/1.1 200"
+    stalled = [socket.create_connection(where) for _ in range(10)]
+    for connection in stalled:
+        connection.sendall(stalled_login())
+    other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=30)
+    assert other.get(f"{server.url}/login").status_code == 200  # another address (before: 503, all ten held)
+    assert closed(stalled, b"a") == 10  # five refused, five past their body's time (before: kept for good)
+    no_body = socket.create_connection(where)
+    no_body.sendall(b"GET /login HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+    no_body.settimeout(PATIENCE)
+    assert no_body.recv(12) == b"HTTP/1.1 200"
+    assert closed([no_body]) == 1 and still_open(kept)  # (before: both kept 75 s, the body never sent)
+    kept.close()
+    log = server.log.read_text()
+    assert "Traceback" not in log and log.count("(--connections-per-address)") <= 1, log
+
+
+def stream_of(server, cookies: httpx.Cookies) -> socket.socket:
+    """A page's event stream, opened with the session's cookie (its answer's head read)."""
+    connection = socket.create_connection(("127.0.0.1", server.port))
+    cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    connection.sendall(f"GET /events?submissions=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+                       f"Cookie: {cookie}\r\n\r\n".encode())
+    connection.settimeout(PATIENCE)
+    assert connection.recv(12) == b"HTTP/1.1 200"
+    return connection
+
+
+def ended(streams: list[socket.socket], patience: float = PATIENCE) -> int:
+    """How many of `streams` end (their answer's last chunk, or the connection closed) within `patience`."""
+    seen = {connection: b"" for connection in streams}
+    give_up = time.monotonic() + patience
+    while seen:
+        time.sleep(0.2)
+        for connection in list(seen):
+            connection.setblocking(False)
+            try:
+                data = connection.recv(65536)
+            except BlockingIOError:
+                continue
+            seen[connection] += data
+            if data == b"" or seen[connection].endswith(b"\r\n0\r\n\r\n"):
+                del seen[connection]
+        if time.monotonic() > give_up:
+            break
+    return len(streams) - len(seen)
+
+
+def session(server) -> httpx.Client:
+    client = httpx.Client(base_url=server.url, timeout=30)
+    assert login(client, "red", server.passwords["red"]).status_code == 303
+    return client
+
+
+def test_a_sessions_streams_are_few_and_end_with_the_session(server):
+    server.start("-j", "1")
+    first = session(server)
+    mine = [stream_of(server, first.cookies) for _ in range(5)]
+    assert ended(mine[:1]) == 1  # a fifth stream of the session ends its oldest (before: all held)
+    second = session(server)
+    theirs = [stream_of(server, second.cookies) for _ in range(4)]  # the team's eighth
+    third = stream_of(server, session(server).cookies)
+    assert ended(mine[1:2]) == 1  # a ninth of the team's ends the team's oldest
+    second.post("/logout", data={"csrf": csrf_of(second.get("/problems").text)})
+    assert ended(theirs) == 4  # (before: they kept pushing the team's submissions)
+    assert ended(mine[2:] + [third], patience=1) == 0  # the others go on
+
+
+def test_a_clients_warnings_are_a_line_a_minute(server):
+    server.start("-j", "1")
+    for _ in range(3):  # a client that goes away while its login's body is read
+        connection = socket.create_connection(("127.0.0.1", server.port))
+        connection.sendall(stalled_login())
+        time.sleep(0.5)
+        connection.close()
+    for request in (b"NOT HTTP AT ALL\r\n\r\n", b"GET /login HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\n"
+                    b"Upgrade: h2c\r\n\r\n") * 3:
+        connection = socket.create_connection(("127.0.0.1", server.port))
+        connection.sendall(request)
+        connection.settimeout(PATIENCE)
+        assert connection.recv(12).startswith(b"HTTP/1.1")
+        connection.close()
+    give_up = time.monotonic() + PATIENCE
+    while "went away" not in server.log.read_text() and time.monotonic() < give_up:
+        time.sleep(0.2)
+    log = server.log.read_text()
+    for line in ("a client went away during POST /login", "Invalid HTTP request received",
+                 "Unsupported upgrade request"):
+        assert log.count(line) == 1, log  # (before: one each request)
+
+
+def test_forwarded_addresses_are_believed_only_from_the_proxies_named():
+    import argparse
+    import logging
+
+    from tcjudge.serve.server import HEADER_TIMEOUT, uvicorn_config
+
+    seen = []
+
+    async def probe(scope, receive, send):
+        seen.append(scope["client"][0])
+
+    scope = {"type": "http", "scheme": "http", "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000),
+             "path": "/", "method": "GET", "headers": [(b"x-forwarded-for", b"203.0.113.9")]}
+    for allowed in (None, "127.0.0.1"):
+        options = argparse.Namespace(host="127.0.0.1", port=0, forwarded_allow_ips=allowed)
+        config = uvicorn_config(options, probe, Connections(10, HEADER_TIMEOUT))
+        for added in logging.getLogger("uvicorn.error").filters[-1:]:
+            logging.getLogger("uvicorn.error").removeFilter(added)
+        config.load()
+        asyncio.run(config.loaded_app(dict(scope), None, None))
+    assert seen == ["127.0.0.1", "203.0.113.9"]  # (before: 203.0.113.9 from 127.0.0.1 by default)
+
+
+def test_a_new_password_ends_the_sessions_streams(tmp_path, monkeypatch):
+    """A new password (`judge accounts`, from another process: nothing of the server is told) ends the
+    account's streams at their next look (at most RECHECKED seconds later)."""
+    from tcjudge.serve import auth
+
+    site = Site(tmp_path)
+    account = site.store.account("red")
+    token = site.serve.auth.new_session(auth.Caller("red", "team", account["team_id"]))
+    stream = site.serve.auth.streaming(token, site.serve.auth.from_session(token))
+    monkeypatch.setattr(auth, "RECHECKED", 0)
+    assert asyncio.run(stream.going())
+    site.store.put_account("red", "Red", "team", account["hash"])
+    assert not asyncio.run(stream.going())  # (before: no stream knew of its session)

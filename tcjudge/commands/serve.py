@@ -23,8 +23,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connections", type=positive, metavar="N",
                         help="the most connections open at once (default: 1000, fewer where the open-file limit "
                         "leaves less room); past them, the longest idle one is closed for a new one")
+    parser.add_argument("--connections-per-address", type=positive, metavar="N",
+                        help="the most connections open at once from one address (default: half of "
+                        "--connections; behind a reverse proxy every client is the proxy's address)")
     parser.add_argument("--header-timeout", type=at_least(0, inclusive=False), metavar="SECONDS",
-                        help="seconds a request's headers may take to arrive (default: 20)")
+                        help="seconds a request's headers may take to arrive, and its body after them (and a "
+                        "second more per KiB of it) (default: 20)")
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS",
+                        help="believe X-Forwarded-For and X-Forwarded-Proto from these addresses (a reverse "
+                        "proxy's, comma-separated; default: from none)")
     add_jobs(parser)
     add_cluster(parser)
 

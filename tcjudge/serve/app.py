@@ -6,6 +6,7 @@ a request that another site makes, a body over its limit).
 
 from __future__ import annotations
 
+import logging
 import struct
 import sys
 from functools import cache
@@ -76,8 +77,9 @@ class SecurityHeaders:
 
 class ClientGone:
     """Pure ASGI: a client that goes away while its request is read (ClientDisconnect) is normal
-    traffic, not a server error: one line in the log, no traceback; nothing was stored (a submission
-    is stored only once its whole body is read)."""
+    traffic, not a server error: a warning, no traceback, said through uvicorn's log, whose warnings
+    the server throttles (server.Throttled: a client could make it one line a request); nothing was
+    stored (a submission is stored only once its whole body is read)."""
 
     def __init__(self, app):
         self.app = app
@@ -88,8 +90,8 @@ class ClientGone:
         try:
             await self.app(scope, receive, send)
         except ClientDisconnect:
-            print(f"judge: serve: a client went away during {scope.get('method', '')} {scope.get('path', '')}",
-                  file=sys.stderr, flush=True)
+            logging.getLogger("uvicorn.error").warning("a client went away during %s %s", scope.get("method", ""),
+                                                       scope.get("path", ""))
 
 
 class FromThisSite:

@@ -1,5 +1,6 @@
-"""Who is asking: sessions (random server-side tokens, kept hashed, revocable), CSRF tokens, HTTP
-Basic for the CLICS API, and the login throttle (per account and per address).
+"""Who is asking: sessions (random server-side tokens, kept hashed, revocable) and the event streams
+they hold open, CSRF tokens, HTTP Basic for the CLICS API, and the login throttle (per account and
+per address).
 
 The throttle slows, it never locks out: a lock that wrong passwords set is one that anyone can set
 on someone else's account (issue 47: five guesses at team002 or coach, and its owner's right password
@@ -41,6 +42,11 @@ MOST_DELAY = 4.0  # ... and at most
 KEPT_KEYS = 10000  # accounts and addresses whose failures are kept before the expired ones are dropped
 REMEMBERED = 300  # seconds an API client's verified password is remembered
 SESSION_DAYS = 7  # a session's life (its cookie's too)
+# Event streams open at once: a session's (a browser's tabs), and a team's sessions' together; one more
+# ends the oldest (breaker 47b: a team's 1002 streams took every connection, and every other client was 503)
+STREAMS_PER_SESSION = 4
+STREAMS_PER_TEAM = 8
+RECHECKED = 10  # seconds between two looks at whether a stream's session still holds (a new password)
 
 
 @dataclass
@@ -59,6 +65,34 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class Stream:
+    """An event stream a session holds open: it ends when its session does (logged out: at once; a new
+    password, made by `judge accounts` in another process, or the session's end of life: within
+    RECHECKED seconds), or when its session or team opens a stream too many and it is the oldest
+    (Auth.streaming). Breaker 47b: a stream opened before logging out kept pushing the team's verdicts."""
+
+    def __init__(self, auth: Auth, session: str, owner: str):
+        self.auth, self.session, self.owner = auth, session, owner
+        self.ended = False
+        self._checked = time.monotonic()
+
+    async def going(self) -> bool:
+        """Whether the stream goes on (its page's loop asks before each look at what changed)."""
+        if not self.ended and time.monotonic() - self._checked > RECHECKED:
+            self._checked = time.monotonic()
+            if not await anyio.to_thread.run_sync(self.auth.session_holds, self.session):
+                self.auth.end_streams(lambda stream: stream is self)
+        return not self.ended
+
+    async def around(self, events):
+        """`events`, the stream's, and the stream forgotten when they end (or the client goes away)."""
+        try:
+            async for event in events:
+                yield event
+        finally:
+            self.auth.end_streams(lambda stream: stream is self)
+
+
 class Auth:
     def __init__(self, store):
         self.store = store
@@ -66,6 +100,7 @@ class Auth:
         self._remembered: dict[str, tuple[float, str]] = {}  # digest -> (until, the hash it matched)
         self._checking: dict[str, asyncio.Lock] = {}  # digest -> the check of those credentials under way
         self._lock = threading.Lock()
+        self._streams: list[Stream] = []  # the open event streams, the oldest first
         self._tag = hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:8]  # (Auth.cookie)
         self._hashing = ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="argon2")
         from .accounts import hasher
@@ -141,6 +176,34 @@ class Auth:
     def end_session(self, token: str) -> None:
         with self.store.write() as db:
             db.execute("DELETE FROM sessions WHERE token = ?", (digest(token),))
+        self.end_streams(lambda stream: stream.session == digest(token))
+
+    def session_holds(self, session: str) -> bool:
+        """Whether the session of this digest is still one (not ended, no new password, not expired)."""
+        return self.store.row("SELECT 1 FROM sessions WHERE token = ? AND created > ?", session,
+                              time.time() - SESSION_DAYS * 86400) is not None
+
+    def streaming(self, token: str, caller: Caller) -> Stream:
+        """A new event stream of the session `token` (its caller's): the oldest of the session's, or of its
+        team's (the coach's: its account's), ended first when they are at their most."""
+        owner = f"team:{caller.team_id}" if caller.team_id is not None else f"user:{caller.username}"
+        opened = Stream(self, digest(token), owner)
+        for same, most in ((lambda stream: stream.session == opened.session, STREAMS_PER_SESSION),
+                           (lambda stream: stream.owner == opened.owner, STREAMS_PER_TEAM)):
+            with self._lock:
+                theirs = [stream for stream in self._streams if same(stream)]
+            if len(theirs) >= most:
+                self.end_streams(lambda stream, oldest=theirs[0]: stream is oldest)
+        with self._lock:
+            self._streams.append(opened)
+        return opened
+
+    def end_streams(self, which) -> None:
+        """End the open streams `which` says (their loops see it at their next look)."""
+        with self._lock:
+            for stream in [stream for stream in self._streams if which(stream)]:
+                stream.ended = True
+                self._streams.remove(stream)
 
     def from_session(self, token: str | None) -> Caller | None:
         if not token:

@@ -157,11 +157,12 @@ def events(request: Request):
     """The caller's submissions' states as server-sent events, sent when anything changed (a team's
     stream holds its own submissions only), or the scoreboard's "it changed" (board=1); and to a page
     that says what it showed of the caller's clarifications, when that changes (a clarification sent
-    to the caller, or read on another page)."""
+    to the caller, or read on another page). It ends with its session (auth.Stream)."""
     from sse_starlette.sse import EventSourceResponse
 
     serve = serve_of(request)
     caller = need_caller(request)
+    held = serve.auth.streaming(request.cookies.get(cookie_name(request, SESSION_COOKIE), ""), caller)
 
     board = request.query_params.get("board") == "1"  # the scoreboard page: told that it may have changed
     quiet = request.query_params.get("submissions") == "0"  # a page without either: its clarifications only
@@ -174,7 +175,7 @@ def events(request: Request):
     async def stream():
         seen, last, clarified, said = None, None, None, told
         while True:
-            if await request.is_disconnected():
+            if await request.is_disconnected() or not await held.going():
                 return
             if said is not None and serve.clarified != clarified:  # (a clarification sent or read)
                 clarified = serve.clarified
@@ -201,7 +202,7 @@ def events(request: Request):
                     yield {"event": "submissions", "data": data}
             await asyncio.sleep(0.5)
 
-    return EventSourceResponse(stream(), ping=15)
+    return EventSourceResponse(held.around(stream()), ping=15)
 
 
 def scoreboard(request: Request):

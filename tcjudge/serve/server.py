@@ -4,13 +4,16 @@ and uvicorn serving the app until Ctrl-C, on connections that are bounded (Guard
 
 Issue 47: a connection that sent nothing, or a header line every 10 s, was kept for as long as it
 stayed; 20,100 idle ones from one address took every file the process may open, a team's page timed
-out, and asyncio logged a traceback per failed accept (188,000 of them, 76 MB in 20 s).
+out, and asyncio logged a traceback per failed accept (188,000 of them, 76 MB in 20 s). Breaker 47b:
+a body a byte every 5 s (or a Content-Length and no body) held its connection, 1002 of them from one
+address held every place, and one client's warnings were a log line each request (59-124 MB an hour).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import resource
 import socket
 import sys
@@ -32,6 +35,8 @@ KEEP_ALIVE = 75
 # byte (a browser's come at once; Apache's mod_reqtimeout allows 20-40 s)
 HEADER_TIMEOUT = 20.0
 CONNECTIONS = 1000  # connections open at once, by default (a browser keeps at most 6 to a server)
+# bytes a second a request's body earns on top of its --header-timeout (Apache's mod_reqtimeout: 500)
+BODY_RATE = 1024
 FILES_KEPT = 256  # open files kept for the rest of the server: its store, its threads' SQLite, its zygotes' pipes
 FEWEST = 16  # connections at once however low the open-file limit
 SAID_EVERY = 60  # seconds between two log lines of one kind
@@ -60,22 +65,51 @@ class Said:
               file=sys.stderr, flush=True)
 
 
-class Connections:
-    """What a server's connections share: how many may be open at once, how long a request's headers
-    may take, which connections are idle (waiting for a request's headers, before their first one or
-    between two), the longest idle first, and the log's throttle."""
+class Throttled(logging.Filter):
+    """uvicorn's warnings (an invalid request, an upgrade it does not take) and the app's (app.ClientGone)
+    through Said: each a client can cause with every request it sends."""
 
-    def __init__(self, most: int, header_timeout: float):
+    def __init__(self, say: Said):
+        super().__init__()
+        self.say = say
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.WARNING:
+            return True
+        self.say(str(record.msg), record.getMessage())
+        return False
+
+
+class Connections:
+    """What a server's connections share: how many may be open at once (from one address, and in all),
+    how long a request's headers may take, which connections are idle (waiting for a request's
+    headers, before their first one or between two), the longest idle first, and the log's throttle."""
+
+    def __init__(self, most: int, header_timeout: float, per_address: int | None = None):
         self.most, self.header_timeout = most, header_timeout
+        self.per_address = min(most, per_address or max(1, most // 2))
         self.open: set[Guarded] = set()
+        self.addresses: dict[str, int] = {}  # address -> its connections open
         self.idle: dict[Guarded, None] = {}  # (a dict keeps their order)
         self.say = Said()
 
     def admit(self, connection: Guarded) -> bool:
-        """Whether a new connection may stay: with `most` open, the longest idle one is closed to make
-        room (a client reconnects to send a request, where connections that send none held every
-        place); with none idle, every one is a request under way, and the new one is refused."""
-        if len(self.open) >= self.most:
+        """Whether a new connection may stay: past `per_address` from its address, that address's
+        longest idle one is closed to make room, and with none idle the new one is refused (so one
+        address's stalled requests leave the other places to the others); with `most` open, the
+        longest idle one is closed (a client reconnects to send a request, where connections that send
+        none held every place); with none idle, every one is a request under way, and the new one is
+        refused."""
+        address = connection.address
+        if self.per_address < self.most and self.addresses.get(address, 0) >= self.per_address:  # (else: the bound on all)
+            theirs = next((idle for idle in self.idle if idle.address == address), None)
+            if theirs is None:
+                self.say("address", f"{self.per_address} connections open from one address "
+                                    "(--connections-per-address), each with a request under way: a new one "
+                                    "from there is answered 503")
+                return False
+            theirs.shed()
+        elif len(self.open) >= self.most:
             if not self.idle:
                 self.say("full", f"{self.most} connections open (--connections), each with a request under way: "
                                  "a new one is answered 503")
@@ -84,8 +118,17 @@ class Connections:
                              "for each new one")
             next(iter(self.idle)).shed()
         self.open.add(connection)
+        self.addresses[address] = self.addresses.get(address, 0) + 1
         self.idle[connection] = None
         return True
+
+    def forget(self, connection: Guarded) -> None:
+        if connection in self.open:
+            self.open.discard(connection)
+            self.addresses[connection.address] -= 1
+            if not self.addresses[connection.address]:
+                del self.addresses[connection.address]
+        self.idle.pop(connection, None)
 
     def loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
         """The event loop's handler of errors: a failed accept (out of open files: the loop tries again
@@ -99,21 +142,27 @@ class Connections:
 class Guarded(H11Protocol):
     """uvicorn's HTTP/1.1 connection, bounded: a request's headers must arrive whole within
     `header_timeout` of the connection's opening, or of the request's first byte (an idle connection
-    between two requests is kept KEEP_ALIVE seconds, by uvicorn), else it is closed; and at most
+    between two requests is kept KEEP_ALIVE seconds, by uvicorn), and its body within `header_timeout`
+    of its headers' end, plus a second per BODY_RATE bytes that arrived (while the server reads it:
+    uvicorn stops reading a body the app does not take yet), else it is closed; and at most
     `most` connections are open at once (Connections.admit)."""
 
     def __init__(self, *args, connections: Connections, **kwargs):
         super().__init__(*args, **kwargs)
         self.shared = connections
         self.deadline: asyncio.TimerHandle | None = None
+        self.until = 0.0  # (the loop's time the deadline is for, which a body's bytes move on)
+        self.in_body = False  # the deadline is the body's
+        self.address = ""
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
+        self.address = str((transport.get_extra_info("peername") or ("",))[0])
         if not self.shared.admit(self):
             transport.write(BUSY_ANSWER)
             transport.close()
             return
-        self._arm()
+        self._arm(self.shared.header_timeout)
 
     def connection_lost(self, exc) -> None:
         self._forget()
@@ -121,7 +170,9 @@ class Guarded(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.deadline is None and self.conn.their_state is h11.IDLE:
-            self._arm()  # a next request's first bytes
+            self._arm(self.shared.header_timeout)  # a next request's first bytes
+        elif self.in_body:
+            self.until += len(data) / BODY_RATE
         super().data_received(data)
         self._settle(again=False)
 
@@ -136,19 +187,28 @@ class Guarded(H11Protocol):
 
     def _settle(self, again: bool) -> None:
         """Idle while h11 waits for a request's headers (`again`: idle anew, after an answer), else a
-        request is under way, whose headers came in time."""
+        request is under way, whose headers came in time: its body's deadline from their end on."""
         if self.transport.is_closing() or self not in self.shared.open:
             return
-        if self.conn.their_state is h11.IDLE:
+        state = self.conn.their_state
+        if state is h11.IDLE:
+            self.in_body = False
             if again:
                 self.shared.idle.pop(self, None)
             self.shared.idle.setdefault(self, None)
-        else:
-            self.shared.idle.pop(self, None)
+            return
+        self.shared.idle.pop(self, None)
+        if state is not h11.SEND_BODY:
+            self.in_body = False
             self._disarm()
+        elif not self.in_body:
+            self.in_body = True
+            self._arm(self.shared.header_timeout)
 
-    def _arm(self) -> None:
-        self.deadline = self.loop.call_later(self.shared.header_timeout, self._too_slow)
+    def _arm(self, seconds: float) -> None:
+        self._disarm()
+        self.until = self.loop.time() + seconds
+        self.deadline = self.loop.call_at(self.until, self._too_slow)
 
     def _disarm(self) -> None:
         if self.deadline is not None:
@@ -157,13 +217,16 @@ class Guarded(H11Protocol):
 
     def _too_slow(self) -> None:
         self.deadline = None
-        if self.conn.their_state is h11.IDLE:  # (its headers are not all here)
+        if self.in_body and self.flow.read_paused:  # (the server's turn: the app has not read what came)
+            self._arm(self.shared.header_timeout)
+        elif self.in_body and self.loop.time() < self.until:  # (bytes that came bought time)
+            self.deadline = self.loop.call_at(self.until, self._too_slow)
+        elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):  # (its headers, or its body, are not all here)
             self.transport.close()
 
     def _forget(self) -> None:
         self._disarm()
-        self.shared.open.discard(self)
-        self.shared.idle.pop(self, None)
+        self.shared.forget(self)
 
 
 def most_connections(asked: int | None) -> int:
@@ -228,11 +291,9 @@ def serve(options) -> int:
         if problem.time_limit_from:  # a package: where its time limit comes from (computed once, then kept)
             print(f"  {problem.slug}: time limit {problem.time_limit_text}", flush=True)
     grader.start()
-    connections = Connections(most_connections(options.connections), options.header_timeout or HEADER_TIMEOUT)
-    config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, timeout_keep_alive=KEEP_ALIVE,
-                            http=functools.partial(Guarded, connections=connections))
-    server = uvicorn.Server(config)
+    connections = Connections(most_connections(options.connections), options.header_timeout or HEADER_TIMEOUT,
+                              options.connections_per_address)
+    server = uvicorn.Server(uvicorn_config(options, app, connections))
     threading.Thread(target=_say_where, args=(server, store), name="judge-serve-address", daemon=True).start()
     try:
         asyncio.run(_serving(server, connections))
@@ -240,6 +301,22 @@ def serve(options) -> int:
         grader.stop()
         store.close()
     return 0
+
+
+def uvicorn_config(options, app, connections: Connections):
+    """uvicorn's settings: our connections (Guarded), its warnings throttled (Throttled), and a proxy's
+    X-Forwarded-For and -Proto believed only from the addresses --forwarded-allow-ips names (uvicorn
+    believes 127.0.0.1's by default: any process of the judge's host could then say it was any
+    address, and be throttled as none)."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=2, timeout_keep_alive=KEEP_ALIVE,
+                            proxy_headers=bool(options.forwarded_allow_ips),
+                            forwarded_allow_ips=options.forwarded_allow_ips or "",
+                            http=functools.partial(Guarded, connections=connections))
+    logging.getLogger("uvicorn.error").addFilter(Throttled(connections.say))  # (once Config set its logging up)
+    return config
 
 
 async def _serving(server, connections: Connections) -> None:
