@@ -140,3 +140,18 @@ def test_grade_and_report_say_why_a_solution_is_ie(tmp_path):
         TestResult("example-1", Verdict.IE, message="machine overloaded: the test waited 31.0 s for a CPU")])
     assert "internal error: example-1: machine overloaded" in summary_line(result)
     assert internal_errors([result]).endswith("x.py: example-1: machine overloaded: the test waited 31.0 s for a CPU")
+
+
+def test_a_load_that_could_not_get_a_cpu_is_loaded_again_not_the_runs_verdict(tmp_path, low_bound, neighbours):
+    """The solution's import spins (as a big table built at import time does): among the neighbours its
+    load waits past the bound. Before, that IE was every test's verdict at once (test_adversarial's
+    compile_punycode_slow at load 30: 'while loading the solution: machine overloaded'); now the load is
+    tried again with the tests' retries and their patience, and the run gets its own verdict."""
+    solution = tmp_path / "slow_import.py"
+    solution.write_text(f"import time\n_start = time.process_time()\nwhile time.process_time() - _start < {SPIN}:\n"
+                        f"    pass\n\n\n" + SPINNER.replace(str(SPIN), "0"))
+    problem = load_problem(ADDER)
+    with Pool(1) as pool:
+        [result] = pool.grade([SolutionRun(problem, solution, problem.tests[:1], stop_on_failure=True)])
+        assert pool._patience > 1  # its load was overloaded at first
+    assert [test.verdict for test in result.tests] == [Verdict.AC], (result.tests, result.compile_message)

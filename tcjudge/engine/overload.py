@@ -36,8 +36,10 @@ class Gate:
 
 
 class Overloaded(Exception):
-    """A test the machine could not give a CPU (its result, IE, is kept for when the retries run out)."""
+    """A test the machine could not give a CPU (its result, IE, is kept for when the retries run out);
+    `loading`: it was the solution's load that waited (its IE is then the whole run's)."""
 
-    def __init__(self, result: TestResult):
+    def __init__(self, result: TestResult, loading: bool = False):
         super().__init__(result.message)
         self.result = result
+        self.loading = loading

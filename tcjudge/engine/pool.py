@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 from .. import languages
 from ..problems.format import Problem, TestCase
 from ..protocol import SOURCE_LIMIT
-from ..record import field, record
+from ..record import field, record, replace
 from ..verdicts import Verdict
 from .feed import Feed, Tests
 from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
@@ -382,6 +382,8 @@ class Pool:
                 result = err.result
                 result.message += (f" (graded {overloads} times, the last {overloads - 1} with no other test "
                                    f"of this run beside it and {self._patience:g}x the bound)")
+                if err.loading:  # every test of the run: none can run without the solution loaded
+                    run.load_outcome, result = (Verdict.IE, result.message), None
             except Exception as err:  # a fault of the judge itself: reported on this test, grading goes on
                 result = TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
             break
@@ -427,8 +429,11 @@ class Pool:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
         test = run.tests[index]
         sent, self._slot.sent = self._slot.sent, None  # (sent to a worker that died since: sent again)
-        if not self._ensure_loaded(worker, run):
-            return None
+        try:
+            if not self._ensure_loaded(worker, run):
+                return None
+        except Overloaded as err:  # (the load's IE, made this test's to be retried as one)
+            raise Overloaded(replace(err.result, name=test.name), loading=True) from None
         awarded = None  # what the answer check awarded besides the verdict (a validator's score files)
         if run.problem.kind.multi_pass:
             from .passes import run_passes  # (with the output validator's code: only for the kinds that use it)
@@ -534,6 +539,10 @@ class Pool:
                 run.load_outcome = (Verdict.CE, response["compile_error"])
             elif check:
                 run.load_outcome = judge_load(response["facts"], problem)
+                waited = run.load_outcome and run.load_outcome[0] is Verdict.IE and response["facts"].ended == "overloaded"
+                if waited:  # the machine's fault: loaded again, as a test is graded again
+                    (_, message), run.load_outcome, run.load_checked = run.load_outcome, None, False
+                    raise Overloaded(TestResult("", Verdict.IE, message=message))
             return run.load_outcome is None
 
     def _build(self, run: SolutionRun) -> bool:
