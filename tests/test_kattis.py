@@ -212,3 +212,34 @@ def test_limits_output_is_the_package_output_limit(tmp_path, judge):
     assert code == 1 and "output limit exceeded: more than 1 MiB on standard output" in out, out
     spec.write_text(spec.read_text().replace("  output: 1\n", ""))
     assert load_problem(package).output_limit == 8
+
+
+def test_a_linked_submission_is_named_and_expected_by_its_own_path(tmp_path, judge, monkeypatch):
+    """issue 46: a link was reported under its target's path (BAPCtools' identity: four rows named
+    run_time_error/rte.py, each expecting another verdict), and a link's note named the target. Each is
+    the submission its own path names, graded from the target's content, as problemtools reads it; a
+    target outside the package is graded too."""
+    package = _copy(tmp_path)
+    submissions = package / "submissions"
+    shutil.rmtree(submissions)
+    (submissions / "accepted").mkdir(parents=True)
+    (submissions / "wrong_answer").mkdir()
+    shutil.copy(PACKAGES / "addtwo" / "submissions" / "accepted" / "sum.py", submissions / "accepted" / "sum.py")
+    (submissions / "wrong_answer" / "sum_link.py").symlink_to("../accepted/sum.py")
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(submissions / "accepted" / "sum.py", tmp_path / "elsewhere" / "mine.py")
+    (submissions / "accepted" / "outside.py").symlink_to(tmp_path / "elsewhere" / "mine.py")
+    (submissions / "top.py").symlink_to("accepted/sum.py")
+    monkeypatch.chdir(tmp_path)  # paths shown from the working folder, where the links were followed
+    code, out, err = judge("--problems", package.parent, "check", "addtwo", "-j", "1")
+    rows = {line.split()[0].split("/submissions/")[1]: line.split()[1:4] for line in out.splitlines()
+            if "/submissions/" in line and not line.startswith(" ")}
+    assert rows == {"accepted/outside.py": ["AC", "AC", "-"], "accepted/sum.py": ["AC", "AC", "-"],
+                    "wrong_answer/sum_link.py": ["WA", "AC", "-"]}, out
+    assert code == 1 and re.search(r"not graded \(nothing says what it should get.*\): \S*/submissions/top\.py$", err,
+                                   re.MULTILINE), err
+    code, out, err = judge("--problems", package.parent, "history", submissions / "wrong_answer" / "sum_link.py")
+    assert code == 0 and [line.split()[5] for line in out.splitlines()[2:]] == ["WA"], out  # its own, not sum.py's
+    catalog = Catalog(package.parent, tmp_path / "no-solutions-folder", EXTENSIONS)  # what `grade` of it expects
+    stored = catalog.stored_solution(catalog.problem("addtwo"), submissions / "wrong_answer" / "sum_link.py")
+    assert stored.expected.verdict is Verdict.WA

@@ -141,16 +141,18 @@ class Catalog:
         return kind_of(folder).solutions_folder(folder, self.solutions_dir / slug)
 
     def stored_solution(self, problem: Problem, path: Path) -> StoredSolution | None:
-        """The stored solution that `path` names (the same file), or None: not in the problem's
-        solutions folder, or not a stored solution there, or that folder cannot be listed (a stray file
-        in it: grading one file never depended on the others)."""
+        """The stored solution that `path` names (by its own path, a link as itself; else the same file),
+        or None: not in the problem's solutions folder, or not a stored solution there, or that folder
+        cannot be listed (a stray file in it: grading one file never depended on the others)."""
         if not _within(path, problem.kind.solutions_folder(problem.path, self.solutions_dir / problem.slug)):
             return None
         try:
             stored = self.stored_solutions(problem.slug)
         except JudgeInputError:
             return None
-        return next((solution for solution in stored if _same_file(solution.path, path)), None)
+        named = own_path(path)  # a link is the submission it names, though others lead to the same file
+        return next((solution for solution in stored if own_path(solution.path) == named),
+                    next((solution for solution in stored if _same_file(solution.path, path)), None))
 
     def stored_solutions(self, slug: str) -> list[StoredSolution]:
         """The stored solutions of a problem, in a stable order, where its kind keeps them (ours:
@@ -167,8 +169,8 @@ class Catalog:
         that cannot be read, a file that cannot be), one line each (`only`: that one's, if it is);
         how many there are in all."""
         for path, why in self.faults.items():
-            if path not in self.faults_noted and (only is None or _same_file(path, only) or path == only):
-                print(f"judge: note: left out ({safe_text(why)}): {display_link(path)}", file=sys.stderr)
+            if path not in self.faults_noted and (only is None or own_path(path) == own_path(only)):
+                print(f"judge: note: left out ({safe_text(why)}): {display_path(path)}", file=sys.stderr)
                 self.faults_noted.add(path)
         return len(self.faults)
 
@@ -176,6 +178,14 @@ class Catalog:
 def _absolute(path: Path) -> Path:
     """The path made absolute and rid of `.` and `..` by its words alone (a link stays a link)."""
     return Path(os.path.abspath(path))
+
+
+def own_path(path: Path) -> Path:
+    """The path absolute, the links among its folders followed but not the last part: a link is named
+    as itself, not as where it leads (a package's submissions/accepted/x.py that links to
+    run_time_error/y.py is the accepted one, as problemtools reads it)."""
+    path = _absolute(path)
+    return path.parent.resolve() / path.name
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -212,15 +222,11 @@ def defined_classes(path: Path, languages: Mapping[str, SolutionLanguage], limit
     return language.classes(source)
 
 
-def display_link(path: Path) -> str:
-    """display_path of a file that may be a link: the link as itself, not where it leads."""
-    return f"{display_path(path.parent)}/{safe_text(path.name)}"
-
-
 def display_path(path: Path) -> str:
     """A path relative to the current folder (the project) when it is inside it, for tables and
-    reports (a file name is chosen by whoever submitted it: made safe to show)."""
+    reports, a link named as itself (own_path); a file name is chosen by whoever submitted it: made
+    safe to show."""
     try:
-        return safe_text(str(path.resolve().relative_to(Path.cwd().resolve())))
+        return safe_text(str(own_path(path).relative_to(Path.cwd().resolve())))
     except ValueError:
         return safe_text(str(path))

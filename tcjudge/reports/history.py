@@ -30,7 +30,7 @@ from ..engine.pool import SolutionRun
 from ..engine.results import GradeResult, TestResult
 from ..languages.machine import MACHINES_JOINED, host_id, verdict_machine
 from ..errors import JudgeInputError
-from ..problems.catalog import display_path
+from ..problems.catalog import display_path, own_path
 from ..protected import PACKAGE
 from ..protocol import SOURCE_LIMIT, TREE_SKIPPED
 from ..problems.format import Problem
@@ -393,7 +393,7 @@ class History:
             """SELECT COALESCE(r.tests_from, r.id), r.compile_message FROM results r JOIN runs ON runs.id = r.run_id
                WHERE r.solution = ? AND r.problem = ? AND r.all_tests AND runs.status = 'complete'
                  AND runs.command != ? AND r.run_id < ? ORDER BY r.id DESC LIMIT 1""",
-            (str(run.solution.resolve()), run.problem.slug, TIMING_COMMAND, run_id)).fetchone()
+            (str(own_path(run.solution)), run.problem.slug, TIMING_COMMAND, run_id)).fetchone()
         if row is None:
             return None
         try:
@@ -411,7 +411,7 @@ class History:
                expected, verdict, compile_message, baseline_mib, all_tests, full, reusable, tests_from, score, machine)
                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
             (run_id, problem.slug, self._problem_hash(problem), problem.time_limit, problem.memory_limit,
-             str(run.solution.resolve()), solution_hash(run.solution), str(run.expected) if run.expected else None,
+             str(own_path(run.solution)), solution_hash(run.solution), str(run.expected) if run.expected else None,
              str(result.verdict), result.compile_message, result.baseline_mib, asks_every_test(run), full,
              reusable, tests_from, result.scored.total if result.scored else None,
              result.machine or verdict_machine(run.solution, problem))).lastrowid
@@ -481,7 +481,7 @@ class History:
                 for name, cost in record.costs.items():
                     seen.setdefault(name, []).append(cost)
             typical[slug] = {name: sorted(costs)[len(costs) // 2] for name, costs in seen.items()}
-        return [self._planned(run, known[run.problem.slug].get(str(run.solution.resolve())), typical[run.problem.slug])
+        return [self._planned(run, known[run.problem.slug].get(str(own_path(run.solution))), typical[run.problem.slug])
                 for run in runs]
 
     def _record(self, solution: str, slug: str, run_ratios: dict[int, float]) -> _Record | None:

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..engine.results import GradeResult, TestResult
-from ..problems.catalog import display_link, display_path
+from ..problems.catalog import display_path
 from ..text import safe_lines, safe_text
 from ..verdicts import Verdict
 
@@ -21,7 +21,7 @@ from ..verdicts import Verdict
 def junit_tree(results: list[GradeResult], stored: bool, left_out: dict[Path, str] | None = None) -> ET.ElementTree:
     root = ET.Element("testsuites", name="judge")
     for path, why in (left_out or {}).items():  # left out for its own fault: an error, as check exits 1
-        suite = ET.SubElement(root, "testsuite", name=display_link(path), tests="1", failures="0", errors="1", skipped="0", time="0")
+        suite = ET.SubElement(root, "testsuite", name=display_path(path), tests="1", failures="0", errors="1", skipped="0", time="0")
         case = ET.SubElement(suite, "testcase", classname=safe_text(f"{path.parent.parent.parent.name}.{path.stem}"),
                              name="expected verdict", time="0")
         ET.SubElement(case, "error", type="left out", message=safe_text(f"left out: {why}"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from ..problems.catalog import display_path
+from ..problems.catalog import display_path, own_path
 from ..engine.results import OUTPUT_KEPT, GradeResult
 from ..verdicts import Verdict
 from .history import Change, History, Judged, Outcome
@@ -202,8 +202,8 @@ def history_text(history: History, target: str | None, limit: int) -> str:
     if target is None:
         return _runs_table(history, limit)
     path = Path(target)
-    if path.suffix or path.exists() or str(path.resolve()) in history.known_solutions():
-        rows = history.timeline(str(path.resolve()), None, limit)
+    if path.suffix or path.exists() or str(own_path(path)) in history.known_solutions():
+        rows = history.timeline(str(own_path(path)), None, limit)
         if not rows:
             raise JudgeInputError(f"no recorded run of {target}", history.path)
         return tabulate([_result_row(row) for row in rows], ["run", "when", "command", "verdict", "expected", "passed",
