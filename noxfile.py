@@ -91,4 +91,4 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=VERSIONS)
 def short(session: nox.Session) -> None:
     """The short tier: the verdict, recursion, memory-bound and sandbox-layer tests on this Python."""
-    _pytest(session, ["-q", *SHORT])
+    _pytest(session, ["-q", "-n", "0", *SHORT])  # (one process: the tier is short, two workers' starts are not)

@@ -115,7 +115,7 @@ print(isolation.doctor_report(layers)[0]); print(isolation.probed_layers_warning
     awk '/^bounds/{on=1} on && /^[a-z]/ && !/^bounds/{on=0} on' "$OUT/$CASE.doctor" | sed 's/^/    /' >>"$OUT/report"
     grep "warning" "$OUT/$CASE.doctor" | sed 's/^/    /' >>"$OUT/report"
     start=$(date +%s)
-    run_in "$cgroup" "$uid" "$PY" -m pytest -q -p no:cacheprovider -rs "$@" >"$OUT/$CASE.pytest" 2>&1
+    run_in "$cgroup" "$uid" "$PY" -m pytest -q -n 0 -p no:cacheprovider -rs "$@" >"$OUT/$CASE.pytest" 2>&1
     code=$?
     report "pytest $* (exit $code, $(( $(date +%s) - start )) s): $(tail -n 1 "$OUT/$CASE.pytest")"
     grep -E "^(FAILED|ERROR|SKIPPED)" "$OUT/$CASE.pytest" | cut -c1-300 | sed 's/^/    /' >>"$OUT/report"

@@ -52,6 +52,12 @@ def stop_if_interrupted() -> None:
 AFTER_THE_TEST: list = []  # what a test's helpers made and must close when it ends (tests/test_serve.py's Site)
 
 
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first (the README pair: minutes, one test): under pytest-xdist a worker takes them
+    at the start while the other runs the rest, not at the end with the other worker idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(autouse=True)
 def _close_what_the_test_opened():
     """Close what the test's helpers registered in AFTER_THE_TEST: a contest store left open kept its
