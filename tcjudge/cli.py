@@ -2,7 +2,7 @@
 
 Exit status: 0 when everything is as it should be (AC, or every stored solution at its expected
 verdict), 1 when it is not, 2 for a usage or input error (reported in one line naming the file and
-line, never with a traceback), 130 when interrupted, 141 when the reader of the output closed the
+line, never with a traceback), 130 when interrupted (143 when ended by SIGTERM), 141 when the reader of the output closed the
 pipe. `check` and `report` both exit 1 when any stored solution is not at its expected verdict
 (an IE anywhere is never expected).
 """
@@ -13,6 +13,7 @@ import argparse
 import atexit
 import importlib
 import os
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -56,9 +57,9 @@ def _main(argv: list[str] | None, spares) -> int:
         # one line: a hostile file name never reaches the terminal raw
         print(f"judge: error: {whole_line(str(err))}", file=sys.stderr)
         return EXIT_INPUT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         print("\njudge: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (`judge.py grade ... | head -1`): stop quietly
         _silence_stdout()
         return EXIT_CLOSED_PIPE
@@ -69,11 +70,24 @@ def _main(argv: list[str] | None, spares) -> int:
             options.cluster_pool.close()
 
 
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (what `timeout`, CI and systemd send): the run stops as at Ctrl-C, recorded as
+    interrupted, and the judge exits 143."""
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated
+
+
 def run(spares=None) -> None:
     """The command line (launch.run, the entry of judge.py and the installed `judge`): main(), then an
     exit that skips the interpreter's teardown of every module and object (60 ms of a 400 ms `grade
     --examples`), once what atexit holds has run and the streams are flushed. The usual exit while a
     thread that is not a daemon still runs (it would be waited for)."""
+    signal.signal(signal.SIGTERM, _terminated)
     code = main(spares=spares)
     if any(not thread.daemon for thread in threading.enumerate() if thread is not threading.main_thread()):
         sys.exit(code)

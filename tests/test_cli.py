@@ -334,9 +334,13 @@ def test_reports_and_history_default_to_the_project_in_the_current_folder(capsys
     assert project.default_problems() == Path("problems")
 
 
-def test_ctrl_c_never_shows_a_test_in_flight_as_ie_or_mismatch(tmp_path):
-    """Before: 'MISMATCH ...: IE (expected AC)' for the solutions in flight, then 'judge: interrupted'."""
+@pytest.mark.parametrize("stop, status", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_ctrl_c_never_shows_a_test_in_flight_as_ie_or_mismatch(tmp_path, stop, status):
+    """Before: 'MISMATCH ...: IE (expected AC)' for the solutions in flight, then 'judge: interrupted'.
+    SIGTERM (timeout, CI, systemd) stops a run as Ctrl-C does: before, it ended the judge at once,
+    exit 143 and no line, the run missing from the history (breaker 45)."""
     import signal
+    import sqlite3
     import subprocess
     import sys
     import time
@@ -350,15 +354,17 @@ def test_ctrl_c_never_shows_a_test_in_flight_as_ie_or_mismatch(tmp_path):
     try:
         assert process.stdout.readline().startswith("Checking 3 stored solutions")
         time.sleep(1.5)  # both workers are inside a 5 s test by now
-        process.send_signal(signal.SIGINT)
+        process.send_signal(getattr(signal, stop))
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert process.returncode == 130, err
+    assert process.returncode == status, err
     assert err.strip().endswith("judge: interrupted"), err
     assert "MISMATCH" not in out and "IE" not in out and "Traceback" not in err, out + err
+    with sqlite3.connect(tmp_path / "history.sqlite") as db:
+        assert [row[0] for row in db.execute("SELECT status FROM runs")] == ["interrupted"]
 
 
 def test_report_whose_reader_goes_away_still_writes_its_pages_then_exits_141(tmp_path):
