@@ -52,8 +52,12 @@ def bound(monkeypatch, tmp_path):
 
 @pytest.fixture
 def busy_machine():
-    """Twelve CPU-bound neighbours, killed at the end."""
-    neighbours = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(NEIGHBOURS)]
+    """Twelve CPU-bound neighbours, killed at the end, each in a session of its own: the compiler runs in
+    one of its own, and where the kernel shares the CPU between sessions (autogroup, on in Debian and
+    Ubuntu), neighbours in pytest's session took one share among them and the bomb had most of a core
+    (CE at the wall bound, not the starved IE: it failed so under pytest-xdist)."""
+    neighbours = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+                  for _ in range(NEIGHBOURS)]
     try:
         yield neighbours
     finally:
