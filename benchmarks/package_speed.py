@@ -2,8 +2,8 @@
 
     python benchmarks/package_speed.py [--verifyproblem PATH] [--rounds N] PACKAGE [PACKAGE ...]
 
-Each PACKAGE is a Kattis/ICPC package folder on disk (none is committed: benchmarks/real_packages.md
-says which public ones the figures in docs/performance.md come from and how to get them). For each,
+Each PACKAGE is a Kattis/ICPC package folder on disk (none is committed: benchmarks/fetch_packages.sh fetches
+the public ones the figures in docs/performance.md come from). For each,
 in one run on a quiet machine, one after the other, each with a fresh copy of the package, a fresh run
 history and an empty compile cache:
 - problemtools: `verifyproblem -p submissions PACKAGE` (the submissions part of its check), with a
