@@ -8,6 +8,7 @@ import csv
 import io
 import re
 import zipfile
+from pathlib import Path
 from datetime import datetime, timedelta, timezone
 from html import unescape
 
@@ -102,29 +103,38 @@ def formulas(text: str) -> list[str]:
             if cell.startswith(FORMULA) and not re.fullmatch(r"[+-]?[0-9]+(\.[0-9]+)?", cell)]
 
 
-def test_no_csv_cell_is_a_formula_and_the_accounts_csv_reads_back_as_it_was(tmp_path):
+def coach_csvs(tmp_path, names: list[str]) -> dict[str, str]:
+    """The coach's results.csv and submissions.csv of a contest whose teams are `names`, one submission each."""
     site = Site(tmp_path)
-    made = make_accounts(site.store, [(name, f"evil{n}") for n, name in enumerate(HOSTILE)], coach=False)
+    made = make_accounts(site.store, [(name, f"team{n}") for n, name in enumerate(names)], coach=False)
     for _, username, _ in made:
         site.store.add_submission(site.store.account(username)["team_id"], "adder", "python3", "a.py", ACCEPTED, False,
                                   60000)
     coach = site.client("coach")
-    for path in ("/coach/export.csv", "/coach/submissions.csv"):
-        text = coach.get(path).text
-        assert formulas(text) == [], path
-        teams = {row["team"] for row in csv.DictReader(io.StringIO(text))}
-        assert "'" + HOSTILE[0] in teams and "''=quoted already" in teams, path
+    return {path: coach.get(path).text for path in ("/coach/export.csv", "/coach/submissions.csv")}
+
+
+def accounts_csv(tmp_path, names: list[str]) -> Path:
+    """The accounts.csv `judge accounts --teams` writes for a teams.csv of `names`."""
     contest, teams = tmp_path / "practice.yaml", tmp_path / "teams.csv"
     contest.write_text(MINIMAL)
     with teams.open("w", newline="") as file:
-        csv.writer(file).writerows([["team"]] + [[name] for name in HOSTILE])
+        csv.writer(file).writerows([["team"]] + [[name] for name in names])
     out = tmp_path / "slips"
     assert main(["accounts", str(contest), "--teams", str(teams), "--out", str(out),
                  "--store", str(tmp_path / "accounts.sqlite")]) == 0
-    written = (out / "accounts.csv").read_text()
-    assert formulas(written) == []
+    return out / "accounts.csv"
+
+
+def test_no_csv_cell_is_a_formula_and_the_accounts_csv_reads_back_as_it_was(tmp_path):
+    for path, text in coach_csvs(tmp_path, HOSTILE).items():
+        assert formulas(text) == [], path
+        teams = {row["team"] for row in csv.DictReader(io.StringIO(text))}
+        assert "'" + HOSTILE[0] in teams and "''=quoted already" in teams, path
+    written = accounts_csv(tmp_path, HOSTILE)
+    assert formulas(written.read_text()) == []
     # (judge accounts --teams accounts.csv: the names as they were, but for the white space a CSV's cell loses)
-    assert [name for name, _ in read_teams(out / "accounts.csv")] == [name.strip() for name in HOSTILE]
+    assert [name for name, _ in read_teams(written)] == [name.strip() for name in HOSTILE]
 
 
 # 3. Clarifications had no cap: 200 questions of 4 KB in 1.2 s were all taken (the coach's page
@@ -256,25 +266,12 @@ def split_formulas(text: str) -> list[tuple[str, str]]:
 
 
 def test_no_csv_cell_is_a_formula_whatever_the_separator_and_accounts_csv_reads_back(tmp_path):
-    site = Site(tmp_path)
-    made = make_accounts(site.store, [(name, f"sep{n}") for n, name in enumerate(SEPARATED)], coach=False)
-    for _, username, _ in made:
-        site.store.add_submission(site.store.account(username)["team_id"], "adder", "python3", "a.py", ACCEPTED, False,
-                                  60000)
-    coach = site.client("coach")
-    for path in ("/coach/export.csv", "/coach/submissions.csv"):
-        text = coach.get(path).text
+    for path, text in coach_csvs(tmp_path, SEPARATED).items():
         assert split_formulas(text) == [], path
         assert '"Lyon;\'=1+2;x"' in text and '"Tabby\t\'=1+2"' in text, path  # quoted, and neutral inside
-    contest, teams = tmp_path / "practice.yaml", tmp_path / "teams.csv"
-    contest.write_text(MINIMAL)
-    with teams.open("w", newline="") as file:
-        csv.writer(file).writerows([["team"]] + [[name] for name in SEPARATED])
-    out = tmp_path / "slips"
-    assert main(["accounts", str(contest), "--teams", str(teams), "--out", str(out),
-                 "--store", str(tmp_path / "accounts.sqlite")]) == 0
-    assert split_formulas((out / "accounts.csv").read_text()) == []
-    assert [name for name, _ in read_teams(out / "accounts.csv")] == SEPARATED
+    written = accounts_csv(tmp_path, SEPARATED)
+    assert split_formulas(written.read_text()) == []
+    assert [name for name, _ in read_teams(written)] == SEPARATED
 
 
 # 9. A rehearsal (`start: now`) announced the problems; restarted with the start moved to the future,
