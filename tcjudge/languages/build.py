@@ -294,7 +294,8 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
             pass
         status = process.wait()
         process.stdout.close()
-        _await_group_end(process.pid)
+        if stopped or status == -signal.SIGKILL:  # (a compile that ended by itself had waited for its helpers)
+            _await_group_end(process.pid)
     message = kept.decode("utf-8", "replace")
     too_large = status == -signal.SIGXFSZ or "File size limit exceeded" in message
     if stopped or too_large or status in (-signal.SIGKILL, -signal.SIGXCPU) or _helper_stopped(message):
