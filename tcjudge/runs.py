@@ -215,18 +215,40 @@ def _compute_time_limit(options, problem: Problem, stored, history) -> tuple[lis
     if upper:
         print(f"Timing {count(len(upper), 'submission')} of {problem.slug} that must time out at "
               f"{timing.time_limit_to_tle:g}x its limit")
+        for run in upper:  # (graded to the margin, stopped at its first failure at the limit: one pass)
+            run.stops_above_ms = problem.time_limit * 1000
         results = judge_runs(options, TIMING_COMMAND, upper, fresh).results
-        judged |= {result.verdict for result in results}
+        judged |= {Verdict.TLE if _over_limit(result, problem) else result.verdict for result in results}
         for result in results:
-            if result.verdict is Verdict.IE:  # the judge's failure: nothing is told of the limit
-                warn(f"{display_path(result.solution)} must time out at {margin:g} s, but the judge could not "
-                     f"grade it there{_why(result)}")
-            elif not any(t.verdict is Verdict.TLE for t in result.tests):
-                warn(f"{display_path(result.solution)} must time out, but gets {result.verdict} at {margin:g} s, "
-                     f"{timing.time_limit_to_tle:g}x the computed {problem.time_limit:g} s limit "
-                     f"({timing.margin_words}): the limit is too close to it")
+            _say_margin(result, problem, margin, warn)
         _record_at_limit(history, options, problem, upper, results)
     return warnings, judged
+
+
+def _say_margin(result: GradeResult, problem: Problem, margin: float, warn: Callable[[str], None]) -> None:
+    """What a submission that must time out, graded to the margin, tells of the limit: nothing when a
+    test reached the margin; a note when its run stopped at a test over the limit but under the margin
+    (its first failure as `check` reports it: whether a later test would reach the margin is not known,
+    and running on to find out cost excursion 48 s); else a warning (the judge failed, or the
+    submission passes: the limit is too close to it)."""
+    timing, who = problem.timing, display_path(result.solution)
+    if any(t.verdict is Verdict.TLE for t in result.tests):
+        return
+    over = _over_limit(result, problem)
+    if over is not None:
+        print(f"judge: note: {who} times out at the computed {problem.time_limit:g} s limit first on {over.name} "
+              f"({over.cpu_ms / 1000:.1f} s), under {margin:g} s ({timing.margin_words}); its run stops at that "
+              f"first failure", file=sys.stderr)
+    elif result.verdict is Verdict.IE:  # the judge's failure: nothing is told of the limit
+        warn(f"{who} must time out at {margin:g} s, but the judge could not grade it there{_why(result)}")
+    else:
+        warn(f"{who} must time out, but gets {result.verdict} at {margin:g} s, {timing.time_limit_to_tle:g}x the "
+             f"computed {problem.time_limit:g} s limit ({timing.margin_words}): the limit is too close to it")
+
+
+def _over_limit(result: GradeResult, problem: Problem) -> TestResult | None:
+    """The test, passed under a higher bound, where a run that stops above the problem's limit stopped."""
+    return next((t for t in result.tests if t.verdict is Verdict.AC and t.cpu_ms > problem.time_limit * 1000), None)
 
 
 def _record_at_limit(history, options, problem: Problem, runs: list[SolutionRun], results: list[GradeResult]) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -88,6 +90,42 @@ def test_the_tle_submissions_must_time_out_at_the_margin(judge, tmp_path):
     assert len(warnings) == 1 and "time_limit_exceeded/fast.py must time out, but gets AC at " in warnings[0], err
     assert re.search(r"at (\d+(\.\d+)?) s, 1\.5x the computed (\d+(\.5)?) s limit \(time_multipliers\.time_limit_to_tle\)",
                      warnings[0]), err
+
+
+SLOW_ON_LARGE = """import time
+n = int(input())
+while n == 0:  # secret/small/01: never ends
+    pass
+while n == 999999999 and time.process_time() < 0.6:  # secret/large/01: over the 0.5 s limit, under 0.75 s
+    pass
+print(sum(int(digit) for digit in str(n)))
+"""
+
+
+def test_one_pass_a_submission_that_must_time_out_stops_at_its_first_failure_at_the_limit(judge, tmp_path):
+    """issue 48: a submission that must time out was graded to the margin (1.5x the limit) on every test
+    until one reached it: on excursion 48 s of CPU past its first test over the 7 s limit. Now its run
+    stops there, at its first failure as `check` reports it (secret/large/01, 0.6 s against 0.5 s): the
+    test that would reach the margin (secret/small/01) is not run, and a note says so."""
+    package = tmp_path / "packages" / "digitsum"
+    shutil.copytree(PACKAGES / "digitsum", package)
+    (package / "submissions" / "time_limit_exceeded").mkdir()
+    (package / "submissions" / "time_limit_exceeded" / "slow_on_large.py").write_text(SLOW_ON_LARGE)
+    code, out, err = judge("--problems", package.parent, "check", "digitsum", "--json", tmp_path / "check.json")
+    assert code == 0, out + err
+    assert re.search(r"time_limit_exceeded/slow_on_large\.py times out at the computed 0\.5 s limit first on "
+                     r"secret/large/01 \(0\.\d s\), under 0\.75 s", err), err
+    graded = {Path(s["solution"]).name: s for s in json.loads((tmp_path / "check.json").read_text())["solutions"]}
+    tests = {t["name"]: t["verdict"] for t in graded["slow_on_large.py"]["tests"]}
+    assert tests == {"sample/1": "AC", "secret/large/01": "TLE", "secret/small/01": None, "secret/small/02": None}
+    with sqlite3.connect(tmp_path / "history.sqlite") as db:  # the run to the margin: nothing after its failure
+        margin_run = db.execute(
+            """SELECT t.name, t.verdict FROM tests t JOIN results r ON r.id = t.result_id
+               WHERE r.solution LIKE '%slow_on_large.py' AND r.time_limit = 0.75 ORDER BY t.position""").fetchall()
+    assert margin_run == [("sample/1", "AC"), ("secret/large/01", "AC"), ("secret/small/01", None),
+                          ("secret/small/02", None)], margin_run
+    code, again, err = judge("--problems", package.parent, "check", "digitsum")
+    assert code == 0 and "Timing" not in again and "; kept from " in again, again + err  # the limit was kept
 
 
 def test_report_grades_a_package_at_the_limit_check_computes(judge, tmp_path):

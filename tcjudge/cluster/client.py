@@ -234,8 +234,8 @@ class ClusterPool:
             for indices in _chunks(run, chunks_per_run):
                 future = client.submit(grade_chunk, problems[folder], solution,
                                        [run.tests[i].name for i in indices], run.stop_on_failure,
-                                       self.source_limit, run.verdicts_only, pure=False, retries=RETRIES,
-                                       **restrictions)
+                                       self.source_limit, run.verdicts_only, run.stops_above_ms, pure=False,
+                                       retries=RETRIES, **restrictions)
                 futures[future] = (run, indices)
         self._problems = list(problems.values())
         return futures

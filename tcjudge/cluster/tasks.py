@@ -47,14 +47,14 @@ _spares_lock = threading.Lock()
 
 
 def grade_chunk(problem_bundle: dict, solution_bundle: dict, test_names: list[str], stop_on_failure: bool,
-                source_limit: int, verdicts_only: bool) -> dict:
+                source_limit: int, verdicts_only: bool, stops_above_ms: float | None = None) -> dict:
     """Grade the named tests of one solution, in order, exactly as a local run would (with
     `verdicts_only`, nothing showing expected values or inputs leaves the worker)."""
     problem = _problem(problem_bundle)
     solution = materialise(solution_bundle, "solutions")
     by_name = {test.name: test for test in problem.tests}
     run = SolutionRun(problem, solution, [by_name[name] for name in test_names], stop_on_failure,
-                      verdicts_only=verdicts_only)
+                      verdicts_only=verdicts_only, stops_above_ms=stops_above_ms)
     with Pool(1, source_limit=source_limit, spares=_worker_spares()) as pool:
         stop_watching = _cancel_when_abandoned(pool)
         try:

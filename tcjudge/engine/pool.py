@@ -42,6 +42,9 @@ class SolutionRun:
     tests: list[TestCase]
     stop_on_failure: bool
     expected: Expectation | None = None  # a stored solution's: what its folder (or package) expects
+    # graded under a higher CPU bound than the limit it is judged at (a submission that must time out,
+    # run to the margin of a computed limit): a test over this many ms fails there, and a stopping run ends
+    stops_above_ms: float | None = None
     expected_score: ScoreRange | None = None  # a stored solution's score must lie here too (scoring packages)
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None
@@ -79,7 +82,9 @@ class SolutionRun:
         where a stopping run ends."""
         with self.lock:
             self.results[index] = result
-            if result.verdict is not Verdict.AC and (self.first_failure is None or index < self.first_failure):
+            failed = result.verdict is not Verdict.AC or (
+                self.stops_above_ms is not None and (result.cpu_ms or 0) > self.stops_above_ms)
+            if failed and (self.first_failure is None or index < self.first_failure):
                 self.first_failure = index
             if result.verdict is Verdict.CE and self.load_outcome is None:  # a program that does not compile
                 self.load_outcome = (Verdict.CE, result.message)

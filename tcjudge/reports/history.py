@@ -404,7 +404,8 @@ class History:
     def _insert(self, run_id: int, run: SolutionRun, result: GradeResult, tests_from: int | None) -> None:
         problem = run.problem
         reusable = (result.verdict is not Verdict.IE and all(t.verdict is not Verdict.IE for t in result.tests)
-                    and not run.verdicts_only)  # --hide-expected kept no messages: not a whole result
+                    and not run.verdicts_only  # --hide-expected kept no messages: not a whole result
+                    and run.stops_above_ms is None)  # stopped below its own limit: not a grading at it
         full = not run.stop_on_failure or result.verdict in (Verdict.AC, Verdict.CE)  # CE: no test can run
         result_id = self.db.execute(
             """INSERT INTO results (run_id, problem, problem_hash, time_limit, memory_limit, solution, solution_hash,
