@@ -13,7 +13,7 @@ import pytest
 
 from tcjudge.problems.checkers import testlib
 from tcjudge.problems.checkers.output_validator import OutputValidator
-from tcjudge.problems.programs import prepare, slot_programs
+from tcjudge.problems.programs import ProgramFailed, prepare, slot_programs
 
 from .conftest import TESTDATA
 
@@ -53,6 +53,22 @@ def test_a_java_validator_starts(tmp_path):
     source.parent.mkdir()
     source.write_text("public class Check { public static void main(String[] a) { System.exit(42); } }\n")
     assert OutputValidator(source.parent, []).judge(b"1\n", b"1\n", b"1\n").ok
+
+
+def test_a_cpp20_validator_is_built_as_problemtools_builds_it(tmp_path):
+    """issue 46: a package's own C++ was compiled as gnu++17 (C as gnu11), where problemtools builds it
+    with gnu++23 (gnu17): a validator using C++20's ranges was refused. Now the newest standard this g++
+    knows, older ones only when the program does not compile under it; a program that compiles under
+    none is refused with the newest one's error."""
+    source = tmp_path / "check.cpp"
+    source.write_text("#include <algorithm>\n#include <cstdlib>\n#include <vector>\n"
+                      "int main() { std::vector<int> v{3, 1, 2}; std::ranges::sort(v);  // C++20\n"
+                      "  return std::ssize(v) == 3 && v[0] == 1 ? 42 : 43; }\n")
+    assert OutputValidator(source, []).judge(b"1\n", b"1\n", b"1\n").ok
+    broken = tmp_path / "broken.cpp"
+    broken.write_text("int main() { return undeclared_name; }\n")
+    with pytest.raises(ProgramFailed, match=r"g\+\+ failed: .*undeclared_name"):
+        prepare(broken, "output validator broken.cpp", [])
 
 
 def test_a_programs_clocks_are_the_judges(tmp_path):

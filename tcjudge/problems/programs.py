@@ -224,6 +224,10 @@ def _build_and_run(work: Path, describe: str) -> list[str]:
     return [str(run)] if os.access(run, os.X_OK) else ["sh", str(run)]
 
 
+CPP_STANDARDS = ("gnu++23", "gnu++2b", "gnu++20", "gnu++17")  # problemtools: gnu++23 (g++ 11 says gnu++2b)
+C_STANDARDS = ("gnu17", "gnu11")  # problemtools: gnu17
+
+
 def _from_sources(work: Path, describe: str, entry: Path | None = None) -> list[str]:
     """A folder of sources in one language (the first of Python, C++, C, Java that it holds), or one
     `entry` file with the helpers of its own language beside it."""
@@ -243,9 +247,9 @@ def _from_sources(work: Path, describe: str, entry: Path | None = None) -> list[
     if python:
         return [sys.executable, str(entry or _python_entry(python))]
     if cpp:
-        return _compile(["g++", "-O2", "-std=gnu++17"], cpp, work, describe)
+        return _compile("g++", CPP_STANDARDS, cpp, work, describe)
     if c:
-        return _compile(["gcc", "-O2", "-std=gnu11"], c, work, describe, ["-lm"])
+        return _compile("gcc", C_STANDARDS, c, work, describe, ["-lm"])
     if java:
         return _java(java, work, describe)
     executables = [p for p in files if os.access(p, os.X_OK)]
@@ -268,11 +272,26 @@ def _python_entry(files: list[Path]) -> Path:
     return entries[0] if len(entries) == 1 else files[0]
 
 
-def _compile(compiler: list[str], sources: list[Path], work: Path, describe: str, after: list[str] = ()) -> list[str]:
+class NotCompiled(ProgramFailed):
+    """The compiler ran and refused the program (under another standard it may compile)."""
+
+
+def _compile(compiler: str, standards: tuple[str, ...], sources: list[Path], work: Path, describe: str,
+             after: list[str] = ()) -> list[str]:
+    """Built under the first of `standards` that compiles it (the newest first, as problemtools builds a
+    package's programs: a validator in C++20 was refused under gnu++17, issue 46; a compiler that does
+    not know a standard fails at once); a program that compiles under none is refused with the first's
+    error."""
     binary = work / ".judge-program"
-    command = [*compiler, "-I", str(work), "-o", str(binary), *map(str, sources), *after]
-    _run_build(command, work, describe, compiler[0])
-    return [str(binary)]
+    first_failure = None
+    for standard in standards:
+        command = [compiler, "-O2", f"-std={standard}", "-I", str(work), "-o", str(binary), *map(str, sources), *after]
+        try:
+            _run_build(command, work, describe, compiler)
+            return [str(binary)]
+        except NotCompiled as failed:  # (a compiler that cannot run, or runs out of time, is not tried again)
+            first_failure = first_failure or failed
+    raise first_failure
 
 
 def _java(sources: list[Path], work: Path, describe: str) -> list[str]:
@@ -292,4 +311,4 @@ def _run_build(command: list[str], work: Path, describe: str, tool: str) -> None
         raise ProgramFailed(f"{describe}: cannot compile with {tool}: {err}") from None
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if b"error" in line.lower()][:1]
-        raise ProgramFailed(f"{describe}: {tool} failed: {stderr_tail(errors[0] if errors else done.stderr)}")
+        raise NotCompiled(f"{describe}: {tool} failed: {stderr_tail(errors[0] if errors else done.stderr)}")
