@@ -105,3 +105,19 @@ def test_a_named_package_that_does_not_load_is_left_out_and_the_others_named_are
     assert [p["problem"] for p in written["problems_left_out"]] == ["nodata"]
     code, out, err = judge("--problems", problems, "check", "legacysum", "nodat")
     assert code == 2 and "unknown problem 'nodat' (did you mean 'nodata'?)" in err and "Checking" not in out
+
+
+def test_a_folder_without_problem_yaml_is_said_not_skipped_silently(judge, tmp_path):
+    """issue 46: a package folder without problem.yaml was skipped without a word by a folder-wide
+    run and was an 'unknown problem' when named. problemtools refuses it too (it reads problem.yaml
+    first); now a note names it, and named it is left out as a package that does not load."""
+    problems = tmp_path / "problems"
+    shutil.copytree(LAYOUTS / "legacysum", problems / "legacysum")
+    shutil.copytree(LAYOUTS / "legacysum", problems / "noyaml")
+    (problems / "noyaml" / "problem.yaml").unlink()
+    code, out, err = judge("--problems", problems, "check", "--json", tmp_path / "all.json")
+    assert code == 0, out + err
+    assert "judge: note: left out, no problem.yaml (a package needs one): noyaml" in err
+    code, out, err = judge("--problems", problems, "check", "legacysum", "noyaml")
+    assert code == 2, out + err
+    assert "noyaml/problem.yaml: no problem.yaml: not a problem" in err and "(left out" in err

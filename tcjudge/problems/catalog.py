@@ -63,12 +63,18 @@ class Catalog:
         input error is, and left out (`broken`), named or not: one broken package no longer stops the
         others being checked, nor ends the command after the others were timed."""
         known = self.slugs()
+        lookalikes = self._without_problem_yaml()
         for slug in slugs:
-            if slug not in known:
+            if slug not in known and slug not in lookalikes:
                 raise JudgeInputError(f"unknown problem {slug!r}" + did_you_mean(slug, known))
+        if not slugs and lookalikes:
+            print(f"judge: note: left out, no problem.yaml (a package needs one): {', '.join(lookalikes)}", file=sys.stderr)
         loaded = []
         for slug in slugs or known:
             try:
+                if slug in lookalikes:  # named: left out as a package that does not load is
+                    raise JudgeInputError("no problem.yaml: not a problem (a package needs one, as the format and "
+                                          "problemtools say)", self.problems_dir / slug / "problem.yaml")
                 self.problem(slug)
             except JudgeInputError as err:
                 self.broken[slug] = str(err)
@@ -80,6 +86,12 @@ class Catalog:
             raise JudgeInputError(f"no problem {where} loads ({len(self.broken)} left out, see the errors above)",
                                   self.problems_dir)
         return loaded
+
+    def _without_problem_yaml(self) -> list[str]:
+        """The folders here that look like a problem (data/ or submissions/ in them) but have no
+        problem.yaml: left out, said rather than skipped silently (issue 46)."""
+        return sorted(p.name for p in self.problems_dir.iterdir() if p.is_dir() and not (p / "problem.yaml").is_file()
+                      and ((p / "data").is_dir() or (p / "submissions").is_dir()))
 
     def problem(self, slug: str) -> Problem:
         if slug not in self._loaded:
