@@ -15,6 +15,7 @@ so these tests measure wall time, with a margin of several seconds.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -29,7 +30,7 @@ from tcjudge.languages.base import Toolchain
 from tcjudge.problems.loader import load_problem
 from tcjudge.verdicts import Verdict
 
-from .conftest import FIXTURE_PROBLEMS
+from .conftest import FIXTURE_PROBLEMS, ROOT
 
 NEIGHBOURS = 12  # CPU-bound processes: load about 14 on 2 cores
 MARGIN = 10.0  # s past the bound that stopping the compiler and reading its messages may take, loaded
@@ -170,3 +171,32 @@ def test_a_compile_stopped_at_its_wall_bound_with_the_cpu_is_a_compile_error_kep
         _, message = _build(tmp_path, ADDER)
         assert "stopped at its limits" in message, message
     assert len(small_bound) == 1  # the second build was the cache's
+
+
+@pytest.mark.parametrize("ending", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_nothing_of_a_compile_outlives_the_judge(tmp_path, ending):
+    """issue 45 (an outside tester): a judge ended by SIGKILL, SIGTERM or Ctrl-C during a compile left
+    g++, cc1plus and as running, orphans of init, to their CPU limit. The compile's supervisor now dies
+    with the judge and takes the group along: here a 'compiler' whose helper it does not wait for."""
+    marker = str(31_000_000 + os.getpid())  # (a sleep of this many seconds: only this test starts one)
+    script = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from pathlib import Path; "
+              "from tcjudge.languages.build import SYSTEM_READABLE, run_confined; "
+              f"run_confined(['/usr/bin/sh', '-c', 'sleep {marker} & sleep {marker}; wait'], Path({str(tmp_path)!r}), "
+              "list(SYSTEM_READABLE), {'PATH': '/usr/bin'})")
+    judge = subprocess.Popen([sys.executable, "-c", script])
+
+    def compilers() -> list[psutil.Process]:
+        return [p for p in psutil.process_iter(["cmdline"]) if (p.info["cmdline"] or [])[-1:] == [marker]]
+
+    for _ in range(600):  # (a hang guard, not a bound: until both sleeps run)
+        if len(compilers()) == 2:
+            break
+        time.sleep(0.1)
+    assert len(compilers()) == 2
+    judge.send_signal(ending)
+    judge.wait()
+    for _ in range(300):
+        if not compilers():
+            break
+        time.sleep(0.1)
+    assert not compilers()

@@ -44,6 +44,7 @@ IN_USE_SECONDS = 600  # a build used this recently may be running: removed only 
 STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a judge that died
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
 LAUNCH_FAILED = 125  # the launcher could not confine or start the compiler: the judge's fault
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 LAUNCH = f"""import os, sys
 try:
     sys.path.insert(0, {str(PROJECT_ROOT)!r})
@@ -267,6 +268,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     if end <= started:  # an earlier compile of the build took all its time, stopped by no CPU limit
         raise _busy(0.0, 0.0, limits)
     spec = {"argv": argv, "readable": readable, "hidden": judge_folders(), "folder": str(folder), "env": env,
+            "judge": os.getpid(),
             "cpu": limits.cpu_seconds, "data": limits.memory_mib << 20, "fsize": limits.file_mib << 20}
     process = subprocess.Popen([sys.executable, "-S", "-B", "-P", "-c", LAUNCH, json.dumps(spec)],
                                cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -361,8 +363,55 @@ def _stopped_message(message: str, limits: CompileLimits) -> str:
 
 
 def confine_and_exec(spec_json: str) -> None:
-    """In the compile process (a fresh interpreter): limits, Landlock, then exec the compiler."""
+    """In the compile process (a fresh interpreter): the compile's supervisor, which dies with the
+    judge and takes every process of the compile along (issue 45: a judge ended by Ctrl-C, SIGTERM or
+    SIGKILL during a compile left g++, cc1plus and as running, orphans of init); in its child the
+    limits, Landlock, then the compiler. It ends as the compiler did (the same status or signal)."""
     spec = json.loads(spec_json)
+    _die_with_the_judge(spec["judge"])
+    compiler = os.fork()
+    if compiler == 0:
+        try:
+            _confine_and_exec(spec)
+        except BaseException as err:
+            os.write(2, f"{type(err).__name__}: {err}".encode())
+        os._exit(LAUNCH_FAILED)
+    _end_as(compiler)
+
+
+def _die_with_the_judge(judge: int) -> None:
+    """When the judge's thread that started this compile dies, however it dies, the process group
+    (this supervisor, the compiler, and its helpers, which stay in the group and, orphaned, are
+    adopted here) is killed: SIGTERM on the judge's death, caught, kills the group."""
+    from tcjudge.engine.sandbox import _sys
+
+    signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
+    _sys.check(_sys.libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl(PR_SET_CHILD_SUBREAPER)")
+    _sys.check(_sys.libc().prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
+    if os.getppid() != judge:  # the judge died before the prctl
+        os.killpg(0, signal.SIGKILL)
+
+
+def _end_as(compiler: int) -> None:
+    """Wait for the compiler (reaping the helpers adopted meanwhile), then end with its status: a
+    signal that killed it kills this process too, so the judge reads what the compiler met."""
+    while True:
+        pid, status = os.wait()
+        if pid == compiler:
+            break
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(number, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
+        os.kill(os.getpid(), number)
+        os._exit(128 + number)  # (a signal whose default is not to end a process: never one that killed it)
+    os._exit(os.waitstatus_to_exitcode(status))
+
+
+def _confine_and_exec(spec: dict) -> None:
+    """In the compiler's process: limits, Landlock, then exec the compiler."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     resource.setrlimit(resource.RLIMIT_CPU, (spec["cpu"], spec["cpu"] + 1))
     resource.setrlimit(resource.RLIMIT_DATA, (spec["data"], spec["data"]))
     resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))
