@@ -259,7 +259,12 @@ def _record_at_limit(history, options, problem: Problem, runs: list[SolutionRun]
     exact = [(SolutionRun(problem, run.solution, run.tests, run.stop_on_failure, run.expected), at_limit)
              for run, result in zip(runs, results) if (at_limit := _at_limit(result, problem)) is not None]
     if exact:
-        history.record(TIMING_COMMAND, options.argv, time.time(), [run for run, _ in exact], [r for _, r in exact], {})
+        from .reports.history import NotRecorded
+
+        try:
+            history.record(TIMING_COMMAND, options.argv, time.time(), [run for run, _ in exact], [r for _, r in exact], {})
+        except NotRecorded:  # (a full disk: the command's grading grades them, and says so once)
+            pass
 
 
 def _at_limit(result: GradeResult, problem: Problem) -> GradeResult | None:
@@ -345,17 +350,26 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
                 on_reused(result)
         graded = grade([runs[index] for index in to_grade])
     except (KeyboardInterrupt, BrokenPipeError):  # Ctrl-C, or the reader of our output gone (`check | head -1`)
-        history.record(command, argv, started, [], [], {}, status="interrupted")
+        from .reports.history import NotRecorded
+
+        try:
+            history.record(command, argv, started, [], [], {}, status="interrupted")
+        except NotRecorded:
+            pass
         raise
     results: list[GradeResult] = [None] * len(runs)  # type: ignore[list-item]
     for index, (_, result) in reused.items():
         results[index] = result
     for index, result in zip(to_grade, graded):
         results[index] = result
-    outcome = history.record(command, argv, started, runs, results,
-                             {index: tests_id for index, (tests_id, _) in reused.items()})
-    from .reports.history import Judged
+    from .reports.history import Judged, NotRecorded, Outcome
 
+    try:
+        outcome = history.record(command, argv, started, runs, results,
+                                 {index: tests_id for index, (tests_id, _) in reused.items()})
+    except NotRecorded as err:  # the results stand and are shown; nothing of them is kept (a full disk)
+        print(f"judge: warning: {err} (the results below are not kept)", file=sys.stderr)
+        outcome = Outcome(None)
     return Judged(results, len(reused), outcome)
 
 

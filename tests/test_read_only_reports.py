@@ -10,6 +10,7 @@ user through the folder's modes.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -100,3 +101,42 @@ def test_judge_history_reads_a_read_only_history(tmp_path, written_by):
     assert runs.returncode == 0 and "check" in runs.stdout and "complete" in runs.stdout, runs.stdout + runs.stderr
     assert adder.returncode == 0, adder.stdout + adder.stderr
     assert "solutions/adder/accepted/0_accepted.py" in adder.stdout and "WA" in adder.stdout, adder.stdout
+
+
+# a command's words, in a mount namespace where the folder ($0) is a 1 MiB tmpfs holding its files ($1)
+SMALL_DISK = ('cp -a "$0/." "$1" && mount -t tmpfs -o size=1m tmpfs "$0" && cp -a "$1/." "$0" && shift 2 && '
+              'exec "$@"')
+
+
+def test_a_full_disk_is_refused_before_any_grading(tmp_path):
+    """issue 45 (an outside tester): with reports/ on a full disk, `check --fresh` graded every
+    solution, then ended at the record ('disk I/O error'), or with 36 KiB free printed a traceback
+    ('database or disk is full') and wrote no JSON. Under 4 MiB free it is refused first, in one line."""
+    reports = _project(tmp_path)
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        pytest.skip("a small disk of its own needs root here (unshare --mount, mount -t tmpfs)")
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    run = _judge(tmp_path, ["unshare", "--mount", "sh", "-c", SMALL_DISK, str(reports), str(saved), "--"])("check", "--fresh")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert run.stderr.startswith("judge: error: reports: disk full: ") and "nothing was graded" in run.stderr, run.stderr
+    assert run.stdout == "", run.stdout
+
+
+def test_a_run_that_cannot_be_recorded_is_shown_and_said_not_kept(judge, tmp_path, monkeypatch):
+    """The disk filled while the tests ran: the table and the JSON are still written, and one line says
+    the run is not kept (before: a traceback, exit 1, no JSON)."""
+    from tcjudge.reports.history import History
+
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"], "wrong_answer": ["wrong_answer.py"]})
+
+    def full(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(History, "_write_run", full)
+    code, out, err = judge("--problems", problems, "--solutions", solutions, "check", "--json", tmp_path / "check.json")
+    assert code == 0, out + err
+    assert "the run is not recorded: database or disk is full (the results below are not kept)" in err, err
+    assert "Traceback" not in err and "2 of 2 solutions got their expected verdict" in out, out
+    written = json.loads((tmp_path / "check.json").read_text())
+    assert written["run"] is None and len(written["solutions"]) == 2

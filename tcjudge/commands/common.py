@@ -114,9 +114,14 @@ def save_junit(path: Path, results: list[GradeResult], stored: bool, left_out: d
     print(f"wrote {path}")
 
 
+# a disk with less room than this is refused before any grading: a run's record (and its write-ahead log)
+# did not fit in 36 KiB, and was lost after every test had been graded (issue 45, an outside tester)
+MIN_FREE_BYTES = 4 << 20
+
+
 def refuse_read_only(options) -> None:
     """Refuse, before anything is graded, a command whose run history or files would land where this
-    user may not write: with a read-only reports/ folder, `check --fresh` graded everything, then
+    user may not write, or on a full disk: with a read-only reports/ folder, `check --fresh` graded everything, then
     failed at the record and printed no table (issue 45). os.access sees a read-only mount and an
     immutable file, which root's permissions do not override; a folder not made yet is judged by the
     nearest one above it that is."""
@@ -137,6 +142,19 @@ def refuse_read_only(options) -> None:
                 kind = "folder" if where is folder else "file"
                 raise JudgeInputError(f"read-only {kind}: {what} ({path}) cannot be written; nothing was graded "
                                       f"({option} names another place)", where)
+        free = _free_bytes(folder)
+        if free is not None and free < MIN_FREE_BYTES:
+            raise JudgeInputError(f"disk full: {free // 1024} KiB free where {what} ({path}) is written, under "
+                                  f"{MIN_FREE_BYTES >> 20} MiB; nothing was graded ({option} names another place)", folder)
+
+
+def _free_bytes(folder: Path) -> int | None:
+    """The bytes this user may still write on the disk that holds `folder` (None: not known)."""
+    try:
+        found = os.statvfs(folder)
+    except OSError:
+        return None
+    return found.f_bavail * found.f_frsize
 
 
 def make_folder(path: Path) -> None:

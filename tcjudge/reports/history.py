@@ -224,11 +224,15 @@ class _Record:
     factor: float
 
 
+class NotRecorded(Exception):
+    """A run graded but not written to the history (a full disk): its results stand, nothing is kept."""
+
+
 @record
 class Outcome:
     """What recording a run produced: the changes against earlier runs, and solutions seen first."""
 
-    run_id: int
+    run_id: int | None  # None: not recorded (NotRecorded)
     changes: list[Change] = field(default_factory=list)
     first_seen: int = 0
 
@@ -373,6 +377,13 @@ class History:
         if self.in_memory:  # a run recorded here would vanish with the process
             raise RuntimeError(f"the history {self.path} did not exist and was opened with create=False: "
                                "a run recorded in memory would be lost")
+        try:
+            return self._write_run(command, argv, started, runs, results, reused, status)
+        except sqlite3.OperationalError as err:  # a full disk, an I/O error: said in one line, never a traceback
+            raise NotRecorded(f"{display_path(self.path)}: the run is not recorded: {err}") from None
+
+    def _write_run(self, command: str, argv: list[str], started: float, runs: list[SolutionRun],
+                   results: list[GradeResult], reused: dict[int, int], status: str) -> Outcome:
         changes, first_seen = [], 0
         with self.db:
             run_id = self.db.execute(

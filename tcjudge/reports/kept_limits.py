@@ -59,7 +59,10 @@ class KeptLimits:
 
     def keep(self, problem: str, problem_hash: str, machines: str, engine: str, time_limit: float,
              explained: str, warnings: list[str]) -> None:
-        with self.db:
-            self.db.execute("INSERT OR REPLACE INTO time_limits VALUES (?,?,?,?,?,?,?,?)",
-                            (problem, problem_hash, machines, engine, time_limit, explained,
-                             "\n".join(w.replace("\n", " ") for w in warnings), time.time()))
+        try:
+            with self.db:
+                self.db.execute("INSERT OR REPLACE INTO time_limits VALUES (?,?,?,?,?,?,?,?)",
+                                (problem, problem_hash, machines, engine, time_limit, explained,
+                                 "\n".join(w.replace("\n", " ") for w in warnings), time.time()))
+        except sqlite3.OperationalError:  # (a full disk: the limit is computed again next time, nothing lost)
+            pass
