@@ -375,8 +375,7 @@ class History:
         solution (a timing run's excepted: TIMING_COMMAND). `reused` maps an index in `results` to the
         result id whose tests it reused."""
         if self.in_memory:  # a run recorded here would vanish with the process
-            raise RuntimeError(f"the history {self.path} did not exist and was opened with create=False: "
-                               "a run recorded in memory would be lost")
+            raise RuntimeError(f"the history {self.path} was opened with create=False: a run recorded would be lost")
         try:
             return self._write_run(command, argv, started, runs, results, reused, status)
         except sqlite3.OperationalError as err:  # a full disk, an I/O error: said in one line, never a traceback
