@@ -8,6 +8,7 @@ run in the history, and hands the results back for the reports to read.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -466,6 +467,7 @@ def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, 
         start_helper()  # a grading that loads nothing (answer files) starts it here
 
     pool = pool_for(options, spares)
+    started = time.monotonic()
     try:  # the cluster's pool is the command's (its later runs use it): the command line closes it
         with nullcontext(pool) if options.cluster else pool:
             results = pool.grade(runs, on_test=test_done, on_started=start_helper,
@@ -476,7 +478,24 @@ def grade_runs(options, runs: list[SolutionRun], progress: Progress, line=None, 
     for problem in sorted(pool.warnings):
         print(f"judge: warning: {problem}", file=sys.stderr)
     pool.warnings.clear()  # said once, though a cluster's pool grades the command's next run too
+    if not options.cluster and time.monotonic() - started >= BUSY_AFTER_SECONDS:
+        _say_if_busy()
     return results
+
+
+# A grading this long (seconds: the load average's minute, mostly) on a machine whose load is over
+# BUSY_LOAD x its CPUs says so: CPU times read higher beside other work (cache and memory shared).
+BUSY_AFTER_SECONDS, BUSY_LOAD = 30.0, 2.0
+
+
+def _say_if_busy() -> None:
+    """A note that the machine was busy, and what that costs (docs/verdicts.md: a test's CPU time read
+    1.3-2.6x its quiet figure at load 46 on 2 CPUs), so a close call is not taken for the solution's."""
+    cpus, load = os.cpu_count() or 1, os.getloadavg()[0]
+    if load > BUSY_LOAD * cpus:
+        print(f"judge: note: the machine was busy while grading (load {load:.1f} on {cpus} CPUs): a test's CPU time "
+              f"reads higher beside other work (docs/verdicts.md), so a verdict near its limit may differ on a quiet "
+              f"machine", file=sys.stderr)
 
 
 # While work meanwhile computes, the interpreter's switch interval (seconds): a worker thread woken

@@ -155,3 +155,21 @@ def test_a_load_that_could_not_get_a_cpu_is_loaded_again_not_the_runs_verdict(tm
         [result] = pool.grade([SolutionRun(problem, solution, problem.tests[:1], stop_on_failure=True)])
         assert pool._patience > 1  # its load was overloaded at first
     assert [test.verdict for test in result.tests] == [Verdict.AC], (result.tests, result.compile_message)
+
+
+@pytest.mark.parametrize("load", [0.5, 50.0])
+def test_a_grading_on_a_busy_machine_says_so(judge, tmp_path, monkeypatch, load):
+    """issue 45: at load 46 on 2 CPUs a test's CPU time read 1.3-2.6x its quiet figure (excursion's
+    accepted Java and Python submissions, per test): a close verdict there is not the solution's
+    alone. A grading on such a machine says so in a note (docs/verdicts.md); on a quiet one, nothing."""
+    from tcjudge import runs
+
+    from .conftest import stored_fixture
+
+    monkeypatch.setattr(runs, "BUSY_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(runs.os, "getloadavg", lambda: (load, load, load))
+    problems, solutions = stored_fixture(tmp_path, {"accepted": ["accepted.py"]})
+    code, out, err = judge("--problems", problems, "--solutions", solutions, "check")
+    assert code == 0, out + err
+    said = "judge: note: the machine was busy while grading (load 50.0 on "
+    assert (said in err) == (load > 2 * (os.cpu_count() or 1)), err
