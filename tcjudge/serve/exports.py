@@ -28,8 +28,9 @@ def number(value: float | None) -> str:
 def awards(serve) -> list[dict]:
     """The CLICS awards as the coach sees them now (final once the contest is): `winner`, the leader(s)
     (empty while no team has scored); `gold-medal`, `silver-medal`, `bronze-medal` where the contest file
-    sets `medals`, the next so many places among the teams that scored; `first-to-solve-<problem>`, the
-    team whose accepted submission came first, none while an earlier submission is still being judged."""
+    sets `medals`, the next so many places by rank among the teams that scored (teams tied across a
+    medal's last place all have it, and take places of the next: DOMjudge's); `first-to-solve-<problem>`,
+    the team whose accepted submission came first, none while an earlier submission is still being judged."""
     board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), True)
     scored = [row for row in board["rows"] if (row["score"] > 0 if board["scoring"] == "ioi" else row["solved"] > 0)]
     found = [{"id": "winner", "citation": "Contest winner",

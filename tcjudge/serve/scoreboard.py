@@ -174,11 +174,18 @@ def standings(store, contest, clock, problems: list[str], coach: bool) -> dict:
         last = max((cell["solved_ms"] for cell in mine if cell["solved_ms"] is not None), default=0)
         rows.append({"team_id": team, "name": name, "solved": solved, "penalty": penalty, "score": score,
                      "last": last, "cells": mine})
-    if contest.scoring == "ioi":
-        rows.sort(key=lambda r: (-r["score"], r["name"]))
-    else:
-        rows.sort(key=lambda r: (-r["solved"], r["penalty"], r["last"], r["name"]))
-    for place, row in enumerate(rows, 1):
-        row["rank"] = place
+    _rank(rows, contest.scoring)
     return {"rows": rows, "problems": problems, "frozen": frozen_ms is not None, "scoring": contest.scoring,
             "time": datetime.now(timezone.utc)}
+
+
+def _rank(rows: list[dict], scoring: str) -> None:
+    """Sorts the rows and ranks them: teams tied on what ranks them (icpc: solved, penalty, the time of
+    the last first AC; ioi: score) share a rank, listed by name, and the next rank counts them (1, 1, 3),
+    as the CLICS spec, ICPC and DOMjudge rank them (issue 47: a tie was ranked by the teams' names)."""
+    def tied(row):
+        return (-row["score"],) if scoring == "ioi" else (-row["solved"], row["penalty"], row["last"])
+
+    rows.sort(key=lambda row: (tied(row), row["name"]))
+    for place, row in enumerate(rows, 1):
+        row["rank"] = rows[place - 2]["rank"] if place > 1 and tied(rows[place - 2]) == tied(row) else place

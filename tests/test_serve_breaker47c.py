@@ -1,0 +1,77 @@
+"""`judge serve` against the third attacker's findings (issue 47, breaker 47c): each test one finding,
+reproduced on the real app in-process, and what must be true instead."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from tcjudge.serve.accounts import make_accounts  # noqa: E402
+from tcjudge.serve.exports import awards  # noqa: E402
+
+from .test_serve import ACCEPTED, Site  # noqa: E402
+
+
+# F5. Tied teams got different ranks, by their names: on the scoreboard page, the API's scoreboard,
+# results.csv, and the winner and medals followed that order.
+
+def judged(site: Site, username: str, minute: int, verdict: str, score: float | None = None) -> None:
+    number = site.store.add_submission(site.team(username), "adder", "python3", "a.py", ACCEPTED, False, minute * 60000)
+    site.store.record_judgement(number, time.time(), verdict, score, 1.0, "", [])
+
+
+def ranks(site: Site) -> dict[str, dict[str, int]]:
+    """Each team's rank by its name, as the API's scoreboard, results.csv and the scoreboard page say."""
+    names = {str(row["id"]): row["name"] for row in site.store.rows("SELECT id, name FROM teams")}
+    board = TestClient(site.app).get(f"/api/contests/{site.contest.id}/scoreboard",
+                                     auth=("coach", site.passwords["coach"])).json()
+    coach = site.client("coach")
+    results = csv.DictReader(io.StringIO(coach.get("/coach/export.csv").text))
+    page = re.findall(r'<tr[^>]*><td>(\d+)</td><th scope="row" class="team">([^<]+)<', coach.get("/scoreboard").text)
+    return {"api": {names[row["team_id"]]: row["rank"] for row in board["rows"]},
+            "csv": {row["team"]: int(row["rank"]) for row in results},
+            "page": {name.strip(): int(rank) for rank, name in page}}
+
+
+def test_tied_teams_share_a_rank_and_a_medal_and_the_next_rank_counts_them(tmp_path):
+    site = Site(tmp_path, freeze="0m", extra="medals: {gold: 1, silver: 1, bronze: 1}\n")
+    make_accounts(site.store, [("Green", "green")], coach=False)
+    assert all(found == {"Blue": 1, "Green": 1, "Red": 1} for found in ranks(site).values())  # (was 1, 2, 3 by name)
+    judged(site, "red", 10, "AC")
+    judged(site, "blue", 5, "WA")
+    judged(site, "blue", 10, "CE")  # (no penalty)
+    judged(site, "green", 30, "AC")
+    judged(site, "red", 12, "WA")  # (after its AC: nothing)
+    judged(site, "blue", 10, "WA")
+    judged(site, "blue", 10, "AC")  # 10 + 2 * 20 = 50 minutes, Red 10: not tied
+    assert all(found == {"Red": 1, "Green": 2, "Blue": 3} for found in ranks(site).values())
+    (tmp_path / "tied").mkdir()
+    tied = Site(tmp_path / "tied", freeze="0m", extra="medals: {gold: 1, silver: 1, bronze: 1}\n")
+    make_accounts(tied.store, [("Green", "green")], coach=False)
+    judged(tied, "red", 10, "AC")
+    judged(tied, "blue", 10, "AC")
+    judged(tied, "green", 30, "AC")
+    assert all(found == {"Blue": 1, "Red": 1, "Green": 3} for found in ranks(tied).values())  # (was 1, 2, 3)
+    ids = {name: str(tied.store.account(name.lower())["team_id"]) for name in ("Red", "Blue", "Green")}
+    found = {award["id"]: sorted(award["team_ids"]) for award in awards(tied.serve)}
+    # a tie across a medal's last place: each tied team has it; the places they take count against the next
+    assert found["winner"] == found["gold-medal"] == sorted([ids["Red"], ids["Blue"]])
+    assert found["silver-medal"] == [] and found["bronze-medal"] == [ids["Green"]]
+
+
+def test_ioi_teams_of_one_score_share_a_rank(tmp_path):
+    site = Site(tmp_path, freeze="0m", extra="scoring: ioi\n")
+    make_accounts(site.store, [("Green", "green")], coach=False)
+    judged(site, "red", 10, "WA", 40.0)
+    judged(site, "blue", 20, "WA", 40.0)
+    judged(site, "green", 5, "WA", 30.0)
+    assert all(found == {"Blue": 1, "Red": 1, "Green": 3} for found in ranks(site).values())  # (was 1, 2, 3)
