@@ -181,10 +181,30 @@ def read_tree(folder: str | os.PathLike, limit: int) -> dict[str, bytes]:
 
 def check_tree_name(name: str, shown: str) -> None:
     """SourceError (naming `shown`, the path) unless `name` is one a multi-file solution may hold:
-    `judge serve` refuses a zip by this rule at submit, where it was taken and then judged CE."""
-    if not TREE_NAME.match(name):
-        raise SourceError(f"{ascii(shown)[:120]}: a file name the judge does not take in a solution "
-                          "(ASCII letters, digits, _ . + - only, not first a dot or a dash)")
+    `judge serve` refuses a zip by this rule at submit, where it was taken and then judged CE. The
+    message names what is refused."""
+    if TREE_NAME.match(name):
+        return
+    odd = re.search(r"[^A-Za-z0-9_.+-]", name)
+    fault = (f"{described(odd.group())} is refused" if odd else "longer than 100 characters" if name[:1].isalnum()
+             or name[:1] == "_" else "its first character is refused")
+    raise SourceError(f"{escaped(shown)[:120]}: a file name the judge does not take in a solution ({fault}: "
+                      "ASCII letters, digits, _ . + - only, not first a dot or a dash)")
+
+
+def escaped(name: str) -> str:
+    """A name as a message shows it, quoted: every character but printable ASCII escaped (\\u0301), so
+    that a refused name never looks valid (`cafe\\u0301.py`, in NFD as macOS writes it, showed as café.py)."""
+    return "'" + "".join(c if " " < c < "\x7f" else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+                         for c in name) + "'"
+
+
+def described(character: str) -> str:
+    """A character as a message names it: U+0301 (COMBINING ACUTE ACCENT)."""
+    import unicodedata  # (here: the zygote's side imports this module, and needs it only for a refusal)
+
+    named = unicodedata.name(character, "")
+    return f"U+{ord(character):04X}" + (f" ({named})" if named else "")
 
 
 def _read_level(fd: int, prefix: str, files: dict[str, bytes], limit: int, depth: int) -> None:

@@ -15,10 +15,14 @@ pytest.importorskip("argon2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from tcjudge.errors import JudgeInputError  # noqa: E402
 from tcjudge.serve.accounts import make_accounts  # noqa: E402
 from tcjudge.serve.exports import awards  # noqa: E402
+from tcjudge.serve.grading import unzip  # noqa: E402
 
-from .test_serve import ACCEPTED, Site  # noqa: E402
+from .test_serve import ACCEPTED, Site, number_of, submit  # noqa: E402
+from .test_serve_attacks import api, body, submissions_url, zipped  # noqa: E402
+from .test_serve_findings import refusal  # noqa: E402
 
 
 # F5. Tied teams got different ranks, by their names: on the scoreboard page, the API's scoreboard,
@@ -75,3 +79,25 @@ def test_ioi_teams_of_one_score_share_a_rank(tmp_path):
     judged(site, "blue", 20, "WA", 40.0)
     judged(site, "green", 5, "WA", 30.0)
     assert all(found == {"Blue": 1, "Red": 1, "Green": 3} for found in ranks(site).values())  # (was 1, 2, 3)
+
+
+# F7. A file name in NFD, as macOS writes `café.py` (e and U+0301), was refused, and the refusal showed
+# a name that looks valid: "file name 'café.py': letters, digits, ...".
+
+NFD = "cafe\u0301.py"
+
+
+def test_a_name_in_nfd_is_taken_as_nfc_and_a_refusal_names_the_refused_character(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    number = number_of(submit(red, name=NFD))  # (was 400)
+    assert site.store.submission(number)["filename"] == "caf\u00e9.py"
+    assert list(unzip(zipped((NFD, ACCEPTED)))) == ["caf\u00e9.py"]  # a zip's member too
+    for name, character in (("q\u0301.py", "U+0301 (COMBINING ACUTE ACCENT)"), ("sol\u200b.py", "U+200B (ZERO WIDTH SPACE)")):
+        said = refusal(submit(red, name=name).text)
+        assert character in said and name not in said, said  # (the name shown escaped: q\u0301.py)
+        answer = api(site).post(submissions_url(site), json=body(zipped((name, ACCEPTED))), auth=("red", site.passwords["red"]))
+        assert answer.status_code == 400 and character in answer.json()["message"] and name not in answer.json()["message"]
+    with pytest.raises(JudgeInputError) as caught:  # a multi-file program's names: ASCII only, the refused one named
+        unzip(zipped(("adder.py", ACCEPTED), (NFD, b"X = 1\n")))
+    assert "U+00E9 (LATIN SMALL LETTER E WITH ACUTE)" in caught.value.message and "caf\u00e9" not in caught.value.message

@@ -26,6 +26,7 @@ import tempfile
 import threading
 import time
 import traceback
+import unicodedata
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
@@ -33,7 +34,7 @@ from pathlib import Path, PurePosixPath
 from ..engine.feed import Feed, FeedClosed
 from ..engine.pool import SolutionRun
 from ..errors import JudgeInputError
-from ..protocol import TREE_DEPTH, SourceError, check_tree_name
+from ..protocol import TREE_DEPTH, SourceError, check_tree_name, described, escaped
 from ..runs import OpenedOnUse, grade_and_record, pool_for
 from ..verdicts import Verdict
 from .store import private
@@ -291,19 +292,28 @@ def materialize(row, folder: Path) -> Path:
 def safe_name(name: str) -> str:
     """An uploaded file's name: the last part of what the browser sent (some send a path, with either
     separator), if plain, else refused."""
+    name = unicodedata.normalize("NFC", name)
     base = PurePosixPath(name.replace("\\", "/")).name
-    if not plain(base):
-        raise JudgeInputError(f"file name {name!r}: letters, digits, '_', '-', '+' and '.' only, at most {NAME_BYTES} "
-                              "bytes in UTF-8")
+    fault = unplain(base)
+    if fault:
+        raise JudgeInputError(f"file name {escaped(name)}: {fault} (letters, digits, '_', '-', '+' and '.' only, at "
+                              f"most {NAME_BYTES} bytes in UTF-8)")
     return base
 
 
-def plain(name: str) -> bool:
-    """A name that every file system and extractor takes as one name in its folder: letters, digits,
-    '_', '-', '+', '.', not starting with '.' (no backslash: some extractors take it for a separator), at
-    most NAME_BYTES in UTF-8 (97 full-width letters were over the disk's 255 bytes: an IE)."""
-    return (bool(name) and not name.startswith(".") and all(c.isalnum() or c in "_-+." for c in name)
-            and len(name.encode()) <= NAME_BYTES)
+def unplain(name: str) -> str | None:
+    """What keeps a name (in NFC: a name in NFD, as macOS writes `café.py`, has a combining accent, no
+    letter) from being one that every file system and extractor takes as one name in its folder, or
+    None: letters, digits, '_', '-', '+', '.', not starting with '.' (no backslash: some extractors
+    take it for a separator), at most NAME_BYTES in UTF-8 (97 full-width letters were over the disk's
+    255 bytes: an IE). Its refused character is named (breaker 47c: the name was shown, as valid-looking)."""
+    odd = next((c for c in name if not (c.isalnum() or c in "_-+.")), None)
+    if odd is not None:
+        return f"{described(odd)} is refused"
+    if not name or name.startswith("."):
+        return "an empty name" if not name else "a name that starts with a dot"
+    size = len(name.encode())
+    return f"{size} bytes in UTF-8" if size > NAME_BYTES else None
 
 
 def unzip(data: bytes, limit: int | None = None) -> dict[str, bytes]:
@@ -321,23 +331,26 @@ def _members(archive: zipfile.ZipFile, limit: int | None) -> dict[str, bytes]:
     for info in archive.infolist():
         if info.is_dir():
             continue
-        parts = info.filename.split("/")
-        if not all(plain(part) for part in parts):
-            raise JudgeInputError(f"zip member {info.filename!r}: not a plain relative path (each name letters, "
-                                  f"digits, '_', '-', '+', '.', at most {NAME_BYTES} bytes, and '/' between folders)")
+        name = unicodedata.normalize("NFC", info.filename)  # (as the files are laid out, and compared)
+        parts = name.split("/")
+        fault = next(filter(None, map(unplain, parts)), None)
+        if fault:
+            raise JudgeInputError(f"zip member {escaped(name)}: not a plain relative path: {fault} (each name "
+                                  f"letters, digits, '_', '-', '+', '.', at most {NAME_BYTES} bytes, and '/' between "
+                                  "folders)")
         if len(parts) > TREE_DEPTH:  # (and a path within every file system's bounds)
-            raise JudgeInputError(f"zip member {info.filename!r}: in folders more than {TREE_DEPTH - 1} deep, "
+            raise JudgeInputError(f"zip member {name!r}: in folders more than {TREE_DEPTH - 1} deep, "
                                   "which the judge does not read")
         if (info.external_attr >> 16) & 0o170000 == 0o120000:
-            raise JudgeInputError(f"zip member {info.filename!r} is a link")
+            raise JudgeInputError(f"zip member {name!r} is a link")
         if info.flag_bits & 0x1 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise JudgeInputError(f"zip member {info.filename!r}: encrypted, or compressed other than by deflate")
+            raise JudgeInputError(f"zip member {name!r}: encrypted, or compressed other than by deflate")
         total += info.file_size
         if len(files) >= MAX_FILES or (limit is not None and total > limit):
             raise JudgeInputError("the zip holds too much")
-        if info.filename in files:
-            raise JudgeInputError(f"zip member {info.filename!r} is in the zip twice")
-        files[info.filename] = archive.read(info)
+        if name in files:
+            raise JudgeInputError(f"zip member {name!r} is in the zip twice")
+        files[name] = archive.read(info)
     if not files:
         raise JudgeInputError("the zip holds no file")
     _laid_out(archive, files)
@@ -356,14 +369,14 @@ def _tree_names(files: dict[str, bytes]) -> None:
             for end, part in enumerate(parts, 1):
                 check_tree_name(part, "/".join(parts[:end]))
         except SourceError as err:
-            raise JudgeInputError(f"zip member {name!r}: {err}") from None
+            raise JudgeInputError(f"zip member {escaped(name)}: {err}") from None
 
 
 def _laid_out(archive: zipfile.ZipFile, files: dict[str, bytes]) -> None:
     """Refuses a zip whose files cannot all be laid out on a disk: a file named as a folder of
     another file, or as a folder the zip lists (`a` and `a/b.py` were taken, then their grading
     failed: IE, "[Errno 17] File exists")."""
-    folders = {info.filename.rstrip("/") for info in archive.infolist() if info.is_dir()}
+    folders = {unicodedata.normalize("NFC", info.filename.rstrip("/")) for info in archive.infolist() if info.is_dir()}
     folders |= {"/".join(name.split("/")[:end]) for name in files for end in range(1, name.count("/") + 1)}
     clash = next((name for name in files if name in folders), None)
     if clash is not None:
