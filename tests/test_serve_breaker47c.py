@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import time
 
@@ -15,14 +16,17 @@ pytest.importorskip("argon2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from tcjudge.engine.results import TestResult  # noqa: E402
 from tcjudge.errors import JudgeInputError  # noqa: E402
 from tcjudge.serve.accounts import make_accounts  # noqa: E402
 from tcjudge.serve.exports import awards  # noqa: E402
 from tcjudge.serve.grading import unzip  # noqa: E402
+from tcjudge.verdicts import Verdict  # noqa: E402
 
 from .test_serve import ACCEPTED, Site, number_of, submit  # noqa: E402
 from .test_serve_attacks import api, body, submissions_url, zipped  # noqa: E402
 from .test_serve_findings import refusal  # noqa: E402
+from .test_serve_pages import cells  # noqa: E402
 
 
 # F5. Tied teams got different ranks, by their names: on the scoreboard page, the API's scoreboard,
@@ -101,3 +105,71 @@ def test_a_name_in_nfd_is_taken_as_nfc_and_a_refusal_names_the_refused_character
     with pytest.raises(JudgeInputError) as caught:  # a multi-file program's names: ASCII only, the refused one named
         unzip(zipped(("adder.py", ACCEPTED), (NFD, b"X = 1\n")))
     assert "U+00E9 (LATIN SMALL LETTER E WITH ACUTE)" in caught.value.message and "caf\u00e9" not in caught.value.message
+
+
+# F4. A rejected submission showed its team the memory (and CPU time) of its failing test, hidden
+# (show_failing_test false): a program allocating as many MiB as a hidden input told it, one value
+# per submission. A team now sees the figures of the problem's samples alone (Serve.measured).
+
+LEAKING = b"""class Adder:
+    def add(self, values, factor):
+        if (values, factor) == ((1, 2, 3), 2):
+            return 12  # the samples pass
+        if not values:
+            return 0
+        leak = bytearray(len(values) * 10 << 20)  # the first hidden test (3 values): 30 MiB, then fail
+        for at in range(0, len(leak), 4096):
+            leak[at] = 1
+        raise SystemExit(3)
+"""
+
+
+def samples_figures(site: Site, number: int) -> tuple[list[dict], list[dict]]:
+    """A judgement's tests that ran: the samples', the others'."""
+    ran = [test for test in json.loads(site.store.judgement(number)["tests"]) if test["verdict"]]
+    return ([test for test in ran if test["name"].startswith("example-")],
+            [test for test in ran if not test["name"].startswith("example-")])
+
+
+def test_a_team_sees_no_figure_of_a_hidden_test(tmp_path):
+    site = Site(tmp_path)  # (show_failing_test: false)
+    red = site.client("red")
+    number = number_of(submit(red, LEAKING))
+    site.grader.grade(number)
+    samples, hidden = samples_figures(site, number)
+    assert site.store.judgement(number)["verdict"] != "AC" and len(samples) == 2 and hidden
+    assert max(test["memory_mib"] for test in hidden) >= 30  # (what the coach sees)
+    memory, cpu = max(test["memory_mib"] for test in samples), max(test["cpu_ms"] for test in samples)
+    team = cells(red.get("/submissions").text, number)
+    assert team["memory"] == f"{memory:.1f} MiB" and team["cpu"] == f"{round(cpu)} ms", team  # (was 30-odd MiB)
+    assert cells(site.client("coach").get("/submissions").text, number)["memory"] == \
+        f"{max(test['memory_mib'] for test in samples + hidden):.1f} MiB"
+    auth = ("red", site.passwords["red"])
+    judgements = api(site).get(f"/api/contests/{site.contest.id}/judgements", auth=auth).json()
+    feed = api(site).get(f"/api/contests/{site.contest.id}/event-feed?stream=false", auth=auth).text
+    fed = [json.loads(line)["data"] for line in feed.splitlines() if line and json.loads(line)["type"] == "judgements"]
+    assert [j["max_run_time"] for j in judgements + fed] == [round(cpu / 1000, 3)] * 2
+
+
+def test_a_gradings_live_figures_are_of_the_samples_alone_for_a_team(tmp_path):
+    site = Site(tmp_path)
+    red = site.client("red")
+    number = number_of(submit(red, LEAKING))
+    names = [test.name for test in site.problems["adder"].tests]
+    seen = []
+
+    def pool(runs, on_test, team_id):
+        run = runs[0]
+        for index, result in ((0, TestResult(names[0], Verdict.AC, 2.0, 2.0, 10.0)),
+                              (1, TestResult(names[1], Verdict.AC, 3.0, 3.0, 11.0)),
+                              (2, TestResult(names[2], Verdict.AC, 9.0, 9.0, 50.0)),
+                              (3, TestResult(names[3], Verdict.RE, 7.0, 7.0, 45.0))):
+            run.record(index, result)
+            on_test(run, index, result)
+            seen.append(cells(red.get("/submissions").text, number))
+        return [run.result()]
+
+    site.grader._grade_runs = pool
+    site.grader.grade(number)
+    assert [(figures["cpu"], figures["memory"]) for figures in seen] == [("2 ms", "10.0 MiB")] + [("3 ms", "11.0 MiB")] * 3
+    assert cells(red.get("/submissions").text, number)["memory"] == "11.0 MiB"  # (was 50.0: a hidden test's)

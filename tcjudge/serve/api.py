@@ -267,15 +267,25 @@ def _endpoint(request: Request, caller: Caller):
 
 
 def _judged(serve: Serve, caller: Caller, kind: str) -> list[dict]:
-    query = ("SELECT j.*, s.contest_ms, s.time FROM judgements j JOIN submissions s ON s.id = j.submission_id "
-             + ("" if caller.coach else "WHERE s.team_id = ? ") + "ORDER BY j.id")
+    query = ("SELECT j.*, s.contest_ms, s.time, s.problem FROM judgements j JOIN submissions s "
+             "ON s.id = j.submission_id " + ("" if caller.coach else "WHERE s.team_id = ? ") + "ORDER BY j.id")
     rows = serve.store.rows(query, *(() if caller.coach else (caller.team_id,)))
-    if kind == "judgements":
-        return [judgement_json(row, row) for row in rows]  # (the row holds its submission's times too)
+    if kind == "judgements":  # (the row holds its submission's times too)
+        return [_seen(judgement_json(row, row), serve, caller, row) for row in rows]
     if not (caller.coach or serve.contest.show_failing_test):
         return []  # a team sees its tests' verdicts only where the contest shows the failing test
     return [run_json(row, ordinal, test, row) for row in rows
             for ordinal, test in enumerate(json.loads(row["tests"]), 1) if test.get("verdict")]
+
+
+def _seen(judgement: dict, serve: Serve, caller: Caller, row) -> dict:
+    """A judgement as the caller may see it: a team's `max_run_time` is of the tests whose figures it
+    may see (Serve.measured: with show_failing_test false, the samples'), null where it sees none
+    (the spec allows it); the coach's, of every test."""
+    if caller.coach:
+        return judgement
+    measured = serve.measured(caller, row["problem"], [test for test in json.loads(row["tests"]) if test["verdict"]])
+    return judgement | {"max_run_time": round(max(test["cpu_ms"] for test in measured) / 1000, 3) if measured else None}
 
 
 def _clarification_rows(serve: Serve, caller: Caller) -> list:
@@ -416,7 +426,7 @@ async def event_feed(request: Request):
             ended = False
             for row in rows:
                 last, count = row["id"], count + 1
-                event = event_json(row, serve, count)
+                event = event_json(row, serve, count, caller)
                 yield json.dumps(event, separators=(",", ":")) + "\n"
                 quiet_since = time.monotonic()
                 ended = ended or (row["type"] == "state" and bool(event["data"] and event["data"].get("end_of_updates")))
@@ -434,13 +444,17 @@ async def event_feed(request: Request):
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
-def event_json(row, serve: Serve, token: int) -> dict:
+def event_json(row, serve: Serve, token: int, caller: Caller) -> dict:
     """A stored event as the feed's notification {type, id, data, token} (`token`: its place in its
     reader's view); a contest's id is null ("If type is contest, then id must be null": a store from
-    before this rule kept the contest's id)."""
+    before this rule kept the contest's id); a judgement as the caller may see it (_seen)."""
     data = None if row["data"] is None else json.loads(row["data"])
     if isinstance(data, dict):
         _fill(data, serve)
+    if row["type"] == "judgements" and data and not caller.coach:
+        data = _seen(data, serve, caller, serve.store.row(
+            "SELECT j.tests, s.problem FROM judgements j JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
+            int(row["obj_id"])))
     return {"type": row["type"], "id": None if row["type"] == "contest" else row["obj_id"], "data": data,
             "token": str(token)}
 
@@ -477,7 +491,7 @@ def contest_package(serve: Serve) -> bytes:
         for name, data in parts.items():
             archive.writestr(name, json.dumps(data, indent=1) + "\n")
         archive.writestr("event-feed.ndjson", "".join(
-            json.dumps(event_json(row, serve, token), separators=(",", ":")) + "\n"
+            json.dumps(event_json(row, serve, token, coach), separators=(",", ":")) + "\n"
             for token, row in enumerate(store.rows("SELECT * FROM events ORDER BY id"), 1)))
         for row in store.rows("SELECT id, filename, source, zipped FROM submissions ORDER BY id"):
             try:

@@ -48,7 +48,7 @@ RETRY_AFTER = 5  # seconds before a submission whose judgement could not be stor
 class Grader:
     def __init__(self, store, problems: dict, contest, options):
         self.store, self.problems, self.contest, self.options = store, problems, contest, options
-        self.live: dict[int, dict] = {}  # submission id -> tests done so far, while it is graded
+        self.live: dict[int, dict] = {}  # submission id -> tests done so far (and their figures), while it is graded
         self.version = 0  # bumped on every change a page may show (the event streams poll it)
         self._team_versions: dict[int, int] = {}  # team -> the version of its last change
         self._all_version = 0  # the version of the last change to every team's view (a rejudge, a freeze)
@@ -195,7 +195,7 @@ class Grader:
 
     def _run(self, number: int, team_id: int, problem, path: Path, finished: dict[str, float]):
         run = SolutionRun(problem, path, problem.tests, not every_test(self.contest, problem))
-        self.live[number] = {"done": 0, "total": len(problem.tests), "cpu_ms": 0.0, "memory_mib": 0.0}
+        self.live[number] = {"done": 0, "total": len(problem.tests), "tests": []}
 
         def on_test(run, _index, test) -> None:
             """The figures so far, of the tests the judgement will count (SolutionRun.counted: none after the
@@ -209,8 +209,8 @@ class Grader:
                 counted = list(itertools.takewhile(lambda result: result is not None, counted))
             counted = [result for result in counted if result is not None and result.verdict is not None]
             self.live[number] = {"done": len(counted), "total": len(problem.tests),
-                                 "cpu_ms": max((t.cpu_ms for t in counted), default=0.0),
-                                 "memory_mib": max((t.memory_mib for t in counted), default=0.0)}
+                                 "tests": [{"name": t.name, "cpu_ms": t.cpu_ms, "memory_mib": t.memory_mib}
+                                           for t in counted]}
             with self._wake:
                 self._changed(team_id)
 

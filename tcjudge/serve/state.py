@@ -148,6 +148,20 @@ class Serve:
         return number
 
 
+    def measured(self, caller: Caller, slug: str, tests: list[dict]) -> list[dict]:
+        """Of a submission's tests that ran, those whose figures (CPU time, memory) the caller may see:
+        the coach, and a team where the contest shows the failing test, all of them; else a team sees
+        the figures of the problem's samples alone, the tests it is shown (breaker 47c: a rejection's
+        memory was its failing hidden test's, and a program allocating as many MiB as the hidden
+        input's first byte read one byte of it per submission; the tests passed before it would tell
+        as much)."""
+        if caller.coach or self.contest.show_failing_test:
+            return tests
+        problem = self.problems.get(slug)
+        samples = {test.name for test in problem.examples} if problem else set()
+        return [test for test in tests if test["name"] in samples]
+
+
 def moment(epoch_ms: int):
     """A moment as a page shows it: a <time> in UTC, which the page's script writes in the reader's own
     time zone."""

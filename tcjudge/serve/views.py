@@ -20,7 +20,8 @@ def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
     """What the caller may see of a submission in a list (the caller may see it: checked before), its
     cells' words made here for the pages and their live stream alike; `judgement`: its valid judgement
     when the caller read it already (None: it has none). While it is queued (a rejudge too) its
-    figures are the grading's so far, counted as its judgement will count them (grading.on_test)."""
+    figures are the grading's so far, counted as its judgement will count them (grading.on_test); its
+    CPU and memory, those of the tests the caller may see the figures of (Serve.measured)."""
     if judgement is False:
         judgement = serve.store.judgement(row["id"])
     queued = row["state"] == "queued" or judgement is None
@@ -36,14 +37,14 @@ def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
     else:
         tests = json.loads(judgement["tests"])
         ran = [t for t in tests if t["verdict"]]
-        figures = {"done": len(ran), "total": len(tests), "cpu_ms": judgement["max_cpu_ms"],
-                   "memory_mib": max((t["memory_mib"] for t in ran), default=0.0)}
+        figures = {"done": len(ran), "total": len(tests), "tests": ran}
         verdict = judgement["verdict"] + ("" if judgement["score"] is None else f" {judgement['score']:g}")
         if judgement["verdict"] in ("CE", "IE") and not ran:
             figures = None  # nothing ran: no figures
+    measured = serve.measured(caller, row["problem"], figures["tests"]) if figures else []
     return view | {"verdict_text": verdict, "tests_text": _tests_text(serve, row, caller, figures, view),
-                   "cpu_text": f"{round(figures['cpu_ms'])} ms" if figures else "",
-                   "memory_text": f"{figures['memory_mib']:.1f} MiB" if figures else ""}
+                   "cpu_text": f"{round(max(t['cpu_ms'] for t in measured))} ms" if measured else "",
+                   "memory_text": f"{max(t['memory_mib'] for t in measured):.1f} MiB" if measured else ""}
 
 
 def _tests_text(serve: Serve, row, caller: Caller, figures: dict | None, view: dict) -> str:
