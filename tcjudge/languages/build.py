@@ -368,7 +368,7 @@ def confine_and_exec(spec_json: str) -> None:
     SIGKILL during a compile left g++, cc1plus and as running, orphans of init); in its child the
     limits, Landlock, then the compiler. It ends as the compiler did (the same status or signal)."""
     spec = json.loads(spec_json)
-    _die_with_the_judge(spec["judge"])
+    _die_with_the_judge(spec.get("judge"))  # (absent from a judge started before an upgrade on disk)
     compiler = os.fork()
     if compiler == 0:
         try:
@@ -379,7 +379,7 @@ def confine_and_exec(spec_json: str) -> None:
     _end_as(compiler)
 
 
-def _die_with_the_judge(judge: int) -> None:
+def _die_with_the_judge(judge: int | None) -> None:
     """When the judge's thread that started this compile dies, however it dies, the process group
     (this supervisor, the compiler, and its helpers, which stay in the group and, orphaned, are
     adopted here) is killed: SIGTERM on the judge's death, caught, kills the group."""
@@ -388,7 +388,7 @@ def _die_with_the_judge(judge: int) -> None:
     signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
     _sys.check(_sys.libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl(PR_SET_CHILD_SUBREAPER)")
     _sys.check(_sys.libc().prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
-    if os.getppid() != judge:  # the judge died before the prctl
+    if judge is not None and os.getppid() != judge:  # the judge died before the prctl
         os.killpg(0, signal.SIGKILL)
 
 
