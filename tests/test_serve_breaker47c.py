@@ -173,3 +173,52 @@ def test_a_gradings_live_figures_are_of_the_samples_alone_for_a_team(tmp_path):
     site.grader.grade(number)
     assert [(figures["cpu"], figures["memory"]) for figures in seen] == [("2 ms", "10.0 MiB")] + [("3 ms", "11.0 MiB")] * 3
     assert cells(red.get("/submissions").text, number)["memory"] == "11.0 MiB"  # (was 50.0: a hidden test's)
+
+
+# F10. A coach's early freeze and unfreeze cancelled the contest file's own freeze (teams saw its last
+# minutes live), and a coach's later freeze was backdated to the contest's freeze time, taking back a
+# solve the teams had been shown.
+
+def test_an_unfreeze_ends_only_the_freeze_in_force_and_a_freeze_starts_when_asked(tmp_path, monkeypatch):
+    from datetime import datetime, timedelta, timezone
+    from types import SimpleNamespace
+
+    from tcjudge.serve import scoreboard
+
+    from .test_serve_clics_shapes import check_state
+    from .test_serve_pages import act, state
+
+    later = [0.0]  # seconds the contest's clock is moved on
+    monkeypatch.setattr(scoreboard, "time", SimpleNamespace(time=lambda: time.time() + later[0]))
+    site = Site(tmp_path, start=datetime.now(timezone.utc) - timedelta(minutes=60))  # 2 h, frozen from minute 90
+    auth = ("red", site.passwords["red"])
+
+    def blue_solved() -> int:
+        """Blue's solves on the scoreboard red is shown (the API's, as the page's)."""
+        rows = api(site).get(f"/api/contests/{site.contest.id}/scoreboard", auth=auth).json()["rows"]
+        return next(row["score"]["num_solved"] for row in rows if row["team_id"] == str(site.team("blue")))
+
+    assert act(site, "freeze").status_code == 303 and act(site, "unfreeze").status_code == 303  # at minute 60
+    check_state(state(site))
+    later[0] = 35 * 60  # minute 95: the contest file's freeze, from minute 90, is in force
+    judged(site, "blue", 92, "AC")
+    assert blue_solved() == 0  # (was 1: the early unfreeze had cancelled it)
+    assert site.serve.clock.frozen_since_ms() == 90 * 60000
+    assert "frozen" in site.client("red").get("/scoreboard").text.split("</header>")[0]
+    frozen = state(site)
+    check_state(frozen)
+    assert frozen["frozen"] and frozen["thawed"] is None
+    assert act(site, "unfreeze").status_code == 303  # ends the contest's freeze, for good
+    assert blue_solved() == 1 and site.serve.clock.frozen_since_ms() is None
+    check_state(state(site))
+    later[0] = 37 * 60
+    assert act(site, "freeze").status_code == 303  # minute 97: from now, not from minute 90
+    assert blue_solved() == 1  # (was 0: the solve red had been shown was taken back)
+    assert abs(site.serve.clock.frozen_since_ms() - 97 * 60000) < 60000
+    judged(site, "red", 98, "AC")
+    refrozen = state(site)
+    check_state(refrozen)
+    assert refrozen["thawed"] is None and refrozen["frozen"] > frozen["frozen"]
+    rows = api(site).get(f"/api/contests/{site.contest.id}/scoreboard", auth=auth).json()["rows"]
+    red = next(row for row in rows if row["team_id"] == str(site.team("red")))
+    assert red["score"]["num_solved"] == 0 and red["problems"][0]["num_pending"] == 1  # (minute 98: hidden)

@@ -64,8 +64,9 @@ def rejudge(request: Request, caller: Caller, form):
 
 
 CONFIRMED = {  # the contest actions a coach confirms on a page of their own: (title, button, what it does)
-    "unfreeze": ("Unfreeze the scoreboard?", "Unfreeze", "Every team sees every result from now on, those of the "
-                 "freeze included. A freeze hides only what comes after it: the results seen stay seen."),
+    "unfreeze": ("Unfreeze the scoreboard?", "Unfreeze", "Every team sees every result, those of the freeze "
+                 "included, until a next freeze: the contest file's own, if it is still to come, starts at its time. "
+                 "A freeze hides only what comes after it: the results seen stay seen."),
     "finalize": ("Finalize the contest?", "Finalize", "The results are final: the scoreboard is unfrozen for good, "
                  "no rejudge changes it any more, and the event feed ends. This cannot be undone."),
 }
@@ -74,8 +75,6 @@ CONFIRMED = {  # the contest actions a coach confirms on a page of their own: (t
 def freeze(request: Request, caller: Caller, form):
     """GET (unfreeze, finalize): the confirmation; POST: the action, where it applies now (views.offered),
     else 409 with the reason."""
-    import time
-
     serve = serve_of(request)
     action = (form if form is not None else request.query_params).get("action")
     if action not in ("freeze", "unfreeze", "finalize"):
@@ -89,14 +88,7 @@ def freeze(request: Request, caller: Caller, form):
         title, button, explain = CONFIRMED[action]
         return serve.page(request, "confirm.html", title=title, action="/coach/freeze", fields={"action": action},
                           button=button, back="/scoreboard", explain=explain)
-    if action == "freeze":
-        serve.store.set_meta("frozen_at", repr(time.time()))
-        serve.store.set_meta("freeze", "frozen")
-    elif action == "unfreeze":
-        serve.store.set_meta("thawed_at", repr(time.time()))
-        serve.store.set_meta("freeze", "thawed")
-    else:
-        serve.store.set_meta("finalized", repr(time.time()))
+    getattr(serve.clock, action)()  # (scoreboard.Clock keeps what a freeze, an unfreeze and a finalize change)
     from .api import announce
 
     announce(serve, force=True)  # the state's event

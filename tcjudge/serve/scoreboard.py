@@ -52,44 +52,74 @@ class Clock:
     def finalized(self) -> bool:
         return self.store.meta("finalized") is not None
 
-    @property
-    def freeze_mode(self) -> str:
-        return self.store.meta("freeze", "auto")  # auto (the contest file's), frozen, thawed
+    FREEZE_KEYS = ("freeze", "frozen_at", "thawed_at", "finalized")
+
+    def freeze(self) -> None:
+        """A coach's freeze: from now (breaker 47c: it was backdated to the contest file's freeze time,
+        and took back from the teams a solve they had been shown after an unfreeze)."""
+        self._keep(frozen_at=repr(time.time()), freeze="frozen")
+
+    def unfreeze(self) -> None:
+        """Ends the freeze in force, and that one alone: the contest file's freeze, if it is still to
+        come, starts at its time (breaker 47c: an unfreeze before it cancelled it). frozen_at becomes
+        the start of the freeze ended, which the state's `frozen` says."""
+        self._keep(frozen_at=repr(self._freeze()[0]), thawed_at=repr(time.time()), freeze="thawed")
+
+    def finalize(self) -> None:
+        self._keep(finalized=repr(time.time()))
 
     def frozen_since_ms(self) -> int | None:
         """Contest time from which contestants see results as pending, or None."""
-        mode = self.freeze_mode
-        if mode == "thawed" or self.store.meta("finalized"):
+        span = self._freeze()
+        return None if span is None or span[1] is not None else int((span[0] - self.start) * 1000)
+
+    def _freeze(self) -> tuple[float, float | None] | None:
+        """The freeze in force, (its start, None), else the last that ended, (its start, its end), in
+        epoch seconds; None before any. The store keeps the coach's last action (`freeze`: frozen or
+        thawed, at frozen_at or thawed_at; none: auto, the contest file's alone): a coach's freeze
+        lasts until an unfreeze; an unfreeze ends the freeze in force and leaves the contest file's,
+        if it starts later; a finalize ends any."""
+        now = time.time()
+        kept = {row["key"]: row["value"] for row in self.store.rows(
+            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(self.FREEZE_KEYS))})", *self.FREEZE_KEYS)}
+        mode = kept.get("freeze", "auto")
+        frozen_at, thawed_at, finalized = (float(kept[key]) if kept.get(key) else None
+                                           for key in ("frozen_at", "thawed_at", "finalized"))
+        scheduled = self.freeze_at if self.contest.freeze.total_seconds() else None
+        due = scheduled is not None and scheduled <= now
+        if mode == "frozen":
+            span = (frozen_at or now, None)
+        elif mode == "thawed" and not (due and scheduled > (thawed_at or now)):
+            start = frozen_at or scheduled  # (a store from before frozen_at was the freeze thawed: the file's)
+            span = None if start is None else (start, thawed_at)
+        else:  # the contest file's, if due
+            span = (scheduled, None) if due else None
+        if span is None:
             return None
-        if mode == "frozen":  # a coach's freeze: from when it was asked (or the contest's, if earlier)
-            since = float(self.store.meta("frozen_at") or time.time())
-            if self.contest.freeze.total_seconds():
-                since = min(since, self.freeze_at)
-            return int((since - self.start) * 1000)
-        if self.contest.freeze.total_seconds() and time.time() >= self.freeze_at:
-            return int((self.freeze_at - self.start) * 1000)
-        return None
+        start = min(span[0], self.end)  # (a contest file whose times moved back between runs: no freeze after its end)
+        return (start, span[1]) if span[1] is not None or finalized is None else (start, finalized)
 
     def state(self) -> dict:
-        """The CLICS state object. Its times only move forward, in the spec's order: frozen is when the
-        scoreboard froze (it stays once thawed or finalized), thawed is set only after a freeze (a
-        finalize thaws: the final results show everything)."""
+        """The CLICS state object: frozen and thawed say the freeze in force (thawed null), else the last
+        that ended (a finalize thaws: the final results show everything)."""
         from .store import iso
 
         now = time.time()
-        mode, finalized = self.freeze_mode, self._meta_time("finalized")
-        thawed_at = self._meta_time("thawed_at") if mode == "thawed" else None
-        coach = self._meta_time("frozen_at") if mode != "auto" else None
-        contest = self.freeze_at if self.contest.freeze.total_seconds() else None
-        until = min(t for t in (now, thawed_at, finalized) if t is not None)  # a freeze after these never was
-        frozen = min((t for t in (coach, contest) if t is not None and t <= until), default=None)
-        thawed = (thawed_at or finalized) if frozen is not None else None
+        finalized = self._meta_time("finalized")
+        frozen, thawed = self._freeze() or (None, None)
         return {"started": iso(self.start) if now >= self.start else None,
                 "frozen": None if frozen is None else iso(frozen),
                 "ended": iso(self.end) if now >= self.end else None,
                 "thawed": None if thawed is None else iso(thawed),
                 "finalized": None if finalized is None else iso(finalized),
                 "end_of_updates": None if finalized is None else iso(finalized)}
+
+    def _keep(self, **values: str) -> None:
+        """Keeps the clock's moments in one transaction (a reader sees all of them or none)."""
+        with self.store.write() as db:
+            for key, value in values.items():
+                db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = "
+                           "excluded.value", (key, value))
 
     def shown(self) -> dict:
         """The clock as every page's header shows it: its moments (epoch milliseconds: the start, the
@@ -101,7 +131,7 @@ class Clock:
         return view | {"text": clock_text(view, view["now"])}
 
     def _meta_time(self, key: str) -> float | None:
-        """A moment the store keeps (a coach's freeze, thaw, finalize), read once."""
+        """A moment the store keeps (the finalize), read once."""
         kept = self.store.meta(key)
         return float(kept) if kept else None
 
