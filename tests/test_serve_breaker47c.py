@@ -222,3 +222,18 @@ def test_an_unfreeze_ends_only_the_freeze_in_force_and_a_freeze_starts_when_aske
     rows = api(site).get(f"/api/contests/{site.contest.id}/scoreboard", auth=auth).json()["rows"]
     red = next(row for row in rows if row["team_id"] == str(site.team("red")))
     assert red["score"]["num_solved"] == 0 and red["problems"][0]["num_pending"] == 1  # (minute 98: hidden)
+
+
+# F15. export.json opened in the coach's tab (no Content-Disposition), where export.csv, export.zip and
+# submissions.csv download.
+
+def test_every_export_downloads_as_a_file(tmp_path):
+    site = Site(tmp_path)
+    coach = site.client("coach")
+    names = {export: coach.get(f"/coach/{export}").headers.get("content-disposition")
+             for export in ("export.csv", "export.json", "export.zip", "submissions.csv")}
+    assert names == {"export.csv": 'attachment; filename="results.csv"',
+                     "export.json": 'attachment; filename="results.json"',  # (was None)
+                     "export.zip": f'attachment; filename="{site.contest.id}.zip"',
+                     "submissions.csv": 'attachment; filename="submissions.csv"'}
+    assert coach.get("/coach/export.json").json()["contest"] == "Test"

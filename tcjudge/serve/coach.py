@@ -98,7 +98,7 @@ def freeze(request: Request, caller: Caller, form):
 
 def export(request: Request):
     """export.csv: the standings (results.csv); export.json: the standings, the awards and every
-    submission; export.zip: the CLICS contest package (exports.py)."""
+    submission (results.json); export.zip: the CLICS contest package (exports.py). Each a download."""
     serve = serve_of(request)
     need_coach(request)
     if request.path_params["format"] not in ("csv", "json", "zip"):
@@ -107,12 +107,13 @@ def export(request: Request):
         from .api import contest_package
 
         return Response(contest_package(serve), media_type="application/zip",
-                        headers={"Content-Disposition": f'attachment; filename="{serve.contest.id}.zip"'})
+                        headers=_download(f"{serve.contest.id}.zip"))
     if request.path_params["format"] == "json":
         board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), True)
         board.pop("time")
         return JSONResponse({"contest": serve.contest.name, "submissions": exports.submission_rows(serve),
-                             "scoreboard": board, "awards": exports.awards(serve)})
+                             "scoreboard": board, "awards": exports.awards(serve)},
+                            headers=_download("results.json"))
     return _attachment(exports.results_csv(serve), "results.csv")
 
 
@@ -124,7 +125,13 @@ def submission_list(request: Request):
 
 
 def _attachment(text: str, name: str) -> Response:
-    return Response(text, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(text, media_type="text/csv", headers=_download(name))
+
+
+def _download(name: str) -> dict[str, str]:
+    """An export's header: a file the browser saves, named `name`, never a page that replaces the coach's
+    (breaker 47c: export.json opened in the tab, where the CSVs and the zip downloaded)."""
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
 def routes() -> list[Route]:
