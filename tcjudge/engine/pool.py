@@ -42,9 +42,6 @@ class SolutionRun:
     tests: list[TestCase]
     stop_on_failure: bool
     expected: Expectation | None = None  # a stored solution's: what its folder (or package) expects
-    # graded under a higher CPU bound than the limit it is judged at (a submission that must time out,
-    # run to the margin of a computed limit): a test over this many ms fails there, and a stopping run ends
-    stops_above_ms: float | None = None
     expected_score: ScoreRange | None = None  # a stored solution's score must lie here too (scoring packages)
     results: list[TestResult | None] = field(default_factory=list)
     load_outcome: tuple[Verdict, str] | None = None
@@ -57,6 +54,9 @@ class SolutionRun:
     pending: int = 0
     baseline_mib: float = 0.0
     graded_on: str | None = None  # the machine(s) that graded it, when not this one (cluster/client.py)
+    # graded under a higher CPU bound than the limit it is judged at (a submission that must time out,
+    # run to the margin of a computed limit): a test over this many ms fails there, and a stopping run ends
+    stops_above_ms: float | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self):
