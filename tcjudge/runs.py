@@ -274,10 +274,12 @@ def _at_limit(result: GradeResult, problem: Problem) -> GradeResult | None:
     below this one (a TLE that could pass here), or one that lasted longer in wall time than this
     limit's idle limit (protocol.Limits.idle), which could then have stopped it (its idle time is not
     known exactly: a test slowed by a busy machine is graded again, never judged on a guess)."""
-    if problem.grading is not None:  # a scoring package: a test's score is its grader's, not told here
-        return None
     limit_ms = problem.time_limit * 1000
     idle_ms = (2 * problem.time_limit + 1) * 1000  # protocol.Limits.idle
+    if problem.grading is not None:  # a scoring package's scores are its grader's: they stand where no test changes
+        changes = any(t.verdict is not None and (t.cpu_ms > limit_ms or t.wall_ms > idle_ms or
+                                                 t.verdict in (Verdict.TLE, Verdict.IE)) for t in result.tests)
+        return None if changes else _graded_at(problem, result, result.tests)
     tests = []
     for test in result.tests:
         if test.verdict is None:  # not run: after the first failure
@@ -294,6 +296,11 @@ def _at_limit(result: GradeResult, problem: Problem) -> GradeResult | None:
             tests += [TestResult(t.name, None) for t in result.tests[len(tests):]]
             break
     tests += result.tests[len(tests):]
+    return _graded_at(problem, result, tests)
+
+
+def _graded_at(problem: Problem, result: GradeResult, tests: list[TestResult]) -> GradeResult:
+    """`result` with these tests, as graded under the problem's own limit."""
     return GradeResult(problem, result.solution, tests, result.compile_message, result.baseline_mib, result.expected,
                        result.expected_score, result.machine)
 
@@ -311,11 +318,12 @@ def _why(result: GradeResult) -> str:
 
 def _bounding_runs(problem: Problem, stored, role: str, time_limit: float) -> list[SolutionRun]:
     """A run under `time_limit` of each stored submission on its tests that bound a computed limit as
-    `role` says (Expectation.time_limit_tests), stopped at its first failure."""
+    `role` says (Expectation.time_limit_tests), stopped at its first failure unless it is judged on every
+    test (a scoring package's grader reads every test's result: konami's crashed on a stopped run's, IE)."""
     timed = replace(problem, time_limit=time_limit, tests=problem.tests)
     if role == "lower" and problem.timing.legacy:
         stored = [s for s in stored if s.path.parent.name == "accepted"]
-    return [SolutionRun(timed, s.path, tests, True, s.expected) for s in stored
+    return [SolutionRun(timed, s.path, tests, not needs_every_test(problem, s.expected), s.expected) for s in stored
             if (tests := s.expected.time_limit_tests(role, problem.tests))]
 
 

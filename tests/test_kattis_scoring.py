@@ -331,3 +331,21 @@ def test_a_legacy_group_adds_its_flags_after_problem_yaml(tmp_path):
 
 def test_pass_fail_packages_have_no_grading():
     assert load_problem(TESTDATA / "kattis" / "addtwo").grading is None
+
+
+def test_a_legacy_scoring_packages_accepted_are_judged_on_their_final_verdict_and_timed_once(judge, tmp_path):
+    """issue 46 (an outside tester's unseen packages, so2016d's konami and klartext): a legacy scoring
+    package files partial solutions under accepted/; problemtools checks their final verdict ("OK: AC
+    (18)", warning of the score), the judge's per-test rule made them MISMATCH. And their timing run
+    stopped at a first failure, so a grader reading every test crashed (a false IE warning), and was
+    never reused: the check graded each again. trisum with no limit, its partial solution in accepted/."""
+    package = tmp_path / "packages" / "trisum"
+    shutil.copytree(TRISUM, package)
+    (package / ".timelimit").unlink()
+    for partial in (package / "submissions" / "partially_accepted").iterdir():
+        partial.rename(package / "submissions" / "accepted" / partial.name)
+    code, out, err = judge("--problems", package.parent, "check", "trisum")
+    assert code == 0, out + err
+    assert "Timing 2 submissions of trisum" in out and "warning" not in err, out + err
+    assert re.search(r"accepted/float_formula\.py +AC +AC 30 .* ok", out), out
+    assert "3 of 3 solutions got their expected verdict" in out and "2 of 3 results reused from the history" in out, out

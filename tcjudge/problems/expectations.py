@@ -291,9 +291,15 @@ class PackageExpectations:
     """A package's submissions/: its folders' defaults (a legacy package's: LEGACY_DEFAULTS),
     submissions.yaml and the submissions' tags."""
 
-    def __init__(self, root: Path, legacy: bool = False):
+    def __init__(self, root: Path, legacy: bool = False, scoring: bool = False):
         self.root = root
         self.defaults = LEGACY_DEFAULTS if legacy else DEFAULTS
+        # a legacy scoring package's accepted/: the final verdict AC, whatever its tests and score, as
+        # problemtools checks it (it warns of a score below full); konami's and klartext's partial
+        # solutions filed there were MISMATCH here, "OK: AC (18)" in problemtools (issue 46)
+        self.final_accepted = legacy and scoring
+        if self.final_accepted:
+            self.defaults = self.defaults | {"accepted": (TEST_VERDICTS, TEST_VERDICTS)}
         self.rules: dict[str, dict] = {}
         self.lines: dict[str, int] = {}
         self.faults: dict[str, JudgeInputError] = {}  # a key whose rule is not a mapping: its submissions' fault
@@ -323,6 +329,8 @@ class PackageExpectations:
             permitted, required = self.defaults[canonical]
             base = {"permitted": sorted(spoken(v) for v in permitted), "required": sorted(spoken(v) for v in required)}
             origin = f"submissions/{folder}/"
+            if self.final_accepted and canonical == "accepted":  # (its times still bound the limit from below)
+                base["use_for_time_limit"] = "lower"
             if folder in self.rules:  # the format's way to change a folder's defaults: keys given replace them
                 base |= self.rules[folder]
                 origin = f"{SUBMISSIONS_FILE}:{self.lines[folder]} ({folder})"
@@ -333,7 +341,8 @@ class PackageExpectations:
                                                    self.lines[key])
         # partially_accepted/ (scoring problems): accepted, with tests that may fail; its score range is
         # the problem's (Kind.expected_score) unless submissions.yaml says otherwise
-        final = frozenset({Verdict.AC}) if folder == "partially_accepted" and folder not in self.rules else None
+        final_ac = folder == "partially_accepted" or (self.final_accepted and canonical == "accepted")
+        final = frozenset({Verdict.AC}) if final_ac and folder not in self.rules else None
         tag = tagged_verdicts(submission)
         if tag is not None and folder not in LEGACY_FOLDERS:
             final, line = tag

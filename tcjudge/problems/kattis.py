@@ -191,7 +191,9 @@ def submissions(folder: Path, languages: Mapping[str, SolutionLanguage], answers
     root = folder / "submissions"
     if not root.is_dir():
         return found, skipped, faults
-    expectations = PackageExpectations(root, legacy=format_version(_spec(folder)) == "legacy")
+    spec = _spec(folder)
+    expectations = PackageExpectations(root, legacy=format_version(spec) == "legacy",
+                                       scoring="scoring" in str(spec.get("type", "")).split())
     for group in sorted(root.iterdir()):
         if group.name.startswith(".") or group.name == SUBMISSIONS_FILE:
             continue
