@@ -237,3 +237,14 @@ def test_every_export_downloads_as_a_file(tmp_path):
                      "export.zip": f'attachment; filename="{site.contest.id}.zip"',
                      "submissions.csv": 'attachment; filename="submissions.csv"'}
     assert coach.get("/coach/export.json").json()["contest"] == "Test"
+
+
+# F12. Time limits were written three ways: "2 s", "1.0 s", "2.0 s" (the problems list, the statements).
+
+@pytest.mark.parametrize("limit, shown", [(2, "2 s"), (2.0, "2 s"), (1.0, "1 s"), (1.5, "1.5 s"), (0.25, "0.25 s")])
+def test_a_time_limit_is_written_one_way_on_every_page(tmp_path, limit, shown):
+    site = Site(tmp_path)
+    site.problems["adder"].time_limit = limit
+    red = site.client("red")
+    assert f"<td>{shown}</td>" in red.get("/problems").text  # (was 2.0 s, 1.0 s)
+    assert f"Time limit {shown}, memory" in red.get("/problems/adder").text
