@@ -132,7 +132,9 @@ class Bounded:
     over it is refused before a byte is read, and a body that grows past it as it arrives (chunked) is
     refused where it does. Either is a 413 raised where a handler reads, so a handler that checks who
     asks before it reads a body (every one that can) reads nothing for a caller it refuses. (Before:
-    a 128 MiB upload to /login went to disk in full before its 403, issue 47.)"""
+    a 128 MiB upload to /login went to disk in full before its 403, issue 47.) A GET, HEAD or OPTIONS
+    passes unread: no handler reads its body, a HEAD being answered as its GET (breaker 47c: /login and
+    /submit took a HEAD for their POST, and read its body of any size)."""
 
     def __init__(self, app, serve: Serve):
         self.app, self.serve = app, serve

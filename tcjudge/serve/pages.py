@@ -42,7 +42,7 @@ async def login(request: Request):
     serve = serve_of(request)
     import secrets
 
-    if request.method == "GET":
+    if request.method != "POST":  # (GET, and HEAD, which Starlette routes here: never a body read)
         token = secrets.token_urlsafe(24)
         response = await run_in_threadpool(serve.page, request, "login.html", login_csrf=token)
         _cookie(request, response, LOGIN_COOKIE, token)
@@ -107,12 +107,12 @@ def samples_file(request: Request):
 
 
 async def submit(request: Request):
-    """GET: the form; POST: a file, or a pasted source and its file name, stored and queued. A refusal
+    """GET (and HEAD): the form; POST: a file, or a pasted source and its file name, stored and queued. A refusal
     gives the form back as it was sent, the pasted source and its name in it (issue 47: any refusal
     lost the paste), and a file sent with a pasted source is refused, never one of them chosen."""
     serve = serve_of(request)
     caller = await run_in_threadpool(need_caller, request)
-    if request.method == "GET":
+    if request.method != "POST":  # (HEAD too)
         return await run_in_threadpool(serve.page, request, "submit.html", chosen=request.query_params.get("problem"))
     form = await form_of(request, caller)
     upload = form.get("file")

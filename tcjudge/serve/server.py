@@ -153,6 +153,7 @@ class Guarded(H11Protocol):
         self.deadline: asyncio.TimerHandle | None = None
         self.until = 0.0  # (the loop's time the deadline is for, which a body's bytes move on)
         self.in_body = False  # the deadline is the body's
+        self.answered = False  # answered while its body still comes: the rest, dropped unread, buys no time
         self.address = ""
 
     def connection_made(self, transport) -> None:
@@ -171,13 +172,20 @@ class Guarded(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self.deadline is None and self.conn.their_state is h11.IDLE:
             self._arm(self.shared.header_timeout)  # a next request's first bytes
-        elif self.in_body:
+        elif self.in_body and not self.answered:
             self.until += len(data) / BODY_RATE
         super().data_received(data)
         self._settle(again=False)
 
     def on_response_complete(self) -> None:
+        """An answer sent before its request's body is all here (a GET's or HEAD's, which no handler
+        reads, a 413) ends the connection within `header_timeout`, however fast the rest comes: uvicorn
+        drops it unread, and it held the connection for as long as it came (breaker 47c: 100 bodies
+        trickled at 1 KiB a second, answered or not, held --connections 100)."""
         super().on_response_complete()
+        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            self.answered = True
+            self._arm(self.shared.header_timeout)
         self._settle(again=True)
 
     def shed(self) -> None:
@@ -192,7 +200,7 @@ class Guarded(H11Protocol):
             return
         state = self.conn.their_state
         if state is h11.IDLE:
-            self.in_body = False
+            self.in_body = self.answered = False
             if again:
                 self.shared.idle.pop(self, None)
             self.shared.idle.setdefault(self, None)
