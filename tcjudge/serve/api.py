@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..errors import JudgeInputError
-from .auth import SESSION_COOKIE, Caller, same
+from .auth import RECHECKED, SESSION_COOKIE, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
 from .exports import awards, label
 from .scoreboard import standings
@@ -406,7 +406,9 @@ def _resumed(serve: Serve, view: tuple[str, tuple], since: int) -> int | None:
 async def event_feed(request: Request):
     """The caller's events in order. A token counts the events of the caller's own view (1, 2, 3...),
     never the store's ids: a team's feed, its gaps and the tokens it may resume from say nothing of
-    the events it does not see (issue 47: other teams' runs, counted, told their verdicts in the freeze)."""
+    the events it does not see (issue 47: other teams' runs, counted, told their verdicts in the freeze).
+    A feed is one of its caller's event streams (auth.Stream: capped with the pages', 429 past them,
+    and ended with its session or password)."""
     serve: Serve = request.app.state.serve
     caller = await _caller(request)
     _contest_check(request, serve)
@@ -417,10 +419,14 @@ async def event_feed(request: Request):
     if after is None:  # the spec: "If the token is invalid ... the request will fail with a 400 error"
         raise HTTPException(400, "since_token: a token of this feed")
     stream = request.query_params.get("stream", "true") != "false"
+    held = serve.auth.streaming(request.cookies.get(cookie_name(request, SESSION_COOKIE)), caller, make_room=False)
+    if held is None:
+        raise HTTPException(429, "too many event streams open at once (the API's feeds and the pages' streams of "
+                                 "this session, or team): end one first", headers={"Retry-After": str(RECHECKED)})
 
     async def lines():
         last, count, quiet_since, first = after, since, time.monotonic(), True
-        while True:
+        while await held.going():
             rows = await run_in_threadpool(_events_after, serve, view, last, first)
             first = False
             ended = False
@@ -441,7 +447,7 @@ async def event_feed(request: Request):
                 return
             await asyncio.sleep(POLL)
 
-    return StreamingResponse(lines(), media_type="application/x-ndjson")
+    return held.answer(StreamingResponse(lines(), media_type="application/x-ndjson"))
 
 
 def event_json(row, serve: Serve, token: int, caller: Caller) -> dict:

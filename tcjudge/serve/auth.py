@@ -42,11 +42,14 @@ MOST_DELAY = 4.0  # ... and at most
 KEPT_KEYS = 10000  # accounts and addresses whose failures are kept before the expired ones are dropped
 REMEMBERED = 300  # seconds an API client's verified password is remembered
 SESSION_DAYS = 7  # a session's life (its cookie's too)
-# Event streams open at once: a session's (a browser's tabs), and a team's sessions' together; one more
-# ends the oldest (breaker 47b: a team's 1002 streams took every connection, and every other client was 503)
+# Event streams open at once, the pages' and the API's event feeds together: a session's (a browser's
+# tabs), a team's (its sessions' and its HTTP Basic clients'), the coach's account's (the judges' tabs and
+# the API's tools: a CDS, a resolver); Auth.streaming (breaker 47b: a team's 1002 page streams took every
+# connection, and every other client was 503; breaker 47c: its API feeds, 200 at once)
 STREAMS_PER_SESSION = 4
 STREAMS_PER_TEAM = 8
-RECHECKED = 10  # seconds between two looks at whether a stream's session still holds (a new password)
+STREAMS_PER_COACH = 16
+RECHECKED = 10  # seconds between two looks at whether a stream's session or password still holds
 
 
 @dataclass
@@ -55,6 +58,7 @@ class Caller:
     role: str  # team or coach
     team_id: int | None
     csrf: str = ""  # the session's CSRF token (none for HTTP Basic: no cookie, so no cross-site request)
+    hash: str = ""  # the password hash its password was checked against (none for a session's caller)
 
     @property
     def coach(self) -> bool:
@@ -66,31 +70,44 @@ def digest(token: str) -> str:
 
 
 class Stream:
-    """An event stream a session holds open: it ends when its session does (logged out: at once; a new
-    password, made by `judge accounts` in another process, or the session's end of life: within
-    RECHECKED seconds), or when its session or team opens a stream too many and it is the oldest
-    (Auth.streaming). Breaker 47b: a stream opened before logging out kept pushing the team's verdicts."""
+    """An event stream held open (a page's, or the API's event feed): it ends when what let it open
+    does, its session (logged out: at once; a new password, made by `judge accounts` in another
+    process, or the session's end of life: within RECHECKED seconds) or, for HTTP Basic, its password
+    (a new one: within RECHECKED seconds); or when it is the oldest of a session's or owner's streams
+    at their most and a page opens one more (Auth.streaming). Breaker 47b: a page's stream opened
+    before logging out kept pushing the team's verdicts; breaker 47c: the API's feed did."""
 
-    def __init__(self, auth: Auth, session: str, owner: str):
-        self.auth, self.session, self.owner = auth, session, owner
+    def __init__(self, auth: Auth, owner: str, session: str | None, caller: Caller):
+        self.auth, self.owner, self.session = auth, owner, session  # (session: its digest; None: HTTP Basic's)
+        self.password = (caller.username, caller.hash)
         self.ended = False
         self._checked = time.monotonic()
 
     async def going(self) -> bool:
-        """Whether the stream goes on (its page's loop asks before each look at what changed)."""
+        """Whether the stream goes on (its loop asks before each look at what changed)."""
         if not self.ended and time.monotonic() - self._checked > RECHECKED:
             self._checked = time.monotonic()
-            if not await anyio.to_thread.run_sync(self.auth.session_holds, self.session):
+            if not await anyio.to_thread.run_sync(self._holds):
                 self.auth.end_streams(lambda stream: stream is self)
         return not self.ended
 
-    async def around(self, events):
-        """`events`, the stream's, and the stream forgotten when they end (or the client goes away)."""
-        try:
-            async for event in events:
-                yield event
-        finally:
-            self.auth.end_streams(lambda stream: stream is self)
+    def _holds(self) -> bool:
+        if self.session is not None:
+            return self.auth.session_holds(self.session)
+        account = self.auth.store.account(self.password[0])
+        return account is not None and account["hash"] == self.password[1]
+
+    def answer(self, response):
+        """`response`, the stream's answer, as an ASGI app that forgets the stream when the answer ends,
+        however it ends (its events over, its client gone, even before its first event was sent)."""
+
+        async def answered(scope, receive, send):
+            try:
+                await response(scope, receive, send)
+            finally:
+                self.auth.end_streams(lambda stream: stream is self)
+
+        return answered
 
 
 class Auth:
@@ -145,7 +162,7 @@ class Auth:
         if not await self._verified(account["hash"], password):
             self._failed(username, address)
             return None
-        return Caller(account["username"], account["role"], account["team_id"])
+        return Caller(account["username"], account["role"], account["team_id"], hash=account["hash"])
 
     async def _verified(self, stored: str, password: str) -> bool:
         return await asyncio.get_running_loop().run_in_executor(self._hashing, self._verify, stored, password)
@@ -183,18 +200,28 @@ class Auth:
         return self.store.row("SELECT 1 FROM sessions WHERE token = ? AND created > ?", session,
                               time.time() - SESSION_DAYS * 86400) is not None
 
-    def streaming(self, token: str, caller: Caller) -> Stream:
-        """A new event stream of the session `token` (its caller's): the oldest of the session's, or of its
-        team's (the coach's: its account's), ended first when they are at their most."""
-        owner = f"team:{caller.team_id}" if caller.team_id is not None else f"user:{caller.username}"
-        opened = Stream(self, digest(token), owner)
-        for same, most in ((lambda stream: stream.session == opened.session, STREAMS_PER_SESSION),
-                           (lambda stream: stream.owner == opened.owner, STREAMS_PER_TEAM)):
-            with self._lock:
-                theirs = [stream for stream in self._streams if same(stream)]
-            if len(theirs) >= most:
-                self.end_streams(lambda stream, oldest=theirs[0]: stream is oldest)
+    def streaming(self, token: str | None, caller: Caller, make_room: bool = True) -> Stream | None:
+        """A new event stream of `caller`, on its session `token` (a cookie's) or, for a caller of HTTP
+        Basic (whatever cookie came along), on its password. Where the session's streams, or its
+        owner's (its team's; the coach's account's), are at their most, `make_room` ends their oldest
+        (a page's stream: a browser's new tab), else the new one is refused, None (the API's feed: a
+        client that reconnects at once would end the next oldest, and so on without end)."""
+        if caller.team_id is not None:
+            owner, most = f"team:{caller.team_id}", STREAMS_PER_TEAM
+        else:
+            owner, most = f"user:{caller.username}", STREAMS_PER_COACH
+        opened = Stream(self, owner, digest(token) if token and not caller.hash else None, caller)
+        caps = [(lambda stream: stream.owner == owner, most)]
+        if opened.session is not None:
+            caps.insert(0, (lambda stream: stream.session == opened.session, STREAMS_PER_SESSION))
         with self._lock:
+            for same, cap in caps:
+                theirs = [stream for stream in self._streams if same(stream)]
+                if len(theirs) >= cap:
+                    if not make_room:
+                        return None
+                    theirs[0].ended = True
+                    self._streams.remove(theirs[0])
             self._streams.append(opened)
         return opened
 
@@ -227,16 +254,16 @@ class Auth:
         with self._lock:
             until, stored = self._remembered.get(key, (0.0, ""))
         if account is not None and until > time.time() and stored == account["hash"]:  # (a new password: not this)
-            return Caller(account["username"], account["role"], account["team_id"])
+            return Caller(account["username"], account["role"], account["team_id"], hash=stored)
         async with self._checking.setdefault(key, asyncio.Lock()):  # a client's parallel first requests: one check
             with self._lock:
                 until, stored = self._remembered.get(key, (0.0, ""))
             if account is not None and until > time.time() and stored == account["hash"]:
-                return Caller(account["username"], account["role"], account["team_id"])
+                return Caller(account["username"], account["role"], account["team_id"], hash=stored)
             caller = await self.check_password(username, password, address)
             if isinstance(caller, Caller):
                 with self._lock:
-                    self._remembered[key] = (time.time() + REMEMBERED, account["hash"])
+                    self._remembered[key] = (time.time() + REMEMBERED, caller.hash)
         self._checking.pop(key, None)
         return caller
 

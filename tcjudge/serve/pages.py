@@ -202,7 +202,7 @@ def events(request: Request):
                     yield {"event": "submissions", "data": data}
             await asyncio.sleep(0.5)
 
-    return EventSourceResponse(held.around(stream()), ping=15)
+    return held.answer(EventSourceResponse(stream(), ping=15))
 
 
 def scoreboard(request: Request):
