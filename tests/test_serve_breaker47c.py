@@ -44,7 +44,7 @@ def ranks(site: Site) -> dict[str, dict[str, int]]:
                                      auth=("coach", site.passwords["coach"])).json()
     coach = site.client("coach")
     results = csv.DictReader(io.StringIO(coach.get("/coach/export.csv").text))
-    page = re.findall(r'<tr[^>]*><td>(\d+)</td><th scope="row" class="team">([^<]+)<', coach.get("/scoreboard").text)
+    page = re.findall(r'<tr[^>]*><td>(\d+)</td><th scope="row" class="team"><bdi>([^<]+)<', coach.get("/scoreboard").text)
     return {"api": {names[row["team_id"]]: row["rank"] for row in board["rows"]},
             "csv": {row["team"]: int(row["rank"]) for row in results},
             "page": {name.strip(): int(rank) for rank, name in page}}
@@ -248,3 +248,43 @@ def test_a_time_limit_is_written_one_way_on_every_page(tmp_path, limit, shown):
     red = site.client("red")
     assert f"<td>{shown}</td>" in red.get("/problems").text  # (was 2.0 s, 1.0 s)
     assert f"Time limit {shown}, memory" in red.get("/problems/adder").text
+
+
+# F11. A team's name with a right-to-left override and no closing mark ("Spill \u202eEvil") reversed the
+# page's own words after it: the coach's "Question from ..., minute 13", the rejudge button, a
+# scoreboard row. Every name or text a team controls is a <bdi> (a title's: between FSI and PDI).
+
+def isolated(page: str, text: str) -> int:
+    """How often `text` is on the page, each time alone in a <bdi> or between FSI and PDI (else fails)."""
+    found = [match.start() for match in re.finditer(re.escape(text), page)]
+    for at in found:
+        before, after = page[:at], page[at + len(text):]
+        assert (re.search(r'<bdi( class="team")?>$', before) and after.startswith("</bdi>")) or \
+            (before.endswith("\u2068") and after.startswith("\u2069")), page[max(0, at - 80):at + len(text) + 40]
+    return len(found)
+
+
+def test_a_teams_name_and_texts_keep_their_direction_to_themselves(tmp_path):
+    site = Site(tmp_path)
+    name, question, filename = "Spill \u202eEvil", "How big \u202eis n", "\u05e9\u05dc\u05d5\u05dd.py"
+    ((_, _, password),) = make_accounts(site.store, [(name, "spill")], coach=False)
+    site.passwords["spill"] = password
+    spill = site.client("spill")
+    number = number_of(submit(spill, name=filename))
+    site.grader.grade(number)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', spill.get("/clarifications").text).group(1)
+    assert spill.post("/clarifications", data={"csrf": csrf, "text": question, "problem": ""}).status_code == 303
+    coach = site.client("coach")
+    shown = {path: coach.get(path).text for path in ("/scoreboard", "/submissions", f"/submissions/{number}",
+                                                      "/clarifications", f"/coach/rejudge?team={site.team('spill')}")}
+    assert isolated(shown["/scoreboard"], name) == 1 and isolated(shown["/submissions"], name) == 1  # (were bare)
+    assert isolated(shown[f"/submissions/{number}"], name) == 2  # its row, the rejudge button
+    assert isolated(shown[f"/submissions/{number}"], filename) == 1  # the source's heading
+    assert isolated(shown["/clarifications"], name) == 2 and isolated(shown["/clarifications"], question) == 1
+    confirm = shown[f"/coach/rejudge?team={site.team('spill')}"]
+    assert isolated(confirm, name) == 3  # the title, the heading, the button
+    assert f"<title>Rejudge every submission of \u2068{name}\u2069? · Test</title>" in confirm
+    own = {path: spill.get(path).text for path in ("/scoreboard", "/clarifications", f"/submissions/{number}")}
+    assert isolated(own["/scoreboard"], name) == 1 and isolated(own["/clarifications"], question) == 1
+    assert isolated(own[f"/submissions/{number}"], name) == 1
+    assert isolated(site.client("red").get("/scoreboard").text, name) == 1

@@ -72,7 +72,7 @@ def test_a_rejudge_unfreeze_or_finalize_asked_by_a_link_is_a_page_to_confirm(tmp
     coach = site.client("coach")
     for query, words in ((f"submission={number}", f"Rejudge submission {number}?"),
                          ("problem=adder", "Rejudge every submission of A: Adder?"),
-                         (f"team={site.team('red')}", "Rejudge every submission of Red?")):
+                         (f"team={site.team('red')}", "Rejudge every submission of \u2068Red\u2069?")):
         page = coach.get(f"/coach/rejudge?{query}")
         assert page.status_code == 200 and words in page.text and "1 judged submission(s)" in page.text
     page = coach.get("/coach/freeze?action=unfreeze")
@@ -146,7 +146,7 @@ def test_the_coach_sees_the_source_then_the_failing_tests_output_beside_the_expe
     number = number_of(submit(site.client("red"), WRONG))
     site.grader.grade(number)
     page = site.client("coach").get(f"/submissions/{number}").text
-    assert page.index("<h2>Source (adder.py)</h2>") < page.index("<h2>Test example-0</h2>") < page.index("Tests run")
+    assert page.index("<h2>Source (<bdi>adder.py</bdi>)</h2>") < page.index("<h2>Test example-0</h2>") < page.index("Tests run")
     compared = page[page.index('<div class="compared">'):]
     compared = compared[:compared.index("</section>")]
     assert "<h3>Its output</h3><pre tabindex=\"0\">6</pre>" in compared  # (no team output before)
@@ -176,7 +176,7 @@ def test_clarifications_are_threads_with_unread_badges_and_a_broadcast_answer_qu
     assert badge(blue.get("/problems").text) == "1 new" and badge(red.get("/submissions").text) == "1 new"
     page = blue.get("/clarifications").text
     assert "to question" not in page  # (was "Answer, to question 1": a question blue never saw)
-    assert "A question: May values be empty?" in page and "Answer to every team" in page
+    assert "A question: <bdi>May values be empty?</bdi>" in page and "Answer to every team" in page
     assert badge(blue.get("/problems").text) == ""  # read
     page = red.get("/clarifications").text  # its own question, the answer beneath it
     assert page.index("Your question") < page.index("May values be empty?") < page.index("Answer to every team")

@@ -38,7 +38,8 @@ def _rejudged(serve, fields) -> tuple[str, tuple, str]:
         team = serve.store.row("SELECT name FROM teams WHERE id = ?", found)
         if team is None:
             raise HTTPException(400, f"no team {found}")
-        return "team_id = ?", (found,), f"every submission of {team['name']}"
+        # (FSI ... PDI: the name's direction stays its own in the title, the heading and the button, breaker 47c)
+        return "team_id = ?", (found,), f"every submission of \u2068{team['name']}\u2069"
     raise HTTPException(400, "rejudge what: a submission, a problem or a team")
 
 

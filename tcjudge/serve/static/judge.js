@@ -64,7 +64,11 @@
     link.href = "/submissions/" + s.id;
     link.textContent = s.id;
     cell(row, "").appendChild(link);
-    if (table.getAttribute("data-coach") === "1") cell(row, s.team);
+    if (table.getAttribute("data-coach") === "1") {  // (a <bdi>, as the page's: a team's name keeps its direction)
+      var name = document.createElement("bdi");
+      name.textContent = s.team;
+      cell(row, "", "team").appendChild(name);
+    }
     var problem = cell(row, " " + s.problem_name);
     var letter = document.createElement("span");
     letter.className = "letter";
