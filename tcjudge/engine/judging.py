@@ -19,6 +19,7 @@ from ..problems.format import Data, Problem, TestCase
 from ..problems.tctypes import shorten
 from ..protocol import ACCEPTED, ANSWER_CAP, NOT_STARTED, REJECTED, Limits
 from ..verdicts import RunFacts, Verdict, decide
+from .results import TestResult
 
 RETURNED_SHOWN = 200  # characters of a returned value kept per test (reports show it beside the expected one)
 INPUT_SHOWN = 200  # characters of a failing test's arguments kept
@@ -60,6 +61,18 @@ def judge_program(test: TestCase, facts: RunFacts, problem: Problem,
     if kind == "exit":
         answer, awarded = _check_answer(test, facts, problem, check or test.check or problem.check)
     return *_as_counted(problem, decide(facts, limits_of(problem), report, answer) or (Verdict.AC, "")), awarded
+
+
+def answer_result(test: TestCase, problem: Problem, folder: Path) -> TestResult:
+    """One test of a submit-answer submission: its answer file judged as a program's output."""
+    try:
+        facts, (verdict, message, awarded) = judge_answer(test, problem, folder)
+    except Exception as err:  # a fault of the judge itself, as on a worker
+        return TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
+    verdict, message, score = score_test(test, verdict, message, awarded)
+    failed = verdict is not Verdict.AC
+    return TestResult(test.name, verdict, message=message, input=input_text(test) if failed else "",
+                      output=facts.output if failed else "", score=score)
 
 
 def judge_answer(test: TestCase, problem: Problem, folder: Path) -> tuple[RunFacts, tuple[Verdict, str, Comparison | None]]:

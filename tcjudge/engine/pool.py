@@ -22,7 +22,7 @@ from ..protocol import SOURCE_LIMIT
 from ..record import field, record, replace
 from ..verdicts import Verdict
 from .feed import Feed, Tests
-from .judging import input_text, judge_answer, judge_load, judge_test, returned_text, score_test
+from .judging import answer_result, input_text, judge_load, judge_test, returned_text, score_test
 from .results import GradeResult, TestResult, verdict_only
 from .spares import Spares
 from .overload import Gate, Overloaded
@@ -352,7 +352,7 @@ class Pool:
             self._report_skipped(run, index, on_test)
             return worker
         if run.answers:
-            self._record(run, index, self._judge_answer(run, test), on_test)
+            self._record(run, index, answer_result(test, run.problem, run.solution), on_test)
             return worker
         lost: list[str] = []  # why each worker died under this test
         overloads = 0  # times the machine could not give this test a CPU
@@ -417,18 +417,6 @@ class Pool:
         run.record(index, result)
         if on_test:
             self._callback(on_test, run, index, result)
-
-    @staticmethod
-    def _judge_answer(run: SolutionRun, test: TestCase) -> TestResult:
-        """One test of a submit-answer submission: its answer file judged as a program's output."""
-        try:
-            facts, (verdict, message, awarded) = judge_answer(test, run.problem, run.solution)
-        except Exception as err:  # a fault of the judge itself, as on a worker
-            return TestResult(test.name, Verdict.IE, message=f"internal error: {type(err).__name__}: {err}")
-        verdict, message, score = score_test(test, verdict, message, awarded)
-        failed = verdict is not Verdict.AC
-        return TestResult(test.name, verdict, message=message, input=input_text(test) if failed else "",
-                          output=facts.output if failed else "", score=score)
 
     def _run_test(self, worker: Worker, run: SolutionRun, index: int) -> TestResult | None:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
