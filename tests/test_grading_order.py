@@ -32,3 +32,33 @@ def test_the_solutions_expected_to_time_out_are_graded_first(tmp_path):
         history.close()
     assert order == ["time_limit", "accepted", "wrong_answer"]
     assert [result.solution.stem for result in judged.results] == ["accepted", "wrong_answer", "time_limit"]
+
+
+FAILS_THEN_WAITS = """import time
+class Adder:
+    def add(self, values, factor):
+        if values == (1, 2, 3):  # example-0: wrong, after a while
+            time.sleep(2)
+            return 0
+        while True:  # every later test: never ends (the idle limit stops it)
+            time.sleep(1)
+"""
+
+
+def test_a_test_after_a_failure_that_another_worker_runs_is_ended(tmp_path):
+    """issue 48: at -j2 a run that stops at its first failure had its later tests run on in the other
+    worker to their own limits, though they never count (a submission that must time out: up to its
+    14 s margin on excursion). Now they are ended when the failure is known: the test sleeping in the
+    other worker when example-0 fails at 2 s has no result (before: TLE, idle for 5 s)."""
+    from tcjudge.engine.pool import Pool
+    from tcjudge.record import replace
+
+    solution = tmp_path / "fails_then_waits.py"
+    solution.write_text(FAILS_THEN_WAITS)
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    problem = replace(problem, time_limit=2.0)
+    run = SolutionRun(problem, solution, problem.tests, stop_on_failure=True)
+    with Pool(2) as pool:
+        [result] = pool.grade([run])
+    assert [t.verdict for t in result.tests] == [Verdict.WA, None, None, None], result.tests
+    assert all(later is None or later.verdict is None for later in run.results[1:]), run.results

@@ -134,8 +134,7 @@ AHEAD_CAP = select.PIPE_BUF
 # machine's fault, not the solution's: it is graded again this many times, alone (see Gate), before it is IE,
 # each time with OVERLOAD_PATIENCE times the bound before (30 s, 120 s, 480 s for a 2 s limit): a machine
 # four times as busy as the bound allows costs time, not the verdict.
-OVERLOAD_RETRIES = 2
-OVERLOAD_PATIENCE = 4.0
+OVERLOAD_RETRIES, OVERLOAD_PATIENCE = 2, 4.0
 
 
 class Pool:
@@ -169,6 +168,7 @@ class Pool:
         self._first_test_at = 0.0  # when its first test was done (time.monotonic): the rate counts from there
         self._gate = Gate()
         self._patience = 1.0  # the overload bound's factor for the zygotes loaded from now on (OVERLOAD_PATIENCE)
+        self._running: dict[int, tuple[SolutionRun, int, Worker]] = {}  # per thread: the test its zygote runs
 
     def __enter__(self) -> Pool:
         return self
@@ -367,6 +367,9 @@ class Pool:
             except WorkerDied as err:  # the zygote, not the solution, was lost: once may be transient
                 self._discard(worker)
                 worker = None  # a retry, or the next job, starts a new one
+                if run.skips(index):  # ended by _abandon_after: a test before it failed meanwhile
+                    self._report_skipped(run, index, on_test)
+                    return None
                 lost.append(str(err))
                 if self._cancelled.is_set():  # cancel() killed it: not a result, and never shown
                     result = TestResult(test.name, Verdict.IE, message="the grading was cancelled")
@@ -415,8 +418,16 @@ class Pool:
         if run.verdicts_only:
             result = verdict_only(result)
         run.record(index, result)
+        if run.stop_on_failure and run.first_failure == index:
+            self._abandon_after(run, index)
         if on_test:
             self._callback(on_test, run, index, result)
+
+    def _abandon_after(self, run: SolutionRun, failure: int) -> None:
+        """Kill the zygotes (and so the children) running the run's tests after its first failure: they would
+        not count, and ran on to their limits (a TLE submission's 14 s on excursion: issue 48)."""
+        for worker in [w for other, index, w in list(self._running.values()) if other is run and index > failure]:
+            worker.process.kill()
 
     def _run_test(self, worker: Worker, run: SolutionRun, index: int) -> TestResult | None:
         """One test on this worker (None when the solution does not load); raises WorkerDied."""
@@ -440,7 +451,11 @@ class Pool:
             if not _sent_to(sent, worker, run, index):
                 self._send_test(worker, run, test)
             self._send_ahead(worker, run)
-            facts = worker.answer()
+            self._running[threading.get_ident()] = (run, index, worker)  # (one thread's key: no lock needed)
+            try:
+                facts = worker.answer()
+            finally:
+                del self._running[threading.get_ident()]
             verdict, message, awarded = judge_test(test, facts, run.problem)
         verdict, message, score = score_test(test, verdict, message, awarded)
         failed = verdict is not Verdict.AC  # a failing test keeps what explains it: input and output
@@ -458,12 +473,11 @@ class Pool:
         return worker.send_test(args=test.args, cap=cap)
 
     def _send_ahead(self, worker: Worker, run: SolutionRun) -> None:
-        """Take this thread's next test now and, when it is another plain test of the same solution,
-        send its request before this test's answer is read: the zygote starts it as soon as it has done
-        with this one, where it waited while the judge read, judged and recorded this one's answer
-        (0.4 ms per trivial test at -j1, 0.8 ms at -j2). Its answer is read at its turn; a test the
-        stop on a failure then skips has its answer dropped (see _drop_sent_ahead). Never the last
-        tests of a grading at -j > 1, which another worker thread may be idle to take."""
+        """Take this thread's next test now and, when it is another plain test of the same solution, send
+        its request before this test's answer is read: the zygote starts it when done with this one, not
+        after the judge has read, judged and recorded it (0.4 ms per trivial test at -j1, 0.8 ms at -j2).
+        Its answer is read at its turn (dropped if then skipped: _drop_sent_ahead). Never the last tests
+        of a grading at -j > 1, which another worker thread may be idle to take."""
         slot = self._slot
         if self._gate.limit is not None:  # backed off: one test at a time, none waiting in a zygote
             return
@@ -489,10 +503,9 @@ class Pool:
             slot.sent = (worker, run, index)
 
     def _drop_sent_ahead(self, worker: Worker | None, run: SolutionRun, index: int) -> Worker | None:
-        """Read and drop the answer to this test's request if it was sent ahead; the worker, or None
-        if it died. An answer that takes longer than a new zygote's start is not waited for: the
-        zygote is killed (with the test, a child of it), as a skipped test that runs to its limits
-        (a solution that fails one test, then sleeps or spins on the next) cost the grading that long."""
+        """Read and drop the answer to this test's request if it was sent ahead; the worker, or None if it
+        died. One that takes longer than a new zygote's start is not waited for: the zygote is killed (its
+        child with it), as a skipped test that ran to its limits cost the grading that long."""
         sent, self._slot.sent = self._slot.sent, None
         if worker is None or not _sent_to(sent, worker, run, index):
             return worker
