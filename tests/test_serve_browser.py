@@ -526,3 +526,24 @@ def test_a_long_question_is_counted_not_cut_and_a_long_refusal_wraps_on_a_phone(
     red.goto(f"{server.url}/submit")
     assert "file name" in refusal(red, "a" * 300 + ".py", ACCEPTED)
     assert red.evaluate(OUT_OF_PLACE) == []  # (the refusal quoting the name made the page 2887 px wide)
+
+
+def test_six_tabs_of_a_session_settle_and_a_tab_looked_at_again_gets_its_updates(browser, server):
+    """A session's fifth and sixth tabs end the two oldest tabs' streams, which say so on their page and
+    open none again until they are looked at (breaker 47c F6: each reconnected at once and ended the
+    next oldest, 27 requests in 40 s with six tabs); the tab in use gets its verdict."""
+    context = browser.new_context()
+    tabs = [log_in(context, server, "red", check=False)] + [context.new_page() for _ in range(5)]
+    for tab in tabs:
+        tab.goto(f"{server.url}/submissions")
+    for tab in tabs[:2]:
+        tab.locator("#crowded").wait_for(timeout=30000)  # (before: no such note, and a reconnect)
+    asked = []
+    context.on("request", lambda request: asked.append(request.url) if "/events" in request.url else None)
+    number = submitted(server, "red", ACCEPTED)
+    tabs[-1].locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
+    assert asked == [] and tabs[0].locator("#crowded").is_visible()  # settled: no stream asked again
+    tabs[0].bring_to_front()
+    tabs[0].evaluate("window.dispatchEvent(new Event('focus'))")  # (headless: the tab looked at again)
+    tabs[0].locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
+    assert tabs[0].locator("#crowded").count() == 0 and len(asked) == 1

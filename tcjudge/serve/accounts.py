@@ -77,7 +77,11 @@ def _valid_username(name: str) -> bool:
 
 def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True) -> list[tuple[str, str, str]]:
     """An account per team with a new password (a team's account that exists gets a new one, which
-    ends its sessions); `coach`: the coach's account too (team ''). Returns (team, username, password)."""
+    ends its sessions); `coach`: the coach's account too (team ''). Returns (team, username, password).
+    No team is added once the contest is finalized: its event would follow the feed's end of updates."""
+    new = [team for team, _ in teams if store.row("SELECT 1 FROM teams WHERE name = ?", team) is None]
+    if new and store.meta("finalized") is not None:
+        raise JudgeInputError(f"the contest is finalized: no team is added to its results (team {new[0]!r} is new)")
     ph = hasher()
     made = []
     for number, (team, username) in enumerate(teams, 1):

@@ -32,7 +32,7 @@ from .exports import awards, label
 from .scoreboard import standings
 from .state import Serve, cookie_name
 from .store import (JUDGEMENT_TYPES, add_event, clarification_json, ident, iso, judgement_json, reltime,
-                    run_json, submission_json)
+                    run_json, submission_json, team_json)
 
 KEEPALIVE = 120  # seconds of quiet after which the feed sends a bare newline
 POLL = 0.5  # seconds between the feed's looks at the store
@@ -87,11 +87,6 @@ def max_score(problem) -> float | None:
     return 100.0 if problem.grading is None else problem.grading.root.maximum
 
 
-def team_json(row) -> dict:
-    """A team: its label is its id ("Usable as a label", the spec says of a team's id; label is required)."""
-    return {"id": str(row["id"]), "name": row["name"], "label": str(row["id"]), "display_name": row["name"]}
-
-
 def languages_json(serve: Serve) -> list[dict]:
     return [{"id": lid, "name": LANGUAGE_NAMES[lid], "entry_point_required": False,
              "extensions": [suffix.lstrip(".") for suffix in LANGUAGE_IDS[lid]]} for lid in serve.contest.languages]
@@ -103,8 +98,10 @@ def judgement_types_json() -> list[dict]:
 
 
 def static_events(serve: Serve) -> None:
-    """The feed's objects as the server starts (the contest file may have changed since the last run)."""
+    """The feed's objects as the server starts (the contest file may have changed since the last run);
+    and what is new again before each submission is stored (Serve.announce)."""
     announce(serve, force=True)
+    serve.announce = lambda: announce(serve, force=True)
 
 
 def problem_events(serve: Serve) -> None:
@@ -131,30 +128,33 @@ def announce(serve: Serve, force: bool = False) -> None:
 
 
 def _announce(serve: Serve) -> None:
-    """announce's work: each object now, against its latest event (read once per kind, then kept)."""
+    """announce's work: each object now, against its latest event (the events read once, then those
+    written since, by this process or another: `judge accounts` writes a team's as it makes it). The
+    state comes last: at the start, the problems before the `started` that shows them; at the
+    finalize, nothing after the state whose end_of_updates is set (breaker 47c: a team's event came
+    after it)."""
     current = {("contest", None): contest_json(serve)}
     current |= {("judgement-types", item["id"]): item for item in judgement_types_json()}
     current |= {("languages", item["id"]): item for item in languages_json(serve)}
-    current |= {("state", None): serve.clock.state()}
     current |= {("teams", str(row["id"])): team_json(row) for row in serve.store.rows("SELECT * FROM teams ORDER BY id")}
-    kinds = ["contest", "judgement-types", "languages", "state", "teams", "problems"]
     if serve.clock.started:  # (before: none, and a deletion for each a rehearsal's start announced)
         current |= {("problems", slug): problem_json(serve, i, slug) for i, slug in enumerate(serve.problems)}
+    current |= {("state", None): serve.clock.state()}
+    kinds = ("contest", "judgement-types", "languages", "teams", "problems", "state")
     known = getattr(serve, "announced", None)
     if known is None:
-        known = serve.announced = {}
-    for kind in kinds:
-        if (kind, "*") not in known:  # this kind's latest events, read once
-            known[kind, "*"] = True
-            for row in serve.store.rows("SELECT obj_id, data FROM events WHERE id IN (SELECT MAX(id) FROM events "
-                                        "WHERE type = ? GROUP BY obj_id)", kind):
-                known[kind, row["obj_id"]] = None if row["data"] is None else json.loads(row["data"])
-    gone = [key for key, data in known.items() if key[0] in kinds and key[1] != "*" and data is not None
-            and key not in current and key[0] != "contest"]
+        known = serve.announced = {"read": 0}
+    for row in serve.store.rows(f"SELECT id, type, obj_id, data FROM events WHERE id > ? AND type IN "
+                                f"({', '.join('?' * len(kinds))}) ORDER BY id", known["read"], *kinds):
+        known[row["type"], row["obj_id"]] = None if row["data"] is None else json.loads(row["data"])
+        known["read"] = row["id"]
+    gone = [key for key, data in known.items() if key != "read" and data is not None and key not in current
+            and key[0] != "contest"]
     changes = [(key, data) for key, data in current.items() if known.get(key, None) != data] + \
         [(key, None) for key in gone]
-    if not changes:
-        return
+    changes.sort(key=lambda change: change[0][0] == "state")  # (stable: the state last)
+    if not changes or (known.get(("state", None)) or {}).get("end_of_updates"):
+        return  # (nothing follows the end of updates: a contest file changed after the finalize)
     with serve.store.write() as db:
         for (kind, obj_id), data in changes:
             add_event(db, kind, obj_id, data)
@@ -383,14 +383,18 @@ async def submission_files(request: Request):
     return Response(data, media_type="application/zip")
 
 
-def _view(caller: Caller, show_runs: bool, started: bool) -> tuple[str, tuple]:
+def _view(caller: Caller, show_runs: bool, start: float) -> tuple[str, tuple]:
     """The events a caller sees, as SQL and its arguments: a coach every one; a team the public ones
-    and its own, runs only where the contest shows the failing test, problems only from the start (a
-    rehearsal's, run with `start: now` before the start was moved, named them)."""
+    and its own, runs only where the contest shows the failing test, problems only those announced
+    from the `start` on (a rehearsal's, run with `start: now` before the start was moved, named them).
+    What a team sees grows only at its end, the start's problems too: a feed open across the start
+    is given them there, and its tokens are those a feed opened later counts (breaker 47c: the view,
+    taken with the clock once as the feed opened, left them out of an open feed for good)."""
     if caller.coach:
         return "1", ()
-    runs = ("" if show_runs else " AND type != 'runs'") + ("" if started else " AND type != 'problems'")
-    return f"coach_only = 0 AND (team_id IS NULL OR team_id = ?){runs}", (caller.team_id,)
+    runs = "" if show_runs else " AND type != 'runs'"
+    return f"coach_only = 0 AND (team_id IS NULL OR team_id = ?){runs} AND (type != 'problems' OR time >= ?)", \
+        (caller.team_id, start)
 
 
 def _resumed(serve: Serve, view: tuple[str, tuple], since: int) -> int | None:
@@ -412,7 +416,7 @@ async def event_feed(request: Request):
     serve: Serve = request.app.state.serve
     caller = await _caller(request)
     _contest_check(request, serve)
-    view = _view(caller, serve.contest.show_failing_test, serve.clock.started)
+    view = _view(caller, serve.contest.show_failing_test, serve.clock.start)
     # since_id: the spec's name before 2023-06 (an event's id), read as a token (check-api.sh asks a bad one for 400)
     since = ident(request.query_params.get("since_token", request.query_params.get("since_id", "0")))
     after = None if since is None else await run_in_threadpool(_resumed, serve, view, since)
@@ -427,16 +431,16 @@ async def event_feed(request: Request):
     async def lines():
         last, count, quiet_since, first = after, since, time.monotonic(), True
         while await held.going():
-            rows = await run_in_threadpool(_events_after, serve, view, last, first)
+            rows = await run_in_threadpool(_events_after, serve, caller, last, first)
             first = False
-            ended = False
             for row in rows:
                 last, count = row["id"], count + 1
                 event = event_json(row, serve, count, caller)
                 yield json.dumps(event, separators=(",", ":")) + "\n"
                 quiet_since = time.monotonic()
-                ended = ended or (row["type"] == "state" and bool(event["data"] and event["data"].get("end_of_updates")))
-            if ended or (not stream and len(rows) < 500):
+                if row["type"] == "state" and event["data"] and event["data"].get("end_of_updates"):
+                    return  # (the feed's last event)
+            if not stream and len(rows) < 500:
                 return
             if rows:
                 continue
@@ -465,9 +469,9 @@ def event_json(row, serve: Serve, token: int, caller: Caller) -> dict:
             "token": str(token)}
 
 
-def _events_after(serve: Serve, view: tuple[str, tuple], last: int, first: bool) -> list:
+def _events_after(serve: Serve, caller: Caller, last: int, first: bool) -> list:
     announce(serve, force=first)  # a new request sees the state now; a stream's later polls, once a POLL
-    where, args = view
+    where, args = _view(caller, serve.contest.show_failing_test, serve.clock.start)
     return serve.store.rows(f"SELECT * FROM events WHERE id > ? AND {where} ORDER BY id LIMIT 500", last, *args)
 
 

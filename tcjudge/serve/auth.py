@@ -81,6 +81,7 @@ class Stream:
         self.auth, self.owner, self.session = auth, owner, session  # (session: its digest; None: HTTP Basic's)
         self.password = (caller.username, caller.hash)
         self.ended = False
+        self.crowded = False  # ended to make room for a newer stream of its session or owner
         self._checked = time.monotonic()
 
     async def going(self) -> bool:
@@ -220,7 +221,7 @@ class Auth:
                 if len(theirs) >= cap:
                     if not make_room:
                         return None
-                    theirs[0].ended = True
+                    theirs[0].ended = theirs[0].crowded = True
                     self._streams.remove(theirs[0])
             self._streams.append(opened)
         return opened

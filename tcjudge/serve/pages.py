@@ -157,7 +157,9 @@ def events(request: Request):
     """The caller's submissions' states as server-sent events, sent when anything changed (a team's
     stream holds its own submissions only), or the scoreboard's "it changed" (board=1); and to a page
     that says what it showed of the caller's clarifications, when that changes (a clarification sent
-    to the caller, or read on another page). It ends with its session (auth.Stream)."""
+    to the caller, or read on another page). It ends with its session (auth.Stream); ended to make room
+    for a newer one, it says so first ("crowded"), and its page opens none again until it is looked at
+    (static/judge.js: breaker 47c, six tabs of a session ended each other's streams without end)."""
     from sse_starlette.sse import EventSourceResponse
 
     serve = serve_of(request)
@@ -176,6 +178,8 @@ def events(request: Request):
         seen, last, clarified, said = None, None, None, told
         while True:
             if await request.is_disconnected() or not await held.going():
+                if held.crowded:
+                    yield {"event": "crowded", "data": "1"}
                 return
             if said is not None and serve.clarified != clarified:  # (a clarification sent or read)
                 clarified = serve.clarified
@@ -246,6 +250,8 @@ def clarifications(request: Request, caller: Caller, form):
         if question is None:
             raise HTTPException(400, f"no question {kept['reply_to']}")
     refused = _refused(serve, kept)
+    if refused is None:
+        serve.announce()  # (the problem a question names, announced before it)
     if refused is None and caller.coach:  # an answer (to its team, or to all) or a broadcast
         to_team = question["from_team"] if question and form.get("to") != "all" else None
         problem = kept["problem"] or (question["problem"] if question else None)

@@ -47,6 +47,9 @@ class Serve:
                                                          if slug in problems else slug)
         self._boards: dict[bool, tuple[tuple, str]] = {}  # coach? -> ((the grader's version, started), board_digest)
         self.clarified = 0  # moves when a clarification is sent or read: the pages' streams look again
+        # writes the event feed's news (the start's problems and state) before an event that may name
+        # them: api.announce, which api.static_events sets here (the API is a floor above)
+        self.announce = lambda: None
         self._clarified = threading.Lock()
 
     def page(self, request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
@@ -142,6 +145,7 @@ class Serve:
             raise JudgeInputError(f"the source is over {self.source_limit // 1024} KiB")
         if not any(content.strip() for content in (files.values() if zipped else [data])):
             raise JudgeInputError("the source is empty")  # (a zip's files too)
+        self.announce()  # (at the start, with no feed open: the problems were announced after their submissions)
         number = self.store.add_submission(caller.team_id, problem, language.pop(), filename, data, zipped,
                                            self.clock.now_ms())
         self.grader.wake(caller.team_id)

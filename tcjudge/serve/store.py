@@ -124,10 +124,16 @@ class Store:
 
     # accounts
     def team_id(self, db, name: str) -> int:
+        """The team of this name, made if new: its event in the same transaction, so a team added while
+        the server runs (`judge accounts`, another process) is announced when it is made, before
+        anything it does (breaker 47c: its event came at the next poll of a feed, after its submissions
+        and, at the finalize, after the end of updates)."""
         found = db.execute("SELECT id FROM teams WHERE name = ?", (name,)).fetchone()
         if found:
             return found["id"]
-        return db.execute("INSERT INTO teams (name) VALUES (?)", (name,)).lastrowid
+        number = db.execute("INSERT INTO teams (name) VALUES (?)", (name,)).lastrowid
+        add_event(db, "teams", str(number), team_json({"id": number, "name": name}))
+        return number
 
     def put_account(self, username: str, team: str | None, role: str, password_hash: str) -> None:
         """Make or replace an account (a new password revokes its sessions)."""
@@ -294,6 +300,11 @@ def reltime(ms: int) -> str:
     sign = "-" if ms < 0 else ""
     ms = abs(ms)
     return f"{sign}{ms // 3600000}:{ms % 3600000 // 60000:02}:{ms % 60000 // 1000:02}.{ms % 1000:03}"
+
+
+def team_json(row) -> dict:
+    """A team: its label is its id ("Usable as a label", the spec says of a team's id; label is required)."""
+    return {"id": str(row["id"]), "name": row["name"], "label": str(row["id"]), "display_name": row["name"]}
 
 
 def submission_json(row) -> dict:

@@ -202,10 +202,35 @@
   checkedSubmit();
   countedTexts(document);
   localTimes(document);
-  var source = window.EventSource ? stream() : null;
-  if (source) {
+  // The page's stream, its listeners on it. Ended by the server to make room for a newer stream of the
+  // session (a fifth tab), it says "crowded": closed, not reconnected (each reconnect ended the next
+  // oldest, without end: breaker 47c), and opened again when the tab is looked at once more, which
+  // gives it what changed meanwhile (the stream's first events say the state now).
+  function live() {
+    var source = stream();
+    if (!source) return;
     liveSubmissions(source);
     liveBoard(source);
     liveClarifications(source);
+    source.addEventListener("crowded", function () {
+      source.close();
+      var note = document.createElement("p");
+      note.id = "crowded";
+      note.setAttribute("role", "status");
+      note.textContent = "Live updates paused: this page is open in too many tabs. They resume when you come " +
+        "back to this tab.";
+      document.body.insertBefore(note, document.body.firstChild);
+      function again() {
+        if (document.visibilityState !== "visible") return;
+        document.removeEventListener("visibilitychange", again);
+        window.removeEventListener("focus", again);
+        note.remove();
+        live();
+      }
+      document.addEventListener("visibilitychange", again);
+      window.addEventListener("focus", again);
+    });
   }
+
+  if (window.EventSource) live();
 })();
