@@ -119,7 +119,8 @@ def test_a_graders_failure_is_named_where_the_ie_is_said(tmp_path, judge):
     code, out, err = judge("--problems", package.parent, "check", "-j", "1")
     assert code == 1
     assert f"square.py: it gets IE with 12 s per test ({why})" in err, err
-    assert f"accepted/square.py: IE 0 (expected AC): an internal error decides nothing: {why}\n" in out, out
+    assert f"accepted/square.py: IE 0 (expected AC): {why}\n" in out, out  # (a legacy scoring accepted/: its final verdict)
+    assert f"wrong_answer/plus_one.py: IE 0 (expected WA): an internal error decides nothing: {why}\n" in out, out
     code, out, _ = judge("--problems", package.parent, "grade", package / "submissions/wrong_answer/plus_one.py",
                          "-j", "1")
     assert code != 0 and "first failure: sample/1: " in out, out  # a failing test, then the grader's fault
