@@ -132,7 +132,8 @@ class Store:
         if found:
             return found["id"]
         number = db.execute("INSERT INTO teams (name) VALUES (?)", (name,)).lastrowid
-        add_event(db, "teams", str(number), team_json({"id": number, "name": name}))
+        if db.execute("SELECT 1 FROM events WHERE type = 'contest' LIMIT 1").fetchone():  # (before: the feed's
+            add_event(db, "teams", str(number), team_json({"id": number, "name": name}))  # first announce, after contest)
         return number
 
     def put_account(self, username: str, team: str | None, role: str, password_hash: str) -> None:
