@@ -140,3 +140,24 @@ def test_a_run_that_cannot_be_recorded_is_shown_and_said_not_kept(judge, tmp_pat
     assert "Traceback" not in err and "2 of 2 solutions got their expected verdict" in out, out
     written = json.loads((tmp_path / "check.json").read_text())
     assert written["run"] is None and len(written["solutions"]) == 2
+
+
+def test_a_json_that_does_not_fit_leaves_no_truncated_file(tmp_path, monkeypatch):
+    """An outside tester's --json on a disk that filled: the judge said 'No space left on device' and
+    left a truncated 32 KiB file a tool would read as a result. Now nothing is left at the path."""
+    import errno
+
+    from tcjudge.commands import common
+    from tcjudge.errors import JudgeInputError
+
+    target = tmp_path / "run.json"
+    real_write = Path.write_text
+
+    def fills(path, text, *args, **kwargs):
+        real_write(path, text[:100], *args, **kwargs)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", fills)
+    with pytest.raises(JudgeInputError, match="No space left on device"):
+        common.save_json(target, {"solutions": []})
+    assert not target.exists() and list(tmp_path.iterdir()) == []

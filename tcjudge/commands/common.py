@@ -165,8 +165,13 @@ def make_folder(path: Path) -> None:
 
 
 def save_json(path: Path, data) -> None:
+    """Written whole or not at all: a disk that fills mid-write left a truncated file a tool would read
+    (issue 45, an outside tester), so it is written beside the path and renamed over it."""
+    partial = path.with_name(f".{path.name}.partial")
     try:
-        path.write_text(json.dumps(versioned(data), indent=2) + "\n", encoding="utf-8")
+        partial.write_text(json.dumps(versioned(data), indent=2) + "\n", encoding="utf-8")
+        partial.replace(path)
     except OSError as err:
+        partial.unlink(missing_ok=True)
         raise JudgeInputError(f"cannot write: {err.strerror}", path) from None
     print(f"wrote {path}")
