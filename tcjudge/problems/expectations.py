@@ -324,12 +324,13 @@ class PackageExpectations:
             if key == folder or covers(key, relative):
                 raise fault
         canonical = folder_default(folder)
+        judged_whole = self.final_accepted and canonical == "accepted"  # (a legacy scoring package's accepted/)
         requirements = []
         if canonical is not None:
             permitted, required = self.defaults[canonical]
             base = {"permitted": sorted(spoken(v) for v in permitted), "required": sorted(spoken(v) for v in required)}
             origin = f"submissions/{folder}/"
-            if self.final_accepted and canonical == "accepted":  # (its times still bound the limit from below)
+            if judged_whole:  # (its times still bound the limit from below)
                 base["use_for_time_limit"] = "lower"
             if folder in self.rules:  # the format's way to change a folder's defaults: keys given replace them
                 base |= self.rules[folder]
@@ -341,7 +342,7 @@ class PackageExpectations:
                                                    self.lines[key])
         # partially_accepted/ (scoring problems): accepted, with tests that may fail; its score range is
         # the problem's (Kind.expected_score) unless submissions.yaml says otherwise
-        final_ac = folder == "partially_accepted" or (self.final_accepted and canonical == "accepted")
+        final_ac = folder == "partially_accepted" or judged_whole
         final = frozenset({Verdict.AC}) if final_ac and folder not in self.rules else None
         tag = tagged_verdicts(submission)
         if tag is not None and folder not in LEGACY_FOLDERS:
