@@ -59,3 +59,15 @@ def test_a_package_without_a_time_limit_is_validated_at_the_one_check_computes(j
     assert code == 0, out + err
     assert "Timing 1 submission of legacysum for its time limit (none given)" in out
     assert "legacysum: ok" in out
+
+
+def test_a_key_given_twice_is_a_warning_naming_both_lines(judge, tmp_path):
+    """problemtools (PyYAML) silently takes a repeated key's second value; validate says so (breaker 46b:
+    a package's `limits:` given twice made its margin 4x without a word). Before: 'ok', nothing said."""
+    problems, package = _copy(tmp_path, "testlibbeside")
+    spec = package / "problem.yaml"
+    spec.write_text(spec.read_text() + "limits:\n  time_multiplier: 4\n")
+    code, out, err = judge("--problems", problems, "validate", "testlibbeside")
+    assert code == 0, out + err
+    assert ("problem.yaml:11: warning: 'limits' is given twice (first on line 9): the second is used, as problemtools "
+            "reads it") in out + err

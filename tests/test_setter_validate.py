@@ -300,3 +300,15 @@ def test_validate_draws_its_progress_on_a_terminal_on_stderr_alone(project):
     assert judge.wait() == 0
     assert got[out_reader].decode() == "largest: ok\r\n1 of 1 problem valid\r\n"
     assert "validating largest: " in got[err_reader].decode()
+
+
+def test_a_key_of_our_format_given_twice_is_an_error_naming_both_lines(judge, project):
+    """YAML's loader keeps a repeated key's second value without a word; in our own format that is a
+    mistake to fix, not a reading to guess (before: the second time_limit was used silently)."""
+    spec = project / "problems" / "largest" / "problem.yaml"
+    lines = spec.read_text().splitlines()
+    spec.write_text("\n".join(lines) + "\ntime_limit: 9\n")
+    code, out, err = _validate(judge, project)
+    assert code == 1, out + err
+    first = next(number for number, line in enumerate(lines, 1) if line.startswith("time_limit:"))
+    assert f"problem.yaml:{len(lines) + 1}: error: 'time_limit' is given twice (first on line {first}): say it once" in out

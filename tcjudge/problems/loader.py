@@ -19,7 +19,7 @@ from ..errors import JudgeInputError
 from ..formats import PROBLEM_FORMAT
 from .format import Findings, Kind, Problem
 from .layout import claims_package
-from .yamlio import load_mapping
+from .yamlio import load_mapping, repeated_keys
 
 # (module, instance, is a package kind), asked in this order; METHOD claims any folder left
 KINDS: tuple[tuple[str, str, bool], ...] = (
@@ -51,6 +51,12 @@ def inspect_problem(folder: Path) -> tuple[Problem | None, Findings]:
         findings.errors.append(err)
         return None, findings
     kind = _pick(folder, spec)
+    for key, first, second in repeated_keys(spec_path):  # (a package as problemtools reads it: the second wins)
+        if kind.own_format:
+            findings.error(f"'{key}' is given twice (first on line {first}): say it once", spec_path, second)
+        else:
+            findings.warn(f"'{key}' is given twice (first on line {first}): the second is used, as problemtools "
+                          "reads it", spec_path, second)
     if kind.own_format and spec.get("format_version", PROBLEM_FORMAT) != PROBLEM_FORMAT:
         findings.error(f"format_version: this judge reads problem format {PROBLEM_FORMAT}, not "
                        f"{spec['format_version']!r} (a newer judge may)", spec_path, lines.get("format_version"))

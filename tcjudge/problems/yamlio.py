@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import yaml
 
 CACHE_FOLDER = "yaml"
-CACHE_FORMAT = 1  # what a cached file holds: (key, what load_mapping or load_sequence read), marshalled
+CACHE_FORMAT = 2  # what a cached file holds: (key, what _parse_mapping or _parse_sequence read), marshalled
 KEPT_FILES = 2000  # files kept at most (one per file read; a problem has a few)
 
 
@@ -80,37 +80,49 @@ def load_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """A top-level mapping, with the line of each key and of each nested key or list item, by dotted
     path ("time_limit", "constraints.board", "rules.0"), for messages about that part. An empty
     document is an empty mapping."""
-    return _cached(path, "mapping", _parse_mapping)
+    data, lines, _ = _cached(path, "mapping", _parse_mapping)
+    return data, lines
 
 
-def _parse_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+def repeated_keys(path: Path) -> list[tuple[str, int, int]]:
+    """Each key a mapping of the file gives twice: (its dotted path, the line of its first, of its
+    second), which YAML's loader silently lets win (as PyYAML, and so problemtools, reads it)."""
+    return [tuple(found) for found in _cached(path, "mapping", _parse_mapping)[2]]
+
+
+def _parse_mapping(path: Path) -> tuple[dict[str, Any], dict[str, int], list[tuple[str, int, int]]]:
     import yaml
 
     node = _compose(path)
     if node is None:  # an empty file, or comments only: no keys (a package's testdata.yaml often is)
-        return {}, {}
+        return {}, {}, []
     if not isinstance(node, yaml.MappingNode):
         raise JudgeInputError("expected a mapping (key: value lines) at the top level", path, _line(node))
     lines: dict[str, int] = {}
-    _record_lines(node, "", lines)
+    repeated: list[tuple[str, int, int]] = []
+    _record_lines(node, "", lines, repeated)
     data = _construct(node, path)
-    return data, lines
+    return data, lines, repeated
 
 
-def _record_lines(node: yaml.Node, prefix: str, lines: dict[str, int]) -> None:
+def _record_lines(node: yaml.Node, prefix: str, lines: dict[str, int], repeated: list) -> None:
     import yaml
 
     if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
         for key, value in node.value:
             if isinstance(key, yaml.ScalarNode):
                 path = prefix + key.value
+                if key.value in seen:
+                    repeated.append((path, lines[path], key.start_mark.line + 1))
+                seen.add(key.value)
                 lines.setdefault(path, key.start_mark.line + 1)
-                _record_lines(value, path + ".", lines)
+                _record_lines(value, path + ".", lines, repeated)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             path = f"{prefix}{index}"
             lines.setdefault(path, item.start_mark.line + 1)
-            _record_lines(item, path + ".", lines)
+            _record_lines(item, path + ".", lines, repeated)
 
 
 def load_sequence(path: Path) -> list[Located]:
