@@ -349,3 +349,19 @@ def test_a_legacy_scoring_packages_accepted_are_judged_on_their_final_verdict_an
     assert "Timing 2 submissions of trisum" in out and "warning" not in err, out + err
     assert re.search(r"accepted/float_formula\.py +AC +AC 30 .* ok", out), out
     assert "3 of 3 solutions got their expected verdict" in out and "2 of 3 results reused from the history" in out, out
+
+
+def test_a_test_after_its_groups_first_rejection_decides_nothing(judge, tmp_path):
+    """on_reject: break grades a group only to its first rejected test, and problemtools judges none
+    after it (breaker 50b: ceoi2026 vim's wrong_answer/ submission was a MISMATCH for a TLE there, OK in
+    problemtools). Before: 'secret/group2/02-max got RTE, but submissions/wrong_answer/ permits only AC, WA'."""
+    package = tmp_path / "trisum"
+    shutil.copytree(TRISUM, package)
+    (package / "submissions" / "wrong_answer" / "crashes_late.py").write_text(
+        "n = int(input())\nif n == 10 ** 18:\n    raise SystemExit(3)\nprint(n * (n - 1) // 2 + 1)\n")
+    code, out, err = judge("--problems", tmp_path, "check", "trisum", "--json", tmp_path / "r.json")
+    assert code == 0, out + err
+    solutions = {s["solution"].rsplit("/", 1)[-1]: s for s in json.loads((tmp_path / "r.json").read_text())["solutions"]}
+    late = solutions["crashes_late.py"]
+    assert late["verdict"] == "WA" and [t["verdict"] for t in late["tests"]][-1] == "RE"  # (run, but not read)
+    assert "4 of 4 solutions got their expected verdict" in out

@@ -128,8 +128,11 @@ class GradeResult:
             from ..problems.expectations import TEST_VERDICTS, Requirement  # not on grade's path
 
             expected = replace(expected, final=None, requirements=(Requirement(TEST_VERDICTS, TEST_VERDICTS, ""),))
-        why = expected.mismatch(self.verdict, [(t.name, t.verdict, t.message) for t in self.tests])
         scored = self.scored
+        tests = [(t.name, t.verdict, t.message) for t in self.tests]
+        if scored is not None:  # a test after its group's first rejection (on_reject: break) decides nothing, as
+            tests = [(name, verdict if name in scored.read else None, said) for name, verdict, said in tests]  # problemtools
+        why = expected.mismatch(self.verdict, tests)
         if why is None and self.expected_score is not None:
             total = scored.total if scored is not None else None
             if not self.expected_score.contains(total):

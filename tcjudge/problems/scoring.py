@@ -153,6 +153,7 @@ class Scored:
     verdict: Verdict | None  # legacy: the grader's verdict for the solution; 2025-09: None (pass-fail rules)
     groups: list[GroupScore] = field(default_factory=list)
     fault: str = ""
+    read: set[str] = field(default_factory=set)  # the tests whose results the grading read (on_reject: break)
 
     def to_json(self) -> dict:
         return {"total": self.total, "max": self.maximum, "groups": [g.to_json() for g in self.groups]} | (
@@ -204,6 +205,8 @@ def _grade(group: Group, outcomes: Outcomes, scored: Scored, passed: dict[str, b
         else:
             found = outcomes.get(item)
             result = None if found is None else (found[0], found[1] or 0.0)
+            if result is not None:
+                scored.read.add(item)
         if result is None:
             continue
         results.append(result)
