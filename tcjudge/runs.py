@@ -382,6 +382,43 @@ def grade_and_record(history: History, command: str, argv: list[str], runs: list
     return Judged(results, len(reused), outcome)
 
 
+def may_pass_with_extra_time(result: GradeResult) -> bool:
+    """Whether a package submission misses what it must get by timing out (with_extra_time grades it again)."""
+    return (result.problem.timing is not None and result.mismatch is not None
+            and any(test.verdict is Verdict.TLE for test in result.tests))
+
+
+def with_extra_time(options, runs: list[SolutionRun], judged: Judged) -> Judged:
+    """`judged` (the grading of `runs`), where each package submission that misses what it must get by
+    timing out is graded again at its limit's margin (time_limit_to_tle x the limit) and, when it gets
+    what it must there, stands with that result, said in a note: problemtools judges every submission
+    at both and calls that "OK with extra time" (breaker 50b: kth2019 assassins' wrong_answer/
+    monte_carlo.cc, TLE at the computed 1 s and WA at 2 s, was a MISMATCH here and OK there)."""
+    from .problems.timing import MAX_LIMIT
+    from .reports.history import TIMING_COMMAND
+
+    slow = [index for index, result in enumerate(judged.results) if may_pass_with_extra_time(result)]
+    if not slow:
+        return judged
+    again = []
+    for index in slow:
+        run = runs[index]
+        margin = min(MAX_LIMIT, run.problem.time_limit * run.problem.timing.time_limit_to_tle)
+        again.append(SolutionRun(replace(run.problem, time_limit=margin), run.solution, run.tests, run.stop_on_failure,
+                                 run.expected, run.expected_score, verdicts_only=run.verdicts_only))
+    print(f"Grading {count(len(again), 'submission')} that {'times' if len(again) == 1 else 'time'} out at the limit "
+          "again with extra time, as problemtools does")
+    results = list(judged.results)
+    for index, run, result in zip(slow, again, judge_runs(options, TIMING_COMMAND, again, False).results):
+        if result.mismatch is None:
+            low = judged.results[index]
+            print(f"judge: note: {display_path(result.solution)} gets {low.outcome} at the {low.problem.time_limit:g} s "
+                  f"limit and {result.outcome} at {run.problem.time_limit:g} s ({low.problem.timing.margin_words}): "
+                  f"as expected with extra time, which problemtools accepts", file=sys.stderr)
+            results[index] = result
+    return replace(judged, results=results)
+
+
 def _may_time_out(run: SolutionRun) -> bool:
     """Whether a stored solution is expected to time out: its tests take the longest (each one its whole
     limit), so it is graded first and the grading ends on short tests, both workers busy to the end

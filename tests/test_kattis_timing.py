@@ -186,3 +186,21 @@ def test_one_pass_a_timing_result_is_the_grading_at_the_computed_limit():
     assert _at(1.0, _timed(("a", TLE, 750, 800))) is None  # stopped at 0.75 s: it could pass at 1 s
     assert [t.verdict for t in _at(0.5, _timed(("a", TLE, 750, 800))).tests] == [TLE]
     assert _at(1.0, _timed(("a", AC, 100, 3100))) is None  # 3.1 s of wall time: the 3 s idle limit could stop it
+
+
+def test_a_submission_that_gets_what_it_must_only_with_extra_time_stands_with_a_note(judge, tmp_path):
+    """problemtools judges each submission at the limit and at its margin, and one that gets what it must
+    only at the margin is 'OK with extra time' (breaker 50b: kth2019 assassins' wrong_answer/monte_carlo.cc,
+    TLE at 1 s, WA at 2 s). Before: 'MISMATCH ...: TLE (expected WA)', exit 1."""
+    package = tmp_path / "constsum"
+    shutil.copytree(TESTDATA / "kattis_layouts" / "constsum", package)
+    spec = package / "problem.yaml"
+    spec.write_text(spec.read_text().replace("time_limit: 2", "time_limit: 1"))  # (2025-09: time_limit_to_tle 1.5)
+    (package / "submissions" / "wrong_answer" / "slow_wrong.py").write_text(
+        "import time\nwhile time.process_time() < 1.15:\n    pass\nprint(-1)\n")  # 1.15 s of CPU, whatever the load
+    code, out, err = judge("--problems", tmp_path, "check", "constsum", "--json", tmp_path / "r.json")
+    assert code == 0, out + err
+    assert "SLOW     " in out and "slow_wrong.py: TLE (expected WA)" in out
+    assert "slow_wrong.py gets TLE at the 1 s limit and WA at 1.5 s" in err and "with extra time" in err
+    solutions = {s["solution"].rsplit("/", 1)[-1]: s for s in json.loads((tmp_path / "r.json").read_text())["solutions"]}
+    assert solutions["slow_wrong.py"]["verdict"] == "WA" and solutions["slow_wrong.py"]["matched"]

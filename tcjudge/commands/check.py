@@ -11,7 +11,8 @@ from .. import languages
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json
 from ..text import count, safe_text
-from ..runs import judge_runs, settled_problems, stored_runs, worker_count
+from ..runs import (judge_runs, may_pass_with_extra_time, settled_problems, stored_runs, with_extra_time,
+                    worker_count)
 from .common import add_grading_options, fresh_with_note, refuse_read_only, save_json, save_junit, stored_exit
 
 HELP = "every stored solution must get its expected verdict"
@@ -43,11 +44,11 @@ def run(options) -> int:
 
     def line(result: GradeResult) -> str:
         why = result.mismatch
-        mark = "ok" if why is None else "MISMATCH"
+        mark = "ok" if why is None else "SLOW" if may_pass_with_extra_time(result) else "MISMATCH"
         reason = f": {safe_text(why)}" if why else ""
         return f"  {mark:8} {display_path(result.solution)}: {result.outcome} (expected {result.expectation}){reason}"
 
-    judged = judge_runs(options, "check", runs, fresh_with_note(options), line)  # (stored results show all)
+    judged = with_extra_time(options, runs, judge_runs(options, "check", runs, fresh_with_note(options), line))
     results = judged.results
     print(check_table([check_row(result) for result in results]))
     matched = sum(result.matched for result in results)

@@ -67,7 +67,7 @@ def _grade_submissions(options, catalog: Catalog, slug: str, findings) -> None:
     all), graded as `check` grades them: at its computed time limit where it gives none, by the run
     owner (results reused and recorded, progress on stderr); each that does not get what it must is
     an error, as is each that check leaves out for a fault of its own."""
-    from ..runs import judge_runs, settle_time_limit, stored_runs
+    from ..runs import judge_runs, settle_time_limit, stored_runs, with_extra_time
 
     try:
         problem = catalog.problem(slug)
@@ -81,7 +81,7 @@ def _grade_submissions(options, catalog: Catalog, slug: str, findings) -> None:
         return
     for path, why in catalog.faults.items():
         findings.error(f"left out by check: {why}", path)
-    for result in judge_runs(options, "validate", runs, False).results:
+    for result in with_extra_time(options, runs, judge_runs(options, "validate", runs, False)).results:
         if not result.matched:
             why = result.mismatch
             findings.error(f"gets {result.outcome}, expected {result.expectation}" + (f": {why}" if why else ""),
