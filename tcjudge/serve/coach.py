@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .auth import Caller
@@ -105,10 +105,7 @@ def export(request: Request):
     if request.path_params["format"] not in ("csv", "json", "zip"):
         raise HTTPException(404, "export.csv, export.json or export.zip")
     if request.path_params["format"] == "zip":  # the contest as a CLICS contest package
-        from .api import contest_package
-
-        return Response(contest_package(serve), media_type="application/zip",
-                        headers=_download(f"{serve.contest.id}.zip"))
+        return _package(serve)
     if request.path_params["format"] == "json":
         board = standings(serve.store, serve.contest, serve.clock, list(serve.problems), True)
         board.pop("time")
@@ -116,6 +113,35 @@ def export(request: Request):
                              "scoreboard": board, "awards": exports.awards(serve)},
                             headers=_download("results.json"))
     return _attachment(exports.results_csv(serve), "results.csv")
+
+
+CHUNK = 1 << 20  # bytes of an export's file sent at a time
+
+
+def _package(serve) -> StreamingResponse:
+    """export.zip, written to a file beside the store (its disk, not /tmp's, which may be memory), then
+    sent from it a chunk at a time: the server's memory stays flat whatever the store holds (breaker 50c:
+    built whole in memory). The file has no name: it is gone once sent, or once the coach goes away."""
+    import tempfile
+
+    from .api import contest_package
+
+    file = tempfile.TemporaryFile(dir=serve.store.path.parent, prefix=".export-")
+    try:
+        contest_package(serve, file)
+        size = file.tell()
+        file.seek(0)
+    except BaseException:
+        file.close()
+        raise
+
+    def chunks():
+        with file:
+            while chunk := file.read(CHUNK):
+                yield chunk
+
+    return StreamingResponse(chunks(), media_type="application/zip",
+                             headers=_download(f"{serve.contest.id}.zip") | {"Content-Length": str(size)})
 
 
 def submission_list(request: Request):

@@ -26,6 +26,22 @@ from .store import ident
 TEAM_SEES = "c.from_team = ? OR c.to_team = ? OR (c.from_team IS NULL AND c.to_team IS NULL)"  # its clarifications
 FORM_LIMITS = {"max_files": 1, "max_fields": 20}
 FORM_BYTES = 64 * 1024  # a form's body beyond a source (a clarification's 4000 characters, url-encoded)
+# a team's submissions at once (breaker 50c: one team stored 200 of 253 KiB in 18 s, about 25 GiB an hour,
+# and nothing slowed it): those waiting for their first judgement, and those sent in any minute
+QUEUED, PER_MINUTE = 10, 20
+
+
+class TooMany(JudgeInputError):
+    """A submission over one of its team's bounds (QUEUED, PER_MINUTE): 429, on the page and the API."""
+
+
+def bounded(waiting: int, last_minute: int) -> None:
+    """Refuse a team's submission over its bounds, in words for the team (store.add_submission counts)."""
+    if waiting >= QUEUED:
+        raise TooMany(f"{QUEUED} of your submissions wait for their verdict already: send this one once one "
+                      "of them is judged")
+    if last_minute >= PER_MINUTE:
+        raise TooMany(f"{PER_MINUTE} submissions in the last minute: wait a little before the next one")
 
 
 class Serve:
@@ -147,7 +163,7 @@ class Serve:
             raise JudgeInputError("the source is empty")  # (a zip's files too)
         self.announce()  # (at the start, with no feed open: the problems were announced after their submissions)
         number = self.store.add_submission(caller.team_id, problem, language.pop(), filename, data, zipped,
-                                           self.clock.now_ms())
+                                           self.clock.now_ms(), bounded)
         self.grader.wake(caller.team_id)
         return number
 

@@ -150,8 +150,16 @@ class Store:
 
     # submissions
     def add_submission(self, team_id: int, problem: str, language: str, filename: str, source: bytes, zipped: bool,
-                       contest_ms: int) -> int:
+                       contest_ms: int, bounded=None) -> int:
+        """A team's submission, queued; `bounded(waiting, last_minute)`, given the team's submissions that
+        wait for their first judgement and those of the last minute (counted and added in one transaction:
+        a burst sent at once is counted too), raises to refuse it."""
         with self.write() as db:
+            if bounded is not None:
+                bounded(*db.execute(
+                    "SELECT COALESCE(SUM(state = 'queued' AND NOT EXISTS (SELECT 1 FROM judgements j WHERE "
+                    "j.submission_id = s.id)), 0), COALESCE(SUM(time > ?), 0) FROM submissions s WHERE team_id = ?",
+                    (time.time() - 60, team_id)).fetchone())
             number = db.execute("INSERT INTO submissions (team_id, problem, language, filename, source, zipped, time, "
                                 "contest_ms, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
                                 (team_id, problem, language, filename, source, int(zipped), time.time(),
