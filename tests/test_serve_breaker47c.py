@@ -282,8 +282,8 @@ def test_a_teams_name_and_texts_keep_their_direction_to_themselves(tmp_path):
     assert isolated(shown[f"/submissions/{number}"], filename) == 1  # the source's heading
     assert isolated(shown["/clarifications"], name) == 2 and isolated(shown["/clarifications"], question) == 1
     confirm = shown[f"/coach/rejudge?team={site.team('spill')}"]
-    assert isolated(confirm, name) == 3  # the title, the heading, the button
-    assert f"<title>Rejudge every submission of \u2068{name}\u2069? · Test</title>" in confirm
+    assert isolated(confirm, name) == 2  # the heading, the button (the title's: its controls dropped, breaker 50c)
+    assert "<title>Rejudge every submission of \u2068Spill Evil\u2069? · Test</title>" in confirm
     own = {path: spill.get(path).text for path in ("/scoreboard", "/clarifications", f"/submissions/{number}")}
     assert isolated(own["/scoreboard"], name) == 1 and isolated(own["/clarifications"], question) == 1
     assert isolated(own[f"/submissions/{number}"], name) == 1

@@ -75,3 +75,22 @@ def test_the_contest_package_is_written_to_a_file_holding_one_source_at_a_time(t
     with zipfile.ZipFile(io.BytesIO(answer.content)) as package:
         assert len([name for name in package.namelist() if name.endswith("/files/adder.py")]) == 50
     assert not [path for path in tmp_path.iterdir() if path.name.startswith(".export-")]
+
+
+# F2. A team's name with its own PDI closed the FSI ... PDI around it in the rejudge page's title, heading
+# and button, and its RLO turned the rest of the line ('? · Breaker 50c Practice' drawn reversed).
+
+def test_a_teams_name_stays_isolated_in_the_rejudge_page_whatever_it_holds(tmp_path):
+    import re
+
+    from tcjudge.serve.accounts import make_accounts
+
+    site = Site(tmp_path)
+    name = "Eve\u2069\u202eSpill\u200f\u061c\u2066"
+    make_accounts(site.store, [(name, "eve")], coach=False)
+    page = site.client("coach").get(f"/coach/rejudge?team={site.team('eve')}").text
+    title = re.search("<title>(.*)</title>", page).group(1)
+    assert title == "Rejudge every submission of \u2068EveSpill\u2069? · Test"  # (was the name as it is)
+    assert re.search("<h1>Rejudge every submission of <bdi>(.*)</bdi>\\?</h1>", page).group(1) == name
+    assert re.search("<button[^>]*>Rejudge every submission of <bdi>(.*)</bdi></button>", page).group(1) == name
+    assert "\u2068" not in page.replace(title, "")  # (the heading and the button: a <bdi> isolates, whatever it holds)

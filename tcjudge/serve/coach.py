@@ -7,6 +7,7 @@ a page that says what they will do (GET) and done by its form (POST).
 
 from __future__ import annotations
 
+from markupsafe import Markup
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
@@ -15,31 +16,34 @@ from starlette.routing import Route
 from .auth import Caller
 from . import exports
 from .scoreboard import standings
-from .state import need_coach, number, serve_of, with_form
+from .state import isolated, need_coach, number, serve_of, with_form
 from .views import offered
 
 
 REJUDGED = ("submission", "problem", "team")
 
 
-def _rejudged(serve, fields) -> tuple[str, tuple, str]:
+def _rejudged(serve, fields) -> tuple[str, tuple, str, Markup]:
     """What a rejudge names (a submission, a problem or a team): its condition on the submissions, its
-    argument, and its words for the coach."""
+    argument, and its words for the coach, as text (the page's title) and as HTML (its heading and
+    button: a team's name in a <bdi>, breaker 50c; in the title, state.isolated)."""
     if fields.get("submission"):
         found = number(fields, "submission")
-        return "id = ?", (found,), f"submission {found}"
+        return "id = ?", (found,), f"submission {found}", Markup("submission {}").format(found)
     if fields.get("problem"):
         slug = str(fields["problem"])
         if slug not in serve.problems:
             raise HTTPException(400, f"no problem {slug!r} in this contest")
-        return "problem = ?", (slug,), f"every submission of {serve.letters[slug]}: {serve.problems[slug].name}"
+        what = f"every submission of {serve.letters[slug]}: {serve.problems[slug].name}"
+        return "problem = ?", (slug,), what, Markup("{}").format(what)
     if fields.get("team"):
         found = number(fields, "team")
         team = serve.store.row("SELECT name FROM teams WHERE id = ?", found)
         if team is None:
             raise HTTPException(400, f"no team {found}")
-        # (FSI ... PDI: the name's direction stays its own in the title, the heading and the button, breaker 47c)
-        return "team_id = ?", (found,), f"every submission of \u2068{team['name']}\u2069"
+        # (the name's direction stays its own in the title, the heading and the button, breakers 47c and 50c)
+        return "team_id = ?", (found,), f"every submission of {isolated(team['name'])}", \
+            Markup("every submission of <bdi>{}</bdi>").format(team["name"])
     raise HTTPException(400, "rejudge what: a submission, a problem or a team")
 
 
@@ -47,15 +51,16 @@ def rejudge(request: Request, caller: Caller, form):
     """GET: what the rejudge would judge again, to confirm; POST (the confirmed form): the submissions
     go back to the queue, each keeping its verdict until its new one is written."""
     serve = serve_of(request)
-    where, args, what = _rejudged(serve, form if form is not None else request.query_params)
+    where, args, what, shown = _rejudged(serve, form if form is not None else request.query_params)
     if serve.clock.finalized:
         raise HTTPException(409, "the contest is finalized: its results are final")
     if form is None:
         count = serve.store.row(f"SELECT COUNT(*) AS n FROM submissions WHERE state = 'judged' AND {where}", *args)["n"]
         back = f"/submissions/{args[0]}" if where == "id = ?" else "/submissions"
-        return serve.page(request, "confirm.html", title=f"Rejudge {what}?", action="/coach/rejudge",
+        return serve.page(request, "confirm.html", title=f"Rejudge {what}?", heading=Markup("Rejudge {}?").format(shown),
+                          action="/coach/rejudge",
                           fields={key: value for key, value in request.query_params.items() if key in REJUDGED},
-                          button=f"Rejudge {what}", back=back,
+                          button=Markup("Rejudge {}").format(shown), back=back,
                           explain=f"{count} judged submission(s) will be judged again. Each keeps its verdict until "
                                   "its new one is written, which may differ, and the scoreboard moves with it.")
     count = serve.store.requeue(where, *args)

@@ -182,6 +182,18 @@ class Serve:
         return [test for test in tests if test["name"] in samples]
 
 
+# the bidi controls: embeddings and overrides (LRE, RLE, PDF, LRO, RLO), isolates (LRI, RLI, FSI, PDI),
+# the marks (LRM, RLM, ALM)
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"))
+
+
+def isolated(name: str) -> str:
+    """A name in text alone (a page's <title>), between FSI and PDI so that its direction stays its own,
+    its own bidi controls dropped: a PDI in it closed the FSI, and its RLO turned the rest of the line
+    (breaker 50c: a team named 'Eve' PDI RLO 'Spill'). Where HTML can, a <bdi> isolates it."""
+    return f"\u2068{name.translate(BIDI_CONTROLS)}\u2069"
+
+
 def moment(epoch_ms: int):
     """A moment as a page shows it: a <time> in UTC, which the page's script writes in the reader's own
     time zone."""
