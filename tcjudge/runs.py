@@ -116,16 +116,20 @@ def _expected_score(problem: Problem, stored) -> ScoreRange | None:
     return ScoreRange(*asked) if asked is not None else problem.kind.expected_score(problem, stored.path)
 
 
-def settled_problems(options, catalog: Catalog) -> list[str]:
-    """The problems `check` and `report` grade (Catalog.chosen: the named ones, else every one that
-    loads), each package's time limit computed first, so that both grade a package alike."""
+def settled_runs(options, catalog: Catalog, stop_on_failure: bool,
+                 verdicts_only: bool = False) -> list[SolutionRun]:
+    """The stored runs (stored_runs) of the problems `check` and `report` grade (Catalog.chosen: the
+    named ones, else every one that loads), each package's time limit computed first, so that both
+    grade a package alike; where it is computed, the runs that bound it from neither side are graded
+    beside those that must time out (settle_time_limit's `along`: one grading after the limit, not two)."""
     slugs = catalog.chosen(options.slugs)
+    runs = stored_runs(catalog, slugs, stop_on_failure, verdicts_only)
     for slug in slugs:
-        settle_time_limit(options, catalog, catalog.problem(slug))
-    return slugs
+        settle_time_limit(options, catalog, catalog.problem(slug), [run for run in runs if run.problem.slug == slug])
+    return runs
 
 
-def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
+def settle_time_limit(options, catalog: Catalog, problem: Problem, along: list[SolutionRun] = ()) -> None:
     """A package that gives no time limit gets the one its format computes from its submissions'
     running times (problems/timing.py), kept in the history with what it depends on (reports/
     kept_limits.py) and taken from there while nothing of that changes. To compute it, the tests that
@@ -134,7 +138,9 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
     it came from, and the tests that bound it from above are graded at `time_limit_to_tle` x the limit:
     each such submission must still time out on one of them, else a warning names it. Both gradings
     are the submissions' gradings at the limit too (one pass, issue 48): each result that the limit
-    decides exactly (_at_limit) is recorded at it, so that the command's own grading reuses it."""
+    decides exactly (_at_limit) is recorded at it, so that the command's own grading reuses it; and so
+    are `along`, the command's own runs of the problem, those of them that bound the limit from neither
+    side graded beside those that must time out (one pass: no second grading after the limit's)."""
     timing = problem.timing
     if timing is None:
         return
@@ -160,7 +166,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem) -> None:
             for warning in kept.warnings:
                 print(f"judge: warning: {warning}", file=sys.stderr)
             return
-        warnings, judged = _compute_time_limit(options, problem, stored, history)
+        warnings, judged = _compute_time_limit(options, problem, stored, history, along)
         if problem.time_limit_from.startswith("computed") and Verdict.IE not in judged:  # (an IE: timed again next time)
             kept_limits.keep(problem.slug, *key, problem.time_limit, problem.time_limit_from, warnings)
     finally:
@@ -176,7 +182,8 @@ def _limit_key(history, problem: Problem, stored) -> tuple[str, str, str]:
     return problem_hash(problem.path), basis([verdict_machine(s.path, problem) for s in stored]), history.engine
 
 
-def _compute_time_limit(options, problem: Problem, stored, history) -> tuple[list[str], set[Verdict]]:
+def _compute_time_limit(options, problem: Problem, stored, history, along: list[SolutionRun] = ()
+                        ) -> tuple[list[str], set[Verdict]]:
     """Time the submissions, set the problem's limit (see settle_time_limit); the warnings said, and
     the verdicts the timing runs got."""
     from .problems.expectations import UNTIMED
@@ -214,11 +221,14 @@ def _compute_time_limit(options, problem: Problem, stored, history) -> tuple[lis
     margin = min(MAX_LIMIT, problem.time_limit * timing.time_limit_to_tle)
     upper = _bounding_runs(problem, stored, "upper", margin)
     if upper:
+        bounding = {run.solution for run in lower + upper}
+        beside = [run for run in along if run.solution not in bounding]  # (at the limit: recorded as the command's)
         print(f"Timing {count(len(upper), 'submission')} of {problem.slug} that must time out at "
-              f"{timing.time_limit_to_tle:g}x its limit")
+              f"{timing.time_limit_to_tle:g}x its limit" + (f", grading {count(len(beside), 'other')} beside them"
+                                                           if beside else ""))
         for run in upper:  # (graded to the margin, stopped at its first failure at the limit: one pass)
             run.stops_above_ms = problem.time_limit * 1000
-        results = judge_runs(options, TIMING_COMMAND, upper, fresh).results
+        results = judge_runs(options, TIMING_COMMAND, upper + beside, fresh).results[:len(upper)]
         judged |= {Verdict.TLE if _over_limit(result, problem) else result.verdict for result in results}
         for result in results:
             _say_margin(result, problem, margin, warn)

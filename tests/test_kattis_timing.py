@@ -204,3 +204,14 @@ def test_a_submission_that_gets_what_it_must_only_with_extra_time_stands_with_a_
     assert "slow_wrong.py gets TLE at the 1 s limit and WA at 1.5 s" in err and "with extra time" in err
     solutions = {s["solution"].rsplit("/", 1)[-1]: s for s in json.loads((tmp_path / "r.json").read_text())["solutions"]}
     assert solutions["slow_wrong.py"]["verdict"] == "WA" and solutions["slow_wrong.py"]["matched"]
+
+
+def test_check_grades_the_submissions_that_bound_nothing_beside_those_that_must_time_out(judge, tmp_path):
+    """One grading after the limit (issue 48): brute_force/ (use_for_time_limit: false) and rejected/ bound
+    the limit from neither side, so they are graded with the submissions that must time out, at the
+    computed limit, and check reuses those results. Before: a third grading of them after both timings."""
+    code, out, err = judge("--problems", PACKAGES, "--history", tmp_path / "h.sqlite", "check", "digitsum", "-j", "2")
+    assert code == 0, out + err
+    assert "that must time out at 1.5x its limit, grading 2 others beside them" in out
+    for name in ("brute_force/walks_up.py", "rejected/long_numbers_plus_one.py"):
+        assert re.search(rf"ok +\S*{name}: \S+ \(expected [^)]*\) \(reused\)", out), out

@@ -11,7 +11,7 @@ from .. import languages
 from ..problems.catalog import Catalog, display_path
 from ..reports.tables import changes_section, check_row, check_table, left_out_note, reused_note, run_json
 from ..text import count, safe_text
-from ..runs import (judge_runs, may_pass_with_extra_time, settled_problems, stored_runs, with_extra_time,
+from ..runs import (judge_runs, may_pass_with_extra_time, settled_runs, with_extra_time,
                     worker_count)
 from .common import add_grading_options, fresh_with_note, refuse_read_only, save_json, save_junit, stored_exit
 
@@ -32,9 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(options) -> int:
     refuse_read_only(options)
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
-    slugs = settled_problems(options, catalog)  # (one that does not load is left out: catalog.broken)
-    runs = stored_runs(catalog, slugs, stop_on_failure=not options.all_tests,
-                        verdicts_only=options.hide_expected)
+    # (a problem that does not load is left out: catalog.broken)
+    runs = settled_runs(options, catalog, stop_on_failure=not options.all_tests, verdicts_only=options.hide_expected)
     print(f"Checking {count(len(runs), 'stored solution')} of {count(len({run.problem.slug for run in runs}), 'problem')} "
           f"with {worker_count(options)} worker(s)")
     for problem in sorted({run.problem.slug: run.problem for run in runs}.values(), key=lambda p: p.slug):

@@ -15,7 +15,7 @@ from ..reports.pages import write_index
 from ..reports.tables import (changes_section, check_row, check_table, internal_errors, left_out_note, reused_note,
                               run_json, write_report)
 from ..text import count
-from ..runs import judge_runs, settled_problems, stored_runs
+from ..runs import judge_runs, settled_runs
 from .common import add_grading_options, fresh_with_note, make_folder, refuse_read_only, save_json, stored_exit
 
 HELP = "grade every stored solution on every test; write reports/"
@@ -33,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(options) -> int:
     refuse_read_only(options)
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
-    slugs = settled_problems(options, catalog)  # (one that does not load is left out: catalog.broken)
-    runs = stored_runs(catalog, slugs, stop_on_failure=False, verdicts_only=options.hide_expected)
+    # (a problem that does not load is left out: catalog.broken)
+    runs = settled_runs(options, catalog, stop_on_failure=False, verdicts_only=options.hide_expected)
     make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
     started = time.monotonic()
     judged = judge_runs(options, "report", runs, fresh_with_note(options))
