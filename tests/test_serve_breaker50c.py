@@ -94,3 +94,77 @@ def test_a_teams_name_stays_isolated_in_the_rejudge_page_whatever_it_holds(tmp_p
     assert re.search("<h1>Rejudge every submission of <bdi>(.*)</bdi>\\?</h1>", page).group(1) == name
     assert re.search("<button[^>]*>Rejudge every submission of <bdi>(.*)</bdi></button>", page).group(1) == name
     assert "\u2068" not in page.replace(title, "")  # (the heading and the button: a <bdi> isolates, whatever it holds)
+
+
+# F3. A question of one letter under 1500 combining marks made the coach's clarifications page 10,071 px
+# wide, and a team's name of 260 widened the scoreboard's team column past every problem; names that
+# differ only by invisible characters or look-alike letters were taken without a word.
+
+ZALGO_NAME = "a" + "\u0336" * 60 + "Zalgo" + "\u0489" * 200
+ZALGO_TEXT = "a" + "\u0489" * 1500 + " is the limit 1e9" + "\u0336" * 1000
+
+
+def test_runs_of_combining_marks_are_capped_as_a_name_or_question_is_stored(tmp_path, capsys):
+    from tcjudge.serve.accounts import make_accounts
+    from tcjudge.serve.store import MARKS
+
+    from .test_serve_findings import ask
+
+    site = Site(tmp_path)
+    make_accounts(site.store, [(ZALGO_NAME, "zalgo"), ("Vi\u1ec7t Nam", "viet")], coach=False)
+    names = {row["name"] for row in site.store.rows("SELECT name FROM teams")}
+    assert "a" + "\u0336" * MARKS + "Zalgo" + "\u0489" * MARKS in names  # (was the name whole)
+    assert "Vi\u1ec7t Nam" in names and "\u0336" * (MARKS + 1) not in "".join(names)  # a real accent stays
+    make_accounts(site.store, [(ZALGO_NAME, "zalgo")], coach=False)  # the same team again, not another
+    assert len(site.store.rows("SELECT name FROM teams")) == 4
+    assert ask(site.client("red"), ZALGO_TEXT).status_code == 303
+    (stored,) = site.store.rows("SELECT text FROM clarifications")
+    assert stored["text"] == "a" + "\u0489" * MARKS + " is the limit 1e9" + "\u0336" * MARKS
+    capsys.readouterr()
+    make_accounts(site.store, [("Zed", "zed"), ("Zed\u200b", "zed2"), ("\u0420ed Rovers", "rovers"),
+                               ("Ped Rovers", "peds"), ("\uff32ed", "red2")], coach=False)
+    warned = capsys.readouterr().err
+    assert "'Zed' and 'Zed\\u200b' look alike" in warned  # (before: not a word)
+    assert "'\\u0420ed Rovers' and 'Ped Rovers' look alike" in warned
+    assert "'Red' and '\\uff32ed' look alike" in warned  # a fullwidth R: NFKC
+    assert warned.count("look alike") == 3
+    assert len(site.store.rows("SELECT name FROM teams")) == 9  # each taken
+
+
+def test_a_name_or_question_that_no_wrap_breaks_is_clipped_not_widening_the_page(tmp_path):
+    """In chromium (skipped where it or Playwright is missing): a name and a question stored before
+    their marks were capped, as tests/test_serve_browser.py's pages are checked."""
+    import sqlite3
+
+    from .browser import FLAGS, chromium, missing
+
+    if missing() is not None:
+        pytest.skip(str(missing()))
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    from .test_serve_browser import OUT_OF_PLACE, log_in
+    from .test_serve_server import Server
+
+    server = Server(tmp_path)
+    with sqlite3.connect(server.store_path) as db:  # (as stored before the cap: Store.team_id caps it now)
+        db.execute("UPDATE teams SET name = ? WHERE name = 'Green'", (ZALGO_NAME,))
+        db.execute("INSERT INTO clarifications (from_team, text, time, contest_ms) SELECT id, ?, 0, 0 FROM teams "
+                   "WHERE name = 'Red'", (ZALGO_TEXT,))
+    server.start()
+    try:
+        with sync_api.sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium(), args=[f for f in FLAGS if f != "--headless"])
+            for width, height in ((1366, 768), (390, 844)):
+                for username, paths in (("coach", ("/clarifications", "/scoreboard", "/submissions")),
+                                        ("red", ("/scoreboard",))):
+                    page = log_in(browser.new_context(viewport={"width": width, "height": height}), server, username,
+                                  check=False)
+                    for path in paths:
+                        page.goto(server.url + path)
+                        assert page.evaluate(OUT_OF_PLACE) == [], (width, username, path)  # (10,071 px wide)
+                        if path == "/scoreboard":  # the team column leaves the others in view
+                            seen = page.evaluate("document.querySelector('.wide').getBoundingClientRect().right")
+                            box = page.get_by_role("columnheader", name="Solved").bounding_box()
+                            assert box["x"] + box["width"] <= seen, (width, username)
+            browser.close()
+    finally:
+        server.kill(15)

@@ -75,13 +75,41 @@ def _valid_username(name: str) -> bool:
     return 0 < len(name) <= 40 and all(c.isalnum() or c in "_.-" for c in name)
 
 
+# letters of other scripts drawn as a Latin one (Cyrillic, Greek): a name made of them reads as another
+LOOKALIKE = str.maketrans("АВЕКМНОРСТХаеорсухіјѕԁӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινρυ",
+                          "ABEKMHOPCTXaeopcyxijsdlABEZHIKMNOPTYXoivpu")
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: without its invisible characters (Unicode's format characters: zero-width
+    spaces and joiners, bidi controls), NFKC and casefolded, other scripts' Latin look-alikes as Latin."""
+    import unicodedata
+
+    visible = "".join(c for c in name if unicodedata.category(c) != "Cf").translate(LOOKALIKE)
+    return unicodedata.normalize("NFKC", visible).casefold().translate(LOOKALIKE)
+
+
+def lookalikes(names: list[str]) -> None:
+    """A warning for each two names that differ only by invisible characters or look-alike letters
+    (breaker 50c: 'Zed' and 'Zed' with a zero-width space, 'Ped Rovers' with a Cyrillic P, were taken
+    without a word): a team may mean to pass for another on the scoreboard. Not refused: the coach's
+    list may hold two such teams on purpose."""
+    seen: dict[str, str] = {}
+    for name in dict.fromkeys(names):
+        other = seen.setdefault(skeleton(name), name)
+        if other != name:
+            print(f"judge: warning: teams {ascii(other)} and {ascii(name)} look alike (they differ only by invisible "
+                  "characters or letters of another script that look the same)", file=sys.stderr)
+
+
 def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True) -> list[tuple[str, str, str]]:
     """An account per team with a new password (a team's account that exists gets a new one, which
     ends its sessions); `coach`: the coach's account too (team ''). Returns (team, username, password).
     No team is added once the contest is finalized: its event would follow the feed's end of updates."""
-    new = [team for team, _ in teams if store.row("SELECT 1 FROM teams WHERE name = ?", team) is None]
+    new = [team for team, _ in teams if not store.has_team(team)]
     if new and store.meta("finalized") is not None:
         raise JudgeInputError(f"the contest is finalized: no team is added to its results (team {new[0]!r} is new)")
+    lookalikes([row["name"] for row in store.rows("SELECT name FROM teams ORDER BY id")] + [team for team, _ in teams])
     ph = hasher()
     made = []
     for number, (team, username) in enumerate(teams, 1):

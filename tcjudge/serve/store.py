@@ -128,6 +128,7 @@ class Store:
         the server runs (`judge accounts`, another process) is announced when it is made, before
         anything it does (breaker 47c: its event came at the next poll of a feed, after its submissions
         and, at the finalize, after the end of updates)."""
+        name = tamed(name)
         found = db.execute("SELECT id FROM teams WHERE name = ?", (name,)).fetchone()
         if found:
             return found["id"]
@@ -135,6 +136,10 @@ class Store:
         if db.execute("SELECT 1 FROM events WHERE type = 'contest' LIMIT 1").fetchone():  # (before: the feed's
             add_event(db, "teams", str(number), team_json({"id": number, "name": name}))  # first announce, after contest)
         return number
+
+    def has_team(self, name: str) -> bool:
+        """Whether a team of this name is stored (as team_id would store it)."""
+        return self.row("SELECT 1 FROM teams WHERE name = ?", tamed(name)) is not None
 
     def put_account(self, username: str, team: str | None, role: str, password_hash: str) -> None:
         """Make or replace an account (a new password revokes its sessions)."""
@@ -212,6 +217,7 @@ class Store:
                           text: str, contest_ms: int, waiting: int | None = None) -> int | None:
         """A clarification; a team's question only while fewer than `waiting` of its questions wait for
         an answer (counted and added in one transaction: a burst sent at once is counted too), else None."""
+        text = tamed(text)
         with self.write() as db:
             if waiting is not None and db.execute(
                     "SELECT COUNT(*) FROM clarifications q WHERE q.from_team = ? AND NOT EXISTS "
@@ -288,6 +294,23 @@ def add_event(db, kind: str, obj_id: str | None, data, team_id: int | None = Non
     """An event of the feed, visible to everyone logged in, to one team (and the coaches), or to the coaches."""
     db.execute("INSERT INTO events (type, obj_id, data, team_id, coach_only, time) VALUES (?, ?, ?, ?, ?, ?)",
                (kind, obj_id, None if data is None else json.dumps(data), team_id, int(coach_only), time.time()))
+
+
+MARKS = 4  # combining marks kept in a row (a letter with two accents has two; Zalgo text, hundreds)
+
+
+def tamed(text: str) -> str:
+    """A team's text (a name, a clarification) as it is stored: a run of combining marks cut to MARKS
+    (breaker 50c: one letter with 1500 marks made the coach's clarifications page 10,071 px wide, and a
+    name's 200 widened the scoreboard's team column past every problem: a grapheme cluster never wraps)."""
+    import unicodedata
+
+    kept, run = [], 0
+    for character in text:
+        run = run + 1 if unicodedata.category(character)[0] == "M" else 0
+        if run <= MARKS:
+            kept.append(character)
+    return "".join(kept)
 
 
 def ident(text: str) -> int | None:
