@@ -168,3 +168,33 @@ def test_a_name_or_question_that_no_wrap_breaks_is_clipped_not_widening_the_page
             browser.close()
     finally:
         server.kill(15)
+
+
+# F4. An answer to every team gave each team's API the asking team's question's id (reply_to_id), a
+# question it cannot read (404) and a number its view never had.
+
+def test_an_answer_to_every_team_names_no_question_a_team_cannot_read(tmp_path):
+    from .test_serve import csrf_of
+    from .test_serve_attacks import events, feed
+    from .test_serve_findings import ask
+
+    site = Site(tmp_path)
+    assert ask(site.client("red"), "Is n > 0?").status_code == 303
+    (question,) = site.store.rows("SELECT id FROM clarifications")
+    coach = site.client("coach")
+    for to in ("all", None):  # an answer to every team, then one to red alone
+        form = {"csrf": csrf_of(coach.get("/clarifications").text), "text": "Yes.", "reply_to": str(question["id"])}
+        assert coach.post("/clarifications", data=form | ({"to": to} if to else {})).status_code == 303
+    url = f"/api/contests/{site.contest.id}/clarifications"
+
+    def replies(username: str) -> tuple[list, list]:
+        listed = api(site).get(url, auth=(username, site.passwords[username])).json()
+        fed = [event["data"] for event in events(feed(site, username)[1]) if event["type"] == "clarifications"]
+        return ([item["reply_to_id"] for item in listed if item["from_team_id"] is None],
+                [item["reply_to_id"] for item in fed if item["from_team_id"] is None])
+
+    asked = str(question["id"])
+    assert replies("blue") == ([None], [None])  # (was the id of red's question, 404 to blue)
+    assert replies("red") == ([asked, asked], [asked, asked])  # its own question's answers
+    assert replies("coach") == ([asked, asked], [asked, asked])
+    assert api(site).get(f"{url}/{asked}", auth=("blue", site.passwords["blue"])).status_code == 404

@@ -263,7 +263,8 @@ def _endpoint(request: Request, caller: Caller):
     if kind in ("judgements", "runs"):
         return _one(_judged(serve, caller, kind), request)
     if kind == "clarifications":
-        return _one([clarification_json(row) for row in _clarification_rows(serve, caller)], request)
+        return _one([_asked(clarification_json(row), serve, caller) for row in _clarification_rows(serve, caller)],
+                    request)
     if kind == "scoreboard":
         return JSONResponse(scoreboard_json(serve, caller))
     raise HTTPException(404, "not found")
@@ -289,6 +290,16 @@ def _seen(judgement: dict, serve: Serve, caller: Caller, row) -> dict:
         return judgement
     measured = serve.measured(caller, row["problem"], [test for test in json.loads(row["tests"]) if test["verdict"]])
     return judgement | {"max_run_time": round(max(test["cpu_ms"] for test in measured) / 1000, 3) if measured else None}
+
+
+def _asked(data: dict, serve: Serve, caller: Caller) -> dict:
+    """A clarification as the caller may see it: a team's `reply_to_id` is null where the question is
+    another team's (an answer to every team), which it cannot read (breaker 50c: blue was given red's
+    question's id, 404 to it, and a number its view never had; the pages quote the question's text)."""
+    if caller.coach or data["reply_to_id"] is None:
+        return data
+    asked = serve.store.row("SELECT from_team FROM clarifications WHERE id = ?", int(data["reply_to_id"]))
+    return data if asked is not None and asked["from_team"] == caller.team_id else data | {"reply_to_id": None}
 
 
 def _clarification_rows(serve: Serve, caller: Caller) -> list:
@@ -462,7 +473,8 @@ async def event_feed(request: Request):
 def event_json(row, serve: Serve, token: int, caller: Caller) -> dict:
     """A stored event as the feed's notification {type, id, data, token} (`token`: its place in its
     reader's view); a contest's id is null ("If type is contest, then id must be null": a store from
-    before this rule kept the contest's id); a judgement as the caller may see it (_seen)."""
+    before this rule kept the contest's id); a judgement and a clarification as the caller may see
+    them (_seen, _asked)."""
     data = None if row["data"] is None else json.loads(row["data"])
     if isinstance(data, dict):
         _fill(data, serve)
@@ -470,6 +482,8 @@ def event_json(row, serve: Serve, token: int, caller: Caller) -> dict:
         data = _seen(data, serve, caller, serve.store.row(
             "SELECT j.tests, s.problem FROM judgements j JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
             int(row["obj_id"])))
+    if row["type"] == "clarifications" and data:
+        data = _asked(data, serve, caller)
     return {"type": row["type"], "id": None if row["type"] == "contest" else row["obj_id"], "data": data,
             "token": str(token)}
 
