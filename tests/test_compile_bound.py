@@ -200,3 +200,35 @@ def test_nothing_of_a_compile_outlives_the_judge(tmp_path, ending):
             break
         time.sleep(0.1)
     assert not compilers()
+
+
+def _sleeps(marker: str) -> list[psutil.Process]:
+    return [p for p in psutil.process_iter(["cmdline"]) if (p.info["cmdline"] or [])[-1:] == [marker]]
+
+
+@pytest.mark.parametrize("ends", ["by itself", "at the bound"])
+def test_nothing_a_compile_started_outlives_it_even_in_a_session_of_its_own(tmp_path, monkeypatch, ends):
+    """Breaker 50c F6: a Haskell source's pragma ran a shell at compile time whose `setsid sleep &` left
+    the process group, and outlived the compile and its grading (the group's SIGKILL missed it). The
+    compile's supervisor now kills everything below it before it ends, however the compile ends."""
+    marker = str(32_000_000 + os.getpid())
+    stay = "" if ends == "by itself" else f"; sleep {marker}"
+    monkeypatch.setattr(build, "COMPILE_LIMITS", build.CompileLimits(wall_seconds=3.0))
+    build.run_confined(["/usr/bin/sh", "-c", f"setsid sleep {marker} > /dev/null 2>&1 < /dev/null &{stay}"],
+                       tmp_path, list(build.SYSTEM_READABLE), {"PATH": "/usr/bin"})
+    left = _sleeps(marker)
+    for process in left:  # (the test's own cleaning, before it fails)
+        process.kill()
+    assert not left  # (before: one `sleep`, its parent init, a session of its own)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a compiler as root: elsewhere it holds no capability to drop")
+def test_a_compiler_run_as_root_holds_no_capability(tmp_path):
+    """Breaker 50c F6: the shell GHC ran for a pragma held the judge's capabilities (CapEff 000001fffeffffff:
+    raw sockets, the clock, reboot). Now none: effective, permitted, inheritable, bounding, ambient."""
+    status, message = build.run_confined(["/usr/bin/grep", "^Cap", "/proc/self/status"], tmp_path,
+                                         list(build.SYSTEM_READABLE) + ["/proc"], {"PATH": "/usr/bin"})
+    assert status == 0, message
+    caps = dict(line.split(":\t") for line in message.splitlines())
+    assert {name: int(value, 16) for name, value in caps.items()} == {
+        "CapInh": 0, "CapPrm": 0, "CapEff": 0, "CapBnd": 0, "CapAmb": 0}, message

@@ -290,6 +290,8 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                 break
             kept += chunk[: max(0, limits.message_bytes - len(kept))]
     finally:
+        if process.poll() is None:  # stopped at the bound, or the judge interrupted
+            _stop_supervisor(process)
         try:
             os.killpg(process.pid, signal.SIGKILL)  # the compiler's helpers too, finished or not
         except (ProcessLookupError, PermissionError):
@@ -313,6 +315,17 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     elif stopped:
         message = _stopped_message(message, limits)
     return (None if stopped else status), message
+
+
+def _stop_supervisor(process: subprocess.Popen, patience: float = 5.0) -> None:
+    """Have the compile's supervisor kill every process of the compile, those that left its process
+    group included (its SIGTERM handler), before the group is killed: a SIGKILL of the group alone
+    would leave what left it running."""
+    try:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=patience)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
 
 
 def _group_stats(group: int) -> list[list[bytes]]:
@@ -385,7 +398,7 @@ def _die_with_the_judge(judge: int | None) -> None:
     adopted here) is killed: SIGTERM on the judge's death, caught, kills the group."""
     from tcjudge.engine.sandbox import _sys
 
-    signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
+    signal.signal(signal.SIGTERM, lambda *_: (_kill_descendants(), os.killpg(0, signal.SIGKILL)))
     _sys.check(_sys.libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl(PR_SET_CHILD_SUBREAPER)")
     _sys.check(_sys.libc().prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
     if judge is not None and os.getppid() != judge:  # the judge died before the prctl
@@ -399,6 +412,7 @@ def _end_as(compiler: int) -> None:
         pid, status = os.wait()
         if pid == compiler:
             break
+    _kill_descendants()  # (what left the group: breaker 50c's `setsid sleep` outlived the compile)
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -407,6 +421,50 @@ def _end_as(compiler: int) -> None:
         os.kill(os.getpid(), number)
         os._exit(128 + number)  # (a signal whose default is not to end a process: never one that killed it)
     os._exit(os.waitstatus_to_exitcode(status))
+
+
+def _kill_descendants(rounds: int = 100) -> None:
+    """Kill every process below this supervisor, those that left its process group (setsid) too, and
+    reap them: each killed one's children are adopted here (a subreaper), killed the next round."""
+    me = os.getpid()
+    for _ in range(rounds):
+        parents = {}
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                        fields = handle.read().rpartition(b")")[2].split()
+                except OSError:  # ended meanwhile
+                    continue
+                if fields[0] != b"Z":
+                    parents[int(entry.name)] = int(fields[1])
+        below = {me}
+        grown = True  # (a child's pid is not always above its parent's: grown until nothing is added)
+        while grown:
+            found = {pid for pid, parent in parents.items() if parent in below} - below
+            below |= found
+            grown = bool(found)
+        below.discard(me)
+        if not below:
+            break
+        for pid in below:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.01)  # (a killed process runs on until it is scheduled to die)
+        _reap()
+
+
+def _reap() -> None:
+    """Reap the children that have ended (zombies), without waiting for the others."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def _confine_and_exec(spec: dict) -> None:
@@ -419,6 +477,9 @@ def _confine_and_exec(spec: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
     _landlock_compiler(spec["readable"], spec["hidden"], spec["folder"])
+    from tcjudge.engine.sandbox import drop_all_capabilities
+
+    drop_all_capabilities()  # (as root: what the compiler runs must not hold the judge's; breaker 50c F6)
     os.execve(spec["argv"][0], spec["argv"], spec["env"])
 
 

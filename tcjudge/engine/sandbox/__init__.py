@@ -371,6 +371,15 @@ def drop_bounding_set() -> None:
         prctl(_sys.PR_CAPBSET_DROP, cap, 0, 0, 0)  # (fails without CAP_SETPCAP: each child then drops it)
 
 
+def drop_all_capabilities() -> None:
+    """As root, keep no capability in any set, and none that an exec could grant (_Capabilities): for
+    a process about to exec a program a submission steers (a compiler: GHC runs a shell its source's
+    pragma names). Nothing to drop elsewhere."""
+    if os.geteuid() == 0:
+        lc = _sys.libc()
+        _Capabilities(lc.prctl, lc.syscall3).drop()
+
+
 def _last_capability(prctl) -> int:
     """The kernel's last capability (read, not probed by failing drops)."""
     last = 0
