@@ -26,6 +26,7 @@ from .c import THREAD_STACK, THREAD_STACK_FILE
 from .programs import ProgramLanguage
 
 FLAGS = ("-O2", "-ferror-spans", "-threaded", "-rtsopts")
+C_FLAGS = ("-optc-fPIC",)  # the judge's C helpers, position-independent: Template Haskell links them dynamically too
 STACK_MIB = 8  # the RTS's -K: a Haskell thread's stack (problemtools'); its own, not the process's
 HOOKS_FILE = ".tcjudge_rts_hooks.c"  # (a leading dot: no submitted file has it)
 HOOKS = f"""#include <stdio.h>
@@ -52,7 +53,7 @@ class Haskell(ProgramLanguage):
     kattis_code = "haskell"
     entry_marker = re.compile(r"^main\s*(?:=|::)", re.MULTILINE)
     tools = ("ghc",)
-    flags = (*FLAGS, THREAD_STACK, HOOKS)
+    flags = (*FLAGS, *C_FLAGS, THREAD_STACK, HOOKS)
     profile = "haskell"
     data_extra_mib = 32  # what the RTS maps beyond its heap (its threads' stacks, its own tables)
     result_channel = True  # (HOOKS) the RTS's heap exhaustion, said as a MemoryError
@@ -70,7 +71,7 @@ class Haskell(ProgramLanguage):
         return [name for name in sorted(files) if Path(name).suffix.lower() in (".hs", ".c")]
 
     def build_argv(self, toolchain: Toolchain, files: list[str], entry: str) -> list[str]:
-        return [toolchain.programs["ghc"], *FLAGS, "-tmpdir", ".", "-o", "solution", *files, THREAD_STACK_FILE,
+        return [toolchain.programs["ghc"], *FLAGS, *C_FLAGS, "-tmpdir", ".", "-o", "solution", *files, THREAD_STACK_FILE,
                 HOOKS_FILE]
 
     def _build(self, toolchain, folder, files, entry):
