@@ -7,6 +7,7 @@ a request that another site makes, a body over its limit).
 from __future__ import annotations
 
 import logging
+import sqlite3
 import struct
 import sys
 from functools import cache
@@ -19,7 +20,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import JudgeInputError
-from .state import FORM_BYTES, Serve
+from .state import FORM_BYTES, Serve, disk_full
+from .store import full
 
 
 async def error_page(request: Request, exc: HTTPException) -> Response:
@@ -42,6 +44,20 @@ async def input_error(request: Request, exc: JudgeInputError) -> Response:
     """A user's mistake that no handler turned into an answer (a stored file that breaks a rule made
     after it) is a 400 with its one line, never a server error."""
     return await error_page(request, HTTPException(400, exc.message))
+
+
+RETRY_FULL = 60  # seconds a client told that the disk is full is asked to wait (Retry-After)
+
+
+async def store_error(request: Request, exc: sqlite3.OperationalError) -> Response:
+    """A full disk (SQLite's 'database or disk is full' in any request, or the store's floor: DiskFull)
+    is a 503 with its one line, on a page or in the API's JSON, and a line in the log (throttled), never
+    a traceback (breaker 50c: every login and submission was a 500 with one); any other is the server's
+    error it was."""
+    if not full(exc):
+        raise exc
+    return await error_page(request, HTTPException(503, disk_full(request, exc),
+                                                   headers={"Retry-After": str(RETRY_FULL)}))
 
 
 KEPT = ("/static/", "/favicon.ico")  # what a browser may keep: the same files for everyone
@@ -186,7 +202,8 @@ def build_app(serve: Serve) -> Starlette:
     from . import api, coach, pages
 
     app = Starlette(routes=pages.routes() + coach.routes() + api.routes() + [Route("/favicon.ico", favicon)],
-                    exception_handlers={HTTPException: error_page, JudgeInputError: input_error},
+                    exception_handlers={HTTPException: error_page, JudgeInputError: input_error,
+                                        sqlite3.OperationalError: store_error},
                     middleware=[Middleware(ClientGone), Middleware(SecurityHeaders), Middleware(FromThisSite),
                                 Middleware(Bounded, serve=serve)])
     app.state.serve = serve

@@ -185,6 +185,8 @@ class Auth:
 
     # sessions
     def new_session(self, caller: Caller) -> str:
+        """A new session's token; store.DiskFull where the store's disk is under its floor."""
+        self.store.room()
         token = secrets.token_urlsafe(32)
         with self.store.write() as db:
             db.execute("INSERT INTO sessions (token, username, csrf, created) VALUES (?, ?, ?, ?)",

@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import itertools
 import shutil
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -37,12 +38,14 @@ from ..errors import JudgeInputError
 from ..protocol import TREE_DEPTH, SourceError, check_tree_name, described, escaped
 from ..runs import OpenedOnUse, grade_and_record, pool_for
 from ..verdicts import Verdict
-from .store import private
+from .store import full, private
 
 MAX_FILES = 100  # files in a submitted zip
 NAME_BYTES = 100  # a file's (or folder's) name, in UTF-8: within every file system's 255
 STOP_WAIT = 5  # seconds a stopping server waits for its grading threads to end
-RETRY_AFTER = 5  # seconds before a submission whose judgement could not be stored is taken again
+# seconds before a judgement that could not be stored (a full disk) is written again, or a submission
+# whose grading failed beyond a judge error is taken again
+RETRY_AFTER = 30
 
 
 class Grader:
@@ -145,7 +148,7 @@ class Grader:
         try:
             self.grade(number)
         except Exception:  # noqa: BLE001 - the store failed: said, retried later, the server lives on
-            print(f"judge: serve: submission {number} could not be recorded:", file=sys.stderr)
+            print(f"judge: serve: submission {number} could not be graded:", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
             with self._wake:
                 self._wake.wait_for(lambda: self._stop, timeout=RETRY_AFTER)
@@ -188,10 +191,30 @@ class Grader:
         if self._stop:  # the server is stopping: its pool may have cut this grading short
             self.live.pop(number, None)
             return
-        self.store.record_judgement(number, started, verdict, score, max_cpu, message, tests)
+        self._record(number, row["team_id"], started, verdict, score, max_cpu, message, tests)
+
+    def _record(self, number: int, team_id: int, *judgement) -> None:
+        """Write a submission's judgement; one the store cannot take (a full disk) stays in memory, its
+        submission queued, and is written again every RETRY_AFTER seconds, a line each time (breaker
+        50c: the submission was graded again and again, a traceback each time); the server's stop
+        leaves it queued, graded at the next start."""
+        while True:
+            try:
+                self.store.record_judgement(number, *judgement)
+                break
+            except sqlite3.Error as err:
+                print(f"judge: serve: submission {number} could not be recorded ({getattr(err, 'why', err)}): it "
+                      f"stays queued, and its "
+                      f"judgement is written again in {RETRY_AFTER} s", file=sys.stderr, flush=True)
+                if not full(err):
+                    traceback.print_exc(file=sys.stderr)
+                with self._wake:
+                    if self._wake.wait_for(lambda: self._stop, timeout=RETRY_AFTER):
+                        self.live.pop(number, None)
+                        return
         with self._wake:
             self.live.pop(number, None)
-            self._changed(row["team_id"])
+            self._changed(team_id)
 
     def _run(self, number: int, team_id: int, problem, path: Path, finished: dict[str, float]):
         run = SolutionRun(problem, path, problem.tests, not every_test(self.contest, problem))

@@ -22,7 +22,9 @@ from starlette.routing import Route
 from ..errors import JudgeInputError
 from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
-from .state import FORM_LIMITS, TooMany, caller_of, cookie_name, form_of, need_caller, number, serve_of, static_file, with_form
+from .state import (FORM_LIMITS, TooMany, caller_of, cookie_name, disk_full, form_of, need_caller, number, serve_of,
+                    static_file, with_form)
+from .store import DiskFull
 from .statements import samples, samples_zip, signatures, statement_html
 from .views import clarification_threads, judgement_view, offered, own_rows, source_text, submission_view, visible
 
@@ -129,9 +131,11 @@ async def submit(request: Request):
                 raise JudgeInputError("name the file of the pasted source (its extension picks the language)")
         zipped = name.lower().endswith(".zip")
         number = await run_in_threadpool(serve.submit, caller, str(form.get("problem", "")), name, data, zipped)
-    except JudgeInputError as err:
-        return await run_in_threadpool(serve.page, request, "submit.html", error=err.message,
-                                       status=429 if isinstance(err, TooMany) else 400,
+    except (JudgeInputError, DiskFull) as err:  # (a full disk's 503: the paste given back too)
+        full = isinstance(err, DiskFull)
+        return await run_in_threadpool(serve.page, request, "submit.html",
+                                       error=disk_full(request, err) if full else err.message,
+                                       status=503 if full else 429 if isinstance(err, TooMany) else 400,
                                        chosen=form.get("problem"), pasted=pasted,
                                        filename=name if not upload or not getattr(upload, "filename", "") else "")
     return RedirectResponse(f"/submissions/{number}", 303)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from .auth import SESSION_COOKIE, Auth, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name
 from .exports import label
 from .scoreboard import Clock, standings
-from .store import ident
+from .store import DiskFull, ident
 
 TEAM_SEES = "c.from_team = ? OR c.to_team = ? OR (c.from_team IS NULL AND c.to_team IS NULL)"  # its clarifications
 FORM_LIMITS = {"max_files": 1, "max_fields": 20}
@@ -128,7 +129,7 @@ class Serve:
 
     def submit(self, caller: Caller, problem: str, filename: str, data: bytes, zipped: bool) -> int:
         """Store a team's submission (committed before the answer) and wake the grader; JudgeInputError
-        says why one is refused."""
+        says why one is refused (store.DiskFull: the disk is under its floor)."""
         from .grading import safe_name, unzip
 
         if caller.team_id is None:
@@ -161,6 +162,7 @@ class Serve:
             raise JudgeInputError(f"the source is over {self.source_limit // 1024} KiB")
         if not any(content.strip() for content in (files.values() if zipped else [data])):
             raise JudgeInputError("the source is empty")  # (a zip's files too)
+        self.store.room()
         self.announce()  # (at the start, with no feed open: the problems were announced after their submissions)
         number = self.store.add_submission(caller.team_id, problem, language.pop(), filename, data, zipped,
                                            self.clock.now_ms(), bounded)
@@ -210,6 +212,16 @@ def _missing_toolchain(language_id: str) -> bool:
     from .. import languages
 
     return languages.EXTENSIONS[LANGUAGE_IDS[language_id][0]].toolchain() is None
+
+
+def disk_full(request: Request, err: Exception) -> str:
+    """What a caller is told of a full disk (one line: DiskFull's); said in the server's log too,
+    through uvicorn's, whose warnings the server throttles (server.Throttled: every request would be a
+    line, where each was a traceback, breaker 50c)."""
+    full = err if isinstance(err, DiskFull) else DiskFull()
+    logging.getLogger("uvicorn.error").warning("the store's disk is full: %s %s answered 503 (%s)", request.method,
+                                               request.url.path, full.why)
+    return str(full)
 
 
 def cookie_name(request: Request, name: str) -> str:

@@ -9,6 +9,11 @@ its own (`contest_store`: it says whose it is).
 Writes go through one connection, guarded by a lock (the grading thread and the web handlers take
 turns); reads go through a connection per thread, so a reader never waits for a writer's commit
 (WAL: readers see the last commit, and a commit's fsync holds no reader back).
+
+A disk that fills while the server runs (breaker 50c: every login and submission was a 500 with a
+traceback, and the grader graded one submission again and again) is DiskFull: a session or a
+submission is refused under the floor the command line refuses before grading (MIN_FREE_BYTES,
+`room`), and SQLite's own 'database or disk is full' is the same exception, which the app answers 503.
 """
 
 from __future__ import annotations
@@ -46,6 +51,32 @@ CREATE TABLE IF NOT EXISTS clarifications (id INTEGER PRIMARY KEY AUTOINCREMENT,
 CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, obj_id TEXT,
     data TEXT, team_id INTEGER, coach_only INTEGER NOT NULL DEFAULT 0, time REAL NOT NULL);
 """
+
+# a disk with less room than this takes no new session or submission: the command line's floor
+# (commands/common.MIN_FREE_BYTES, a floor above: the server refuses to start under it)
+MIN_FREE_BYTES = 4 << 20
+
+
+class DiskFull(sqlite3.OperationalError):
+    """The store's disk is full, or under MIN_FREE_BYTES: what would make the store grow is refused,
+    in words for whoever asked."""
+
+    def __init__(self, free: int | None = None):
+        super().__init__("the server's disk is full: nothing was stored; try again later, and tell the judges")
+        self.free = free  # bytes (None: SQLite said it)
+
+    @property
+    def why(self) -> str:
+        """Why, for the server's log."""
+        if self.free is None:
+            return "SQLite: database or disk is full"
+        return f"{self.free // 1024} KiB free, under {MIN_FREE_BYTES >> 20} MiB"
+
+
+def full(err: BaseException) -> bool:
+    """Whether an SQLite error says that its disk is full (SQLITE_FULL)."""
+    return isinstance(err, sqlite3.OperationalError) and (
+        getattr(err, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(err))
 
 
 class Store:
@@ -96,15 +127,33 @@ class Store:
 
     @contextmanager
     def write(self):
-        """One transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any failure."""
+        """One transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any failure (a COMMIT that
+        failed too: its transaction was left open, and every later BEGIN failed); a full disk's
+        failure is DiskFull."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as err:
+                if full(err) and not isinstance(err, DiskFull):
+                    raise DiskFull() from err
                 raise
-            self._db.execute("COMMIT")
+
+    def room(self) -> None:
+        """Raise DiskFull where the store's disk has less than MIN_FREE_BYTES free (this user's room)."""
+        try:
+            found = os.statvfs(self.path.parent)
+        except OSError:
+            return
+        free = found.f_bavail * found.f_frsize
+        if free < MIN_FREE_BYTES:
+            raise DiskFull(free)
 
     def rows(self, sql: str, *args) -> list[sqlite3.Row]:
         return self._reader().execute(sql, args).fetchall()

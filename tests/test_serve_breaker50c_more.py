@@ -1,0 +1,167 @@
+"""`judge serve` against the fifth attacker's later findings (issue 47, breaker 50c, F7-F10): each test
+one finding, reproduced on the real app in-process, and what must be true instead."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from contextlib import contextmanager
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from tcjudge.serve import grading, store  # noqa: E402
+
+from .test_serve import ACCEPTED, Site, csrf_of, login, submit  # noqa: E402
+from .test_serve_attacks import api, body, submissions_url, zipped  # noqa: E402
+from .test_serve_findings import ask, refusal  # noqa: E402
+
+
+# F8. A disk that filled while the server ran: every login and submission was a 500 with a traceback,
+# and the grader graded one submission again and again ("submission 6 could not be recorded").
+
+@pytest.fixture
+def said():
+    """The records of uvicorn's log (whose warnings the server throttles), as they are said."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(handler)
+    yield records
+    logger.removeHandler(handler)
+
+
+def _disk_said(records: list[logging.LogRecord]) -> list[logging.LogRecord]:
+    """The records of a full disk, none with a traceback."""
+    assert not [record for record in records if record.exc_info]
+    return [record for record in records if "disk is full" in record.getMessage()]
+
+
+def test_under_the_floor_a_login_and_a_submission_are_503_with_one_line_on_the_page_and_the_api(tmp_path, monkeypatch,
+                                                                                                   said):
+    site = Site(tmp_path)
+    red = site.client("red")  # (logged in while there was room)
+    sessions = len(site.store.rows("SELECT token FROM sessions"))
+    monkeypatch.setattr(store, "MIN_FREE_BYTES", 1 << 62, raising=False)  # (no disk has that much free)
+    token = csrf_of(red.get("/submit").text)
+    page = red.post("/submit", data={"csrf": token, "problem": "adder", "filename": "adder.py",
+                                     "source": ACCEPTED.decode()})
+    assert page.status_code == 503 and "disk is full" in refusal(page.text)
+    assert "def " in page.text.split('id="source"', 1)[1]  # (the pasted source given back)
+    answer = api(site).post(submissions_url(site), json=body(zipped(("adder.py", ACCEPTED))),
+                            auth=("red", site.passwords["red"]))
+    assert answer.status_code == 503 and "disk is full" in answer.json()["message"]
+    assert answer.headers["retry-after"]
+    blue = site.client()
+    refused = login(blue, "blue", site.passwords["blue"])
+    assert refused.status_code == 503 and "disk is full" in refusal(refused.text)
+    assert "Traceback" not in page.text + answer.text + refused.text
+    assert not site.store.rows("SELECT id FROM submissions")
+    assert len(site.store.rows("SELECT token FROM sessions")) == sessions
+    lines = _disk_said(said)
+    assert len(lines) == 3 and len({record.msg for record in lines}) == 1  # (one kind: the server's throttle's key)
+    monkeypatch.setattr(store, "MIN_FREE_BYTES", 4 << 20, raising=False)  # room again: taken
+    assert submit(red).status_code == 303 and login(blue, "blue", site.passwords["blue"]).status_code == 303
+
+
+def test_sqlites_disk_full_in_any_request_is_a_503_with_one_line(tmp_path, monkeypatch, said):
+    site = Site(tmp_path)
+    red, blue = site.client("red"), site.client()
+    real = site.store.write
+
+    @contextmanager
+    def full_disk():
+        raise sqlite3.OperationalError("database or disk is full")
+        yield
+
+    token = csrf_of(red.get("/clarifications").text)
+    monkeypatch.setattr(site.store, "write", full_disk)
+    monkeypatch.setattr(store, "MIN_FREE_BYTES", 0, raising=False)  # (over the floor: SQLite's own failure)
+    answers = [login(blue, "blue", site.passwords["blue"]),
+               red.post("/clarifications", data={"csrf": token, "text": "Is n > 0?", "problem": ""}),
+               api(site).post(submissions_url(site), json=body(zipped(("adder.py", ACCEPTED))),
+                              auth=("red", site.passwords["red"]))]
+    assert [answer.status_code for answer in answers] == [503, 503, 503]
+    assert "disk is full" in refusal(answers[0].text) and "disk is full" in answers[2].json()["message"]
+    assert "Traceback" not in "".join(answer.text for answer in answers) and len(_disk_said(said)) == 3
+    monkeypatch.setattr(site.store, "write", real)
+    assert ask(red, "Is n > 0?").status_code == 303
+
+
+def test_a_full_disks_commit_leaves_no_transaction_open_and_is_disk_full(tmp_path):
+    opened = store.Store(tmp_path / "s.sqlite")
+    try:
+        opened._db = Failing(opened._db)
+        with pytest.raises(sqlite3.OperationalError, match="disk is full"):  # (store.DiskFull)
+            opened.set_meta("a", "1")
+        opened._db = opened._db.real
+        opened.set_meta("b", "2")  # (before: 'cannot start a transaction within a transaction')
+        assert opened.meta("a") is None and opened.meta("b") == "2"
+    finally:
+        opened.close()
+
+
+class Failing:
+    """An SQLite connection whose COMMIT fails as on a full disk."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.real.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_a_judgement_the_store_cannot_take_is_written_again_after_a_pause_never_graded_again(tmp_path, monkeypatch,
+                                                                                             capfd):
+    site = Site(tmp_path)
+    number = site.store.add_submission(site.team("red"), "adder", "python3", "adder.py", ACCEPTED, False, 0)
+    runs, tries, real = [], [], site.store.record_judgement
+    real_run = site.grader._run
+
+    def run(*args):
+        runs.append(args[0])
+        return real_run(*args)
+
+    def record(*args):
+        tries.append(args[0])
+        if len(tries) <= 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(*args)
+
+    monkeypatch.setattr(site.grader, "_run", run)
+    monkeypatch.setattr(site.store, "record_judgement", record)
+    monkeypatch.setattr(grading, "RETRY_AFTER", 0.2)
+    capfd.readouterr()
+    site.grader._grading(number)
+    err = capfd.readouterr().err
+    assert runs == [number] and tries == [number] * 3  # graded once, written at the third try
+    assert site.store.judgement(number)["verdict"] == "AC" and site.store.submission(number)["state"] == "judged"
+    assert err.count(f"submission {number} could not be recorded") == 2 and "Traceback" not in err
+    assert number not in site.grader.live
+
+
+def test_a_judgement_waiting_for_room_stays_queued_when_the_server_stops(tmp_path, monkeypatch):
+    site = Site(tmp_path)
+    number = site.store.add_submission(site.team("red"), "adder", "python3", "adder.py", ACCEPTED, False, 0)
+    tried = threading.Event()
+
+    def record(*args):
+        tried.set()
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(site.store, "record_judgement", record)
+    thread = threading.Thread(target=site.grader._grading, args=(number,))
+    thread.start()
+    assert tried.wait(120)
+    site.grader.stop()  # (it waited RETRY_AFTER: the stop ends the wait)
+    thread.join(grading.STOP_WAIT * 3)
+    assert not thread.is_alive() and site.store.submission(number)["state"] == "queued"
