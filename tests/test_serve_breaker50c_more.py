@@ -165,3 +165,31 @@ def test_a_judgement_waiting_for_room_stays_queued_when_the_server_stops(tmp_pat
     site.grader.stop()  # (it waited RETRY_AFTER: the stop ends the wait)
     thread.join(grading.STOP_WAIT * 3)
     assert not thread.is_alive() and site.store.submission(number)["state"] == "queued"
+
+
+# F10. After the end (and the finalize) the submit page still offered its form to the teams, and to the
+# coach, who never submits ("only a team submits" after sending).
+
+def _form(page: str) -> bool:
+    return 'id="submit"' in page or 'name="source"' in page
+
+
+def test_the_submit_page_offers_no_form_after_the_end_nor_to_the_coach(tmp_path):
+    from datetime import datetime, timedelta, timezone
+
+    (tmp_path / "running").mkdir()
+    (tmp_path / "ended").mkdir()
+    running = Site(tmp_path / "running")
+    assert _form(running.client("red").get("/submit").text)
+    coach = running.client("coach").get("/submit")
+    assert coach.status_code == 200 and not _form(coach.text) and "A coach does not submit" in coach.text
+    ended = Site(tmp_path / "ended", start=datetime.now(timezone.utc) - timedelta(hours=3))
+    red = ended.client("red")
+    page = red.get("/submit")
+    assert page.status_code == 200 and not _form(page.text) and "The contest is over" in page.text
+    token = csrf_of(page.text)  # (a page loaded before the end, sent after it: refused, the paste shown)
+    late = red.post("/submit", data={"csrf": token, "problem": "adder", "filename": "adder.py",
+                                     "source": "print(42)"})
+    assert late.status_code == 400 and "the contest has ended" in refusal(late.text)
+    assert "print(42)" in late.text and not _form(late.text)
+    assert not _form(ended.client("coach").get("/submit").text)
