@@ -75,6 +75,12 @@ def _valid_username(name: str) -> bool:
     return 0 < len(name) <= 40 and all(c.isalnum() or c in "_.-" for c in name)
 
 
+# letters and signs that show nothing (Hangul fillers, blank Braille, the null notehead; the musical
+# beams' and slurs' U+1D173-U+1D17A are format characters, C, already): a team's name (skeleton) and a
+# clarification (pages.readable) are read without them
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+
+
 # letters of other scripts drawn as a Latin one (Cyrillic, Greek): a name made of them reads as another
 LOOKALIKE = str.maketrans("АВЕКМНОРСТХаеорсухіјѕԁӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινρυ",
                           "ABEKMHOPCTXaeopcyxijsdlABEZHIKMNOPTYXoivpu")

@@ -20,6 +20,7 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..errors import JudgeInputError
+from .accounts import INVISIBLE
 from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
 from .scoreboard import standings
 from .state import (FORM_LIMITS, TooMany, caller_of, cookie_name, disk_full, form_of, need_caller, number, serve_of,
@@ -223,9 +224,6 @@ def scoreboard(request: Request):
 
 TEXT_CHARS = 4000  # a clarification's characters at most (its form counts them; a maxlength cut a paste silently)
 WAITING = 10  # a team's questions that may wait for an answer at once
-# letters and signs that show nothing (Hangul fillers, blank Braille, the null notehead; the musical
-# beams' and slurs' U+1D173-U+1D17A are format characters, C, already)
-INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 
 
 def readable(text: str) -> bool:
