@@ -193,3 +193,25 @@ def test_the_submit_page_offers_no_form_after_the_end_nor_to_the_coach(tmp_path)
     assert late.status_code == 400 and "the contest has ended" in refusal(late.text)
     assert "print(42)" in late.text and not _form(late.text)
     assert not _form(ended.client("coach").get("/submit").text)
+
+
+# F9. judge accounts' look-alike warning missed names that display as 'Red Rovers': two spaces, the
+# invisible fillers the server's clarifications count as nothing, and Armenian, Cherokee and small
+# capital look-alikes.
+
+@pytest.mark.parametrize("alike", ["Red  Rovers", "Red Rovers\u3164", "Red Rovers\u2800", "Red Rovers\u115f",
+                                   "Red Rovers\u034f", "Red R\u0585vers", "\u13a1ed Rovers", "Red Ro\u1d20ers",
+                                   "\uab71ed Rovers", "Red\tRovers", "Red Rovers\ufe0f",
+                                   "Red Rovers\u200b", "Red\u00a0Rovers", "R\u0435d R\u043ev\u0435rs"])
+def test_judge_accounts_warns_of_names_that_look_alike(alike, capsys):
+    from tcjudge.serve.accounts import lookalikes
+
+    lookalikes(["Red Rovers", alike])
+    assert "look alike" in capsys.readouterr().err
+
+
+def test_judge_accounts_does_not_warn_of_names_that_differ(capsys):
+    from tcjudge.serve.accounts import lookalikes
+
+    lookalikes(["Red Rovers", "Red Rover", "R\u00e9d Rovers", "Red Rovers 2", "Ped Rovers", "Blue"])
+    assert capsys.readouterr().err == ""
