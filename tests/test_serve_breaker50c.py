@@ -198,3 +198,62 @@ def test_an_answer_to_every_team_names_no_question_a_team_cannot_read(tmp_path):
     assert replies("red") == ([asked, asked], [asked, asked])  # its own question's answers
     assert replies("coach") == ([asked, asked], [asked, asked])
     assert api(site).get(f"{url}/{asked}", auth=("blue", site.passwords["blue"])).status_code == 404
+
+
+# F5. A team's feed reset by its client wrote the rest of its backlog into the dead socket, and asyncio
+# said "socket.send() raised exception." for each write (2,415 lines from 10 feeds), unthrottled.
+
+def test_a_feed_whose_client_reset_it_writes_no_more_and_asyncios_warning_is_throttled(tmp_path, capfd):
+    import asyncio
+    import base64
+    import logging
+    from argparse import Namespace
+
+    from tcjudge.serve.server import Connections, uvicorn_config
+
+    site = Site(tmp_path)
+    for _ in range(100):  # red's view: 200 events and more
+        number = site.store.add_submission(site.team("red"), "adder", "python3", "a.py", ACCEPTED, False, 0)
+        site.store.record_judgement(number, time.time(), "WA", None, 1.0, "", [])
+    credentials = base64.b64encode(f"red:{site.passwords['red']}".encode())
+    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": f"/api/contests/{site.contest.id}/event-feed", "raw_path": b"",
+             "query_string": b"", "root_path": "", "headers": [(b"host", b"x"), (b"authorization", b"Basic " + credentials)],
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)}
+
+    async def reset_after_the_first_event() -> int:
+        """As uvicorn over a socket its client reset: the first event's write fails; the loop's next turn
+        runs connection_lost (uvicorn drops later writes, and says the disconnect); a write between
+        the two is one asyncio says 'socket.send() raised exception.' of. Returns how many there were."""
+        loop, gone, failed, said, request = asyncio.get_running_loop(), asyncio.Event(), [], [], [1]
+
+        async def receive():
+            if request:  # (the request's empty body, once; then nothing until the disconnect)
+                return {"type": "http.request", "body": b"", "more_body": bool(request.pop() - 1)}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if gone.is_set() or not message.get("body"):
+                return
+            if failed:
+                said.append(message["body"])
+            else:
+                failed.append(message["body"])
+                loop.call_soon(gone.set)
+
+        await asyncio.wait_for(site.app(scope, receive, send), 60)
+        return len(said)
+
+    assert asyncio.run(reset_after_the_first_event()) == 0  # (before: the rest of its batch, 200 and more)
+    options = Namespace(host="127.0.0.1", port=0, forwarded_allow_ips=None)
+    uvicorn_config(options, site.app, Connections(10, 1.0))
+    added = [logging.getLogger(name).filters[-1] for name in ("uvicorn.error", "asyncio")]
+    try:
+        capfd.readouterr()
+        for _ in range(3):
+            logging.getLogger("asyncio").warning("socket.send() raised exception.")
+        assert capfd.readouterr().err.count("socket.send() raised exception.") == 1  # (before: 3)
+    finally:
+        for name, each in zip(("uvicorn.error", "asyncio"), added):
+            logging.getLogger(name).removeFilter(each)

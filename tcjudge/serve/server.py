@@ -66,7 +66,8 @@ class Said:
 
 
 class Throttled(logging.Filter):
-    """uvicorn's warnings (an invalid request, an upgrade it does not take) and the app's (app.ClientGone)
+    """uvicorn's warnings (an invalid request, an upgrade it does not take), the app's (app.ClientGone)
+    and asyncio's ("socket.send() raised exception.": a write into a connection its client reset)
     through Said: each a client can cause with every request it sends."""
 
     def __init__(self, say: Said):
@@ -324,6 +325,7 @@ def uvicorn_config(options, app, connections: Connections):
                             forwarded_allow_ips=options.forwarded_allow_ips or "",
                             http=functools.partial(Guarded, connections=connections))
     logging.getLogger("uvicorn.error").addFilter(Throttled(connections.say))  # (once Config set its logging up)
+    logging.getLogger("asyncio").addFilter(Throttled(connections.say))  # (a write into a socket its client reset)
     return config
 
 
