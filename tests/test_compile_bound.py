@@ -232,3 +232,35 @@ def test_a_compiler_run_as_root_holds_no_capability(tmp_path):
     caps = dict(line.split(":\t") for line in message.splitlines())
     assert {name: int(value, 16) for name, value in caps.items()} == {
         "CapInh": 0, "CapPrm": 0, "CapEff": 0, "CapBnd": 0, "CapAmb": 0}, message
+
+
+@pytest.mark.parametrize("trick", ["chain", "leader"])
+def test_nothing_a_compile_started_outlives_it_however_it_hides(tmp_path, trick):
+    """Breaker 50d: after ff913f3, a process that forks its successor and exits at once (a chain in a
+    session of its own), and one whose main thread had exited (a zombie to /proc, its thread forking
+    on), escaped the supervisor's scan of /proc and ran on as root. Now the compile runs in a PID
+    namespace of its own, and its first process's end ends every process in it."""
+    marker = str(33_000_000 + os.getpid())
+    if trick == "chain":  # (each process forks its successor and exits at once, for 3 s; the last one sleeps)
+        code = ("import os, time; os.setsid(); end = time.time() + 3\nwhile time.time() < end:\n    if os.fork(): os._exit(0)\n"
+                f"os.execvp('sleep', ['sleep', '{marker}'])")
+    else:  # (a thread starts the sleep, and the main thread exits without ending the process)
+        code = ("import os, threading, time, subprocess, ctypes; os.setsid(); "
+                f"threading.Thread(target=lambda: (subprocess.Popen(['sleep', '{marker}']), time.sleep(60))).start(); "
+                "ctypes.CDLL(None).pthread_exit(None)")
+    script = f"python3 -c \"{code}\" > /dev/null 2>&1 < /dev/null & sleep 1; exit 0"
+    build.run_confined(["/usr/bin/sh", "-c", script], tmp_path, list(build.SYSTEM_READABLE), {"PATH": "/usr/bin"})
+    time.sleep(4)  # (past the chain's 3 s: what escaped would sleep on; nothing here waits on it)
+    left = _sleeps(marker)
+    for process in left:
+        process.kill()
+    assert not left
+
+
+def test_a_build_of_too_many_files_is_a_compile_error_and_not_kept(tmp_path):
+    """Breaker 50d: 200,000 empty files, 0 bytes to the size limit, cost the judge 50 s of hashing
+    after the compile and 18 s at each use of the cached build. Over PROGRAM_FILES: CE, removed."""
+    for index in range(build.PROGRAM_FILES + 1):
+        (tmp_path / f"f{index}").touch()
+    ok, message, _ = build._within_limit(tmp_path, True, "", {})
+    assert not ok and f"over {build.PROGRAM_FILES} files" in message and not any(tmp_path.iterdir())

@@ -38,6 +38,7 @@ from ..protocol import ready_to_read
 from ..record import record
 
 PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a compile may make: above, CE
+PROGRAM_FILES = 10_000  # the most files a build may make (javac's classes, GHC's objects: tens): above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
 STARVED_SHARE = 0.9  # a compile stopped at the wall bound with less CPU than this share of its wall time: IE
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
@@ -45,6 +46,7 @@ STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
 LAUNCH_FAILED = 125  # the launcher could not confine or start the compiler: the judge's fault
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 LAUNCH = f"""import os, sys
 try:
     sys.path.insert(0, {str(PROJECT_ROOT)!r})
@@ -131,28 +133,35 @@ def cached_build(key_parts: list, build) -> Outcome:
 
 
 def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[bool, str, dict]:
-    """A build over PROGRAM_LIMIT_MIB is a compile error, and its files are not kept."""
-    size = _size(folder)
-    if size <= PROGRAM_LIMIT_MIB << 20:
+    """A build over PROGRAM_LIMIT_MIB, or of more than PROGRAM_FILES files, is a compile error, and its
+    files are not kept (breaker 50d: 200,000 empty files cost the judge 50 s of hashing, each use 18 s)."""
+    size, files = _size(folder)
+    if size <= PROGRAM_LIMIT_MIB << 20 and files <= PROGRAM_FILES:
         return ok, message, detail
     for entry in list(folder.iterdir()):
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry)
         else:
             entry.unlink()
+    if files > PROGRAM_FILES:
+        return False, f"the build made over {PROGRAM_FILES} files, the limit of a program", {}
     return False, f"the build is {size / (1 << 20):.0f} MiB, over the {PROGRAM_LIMIT_MIB} MiB limit of a program", {}
 
 
-def _size(folder: Path) -> int:
-    """Bytes of the files beneath a folder (links not followed)."""
-    total = 0
+def _size(folder: Path) -> tuple[int, int]:
+    """(bytes, number) of the files beneath a folder (links not followed), counted no further than
+    just past PROGRAM_FILES."""
+    total, count = 0, 0
     for parent, _dirs, files in os.walk(folder):
         for name in files:
+            count += 1
+            if count > PROGRAM_FILES:
+                return total, count
             try:
                 total += os.lstat(os.path.join(parent, name)).st_size
             except OSError:
                 pass
-    return total
+    return total, count
 
 
 def _mark_used(folder: Path) -> None:
@@ -179,7 +188,7 @@ def evict(builds: Path, limit: int) -> None:
                 if now - used > STALE_SECONDS:
                     shutil.rmtree(entry, ignore_errors=True)
                 continue
-            found.append((used, _size(entry), entry))
+            found.append((used, _size(entry)[0], entry))
     total = sum(size for _, size, _ in found)
     for used, size, entry in sorted(found):
         if total <= limit or (now - used < IN_USE_SECONDS and total <= 2 * limit):
@@ -382,6 +391,13 @@ def confine_and_exec(spec_json: str) -> None:
     limits, Landlock, then the compiler. It ends as the compiler did (the same status or signal)."""
     spec = json.loads(spec_json)
     _die_with_the_judge(spec.get("judge"))  # (absent from a judge started before an upgrade on disk)
+    if _own_namespaces():
+        _end_with(_run_in_namespace(spec))
+    compiler = _start_compiler(spec)
+    _end_as(compiler)
+
+
+def _start_compiler(spec: dict) -> int:
     compiler = os.fork()
     if compiler == 0:
         try:
@@ -389,7 +405,52 @@ def confine_and_exec(spec_json: str) -> None:
         except BaseException as err:
             os.write(2, f"{type(err).__name__}: {err}".encode())
         os._exit(LAUNCH_FAILED)
-    _end_as(compiler)
+    return compiler
+
+
+def _own_namespaces() -> bool:
+    """Whether this supervisor's next child starts a PID namespace, and a network namespace, of its
+    own: when that child (the namespace's first process) ends, the kernel kills every other process
+    in it, however it hid (breaker 50d: a chain of forks that each exit at once, and a process whose
+    main thread had exited, escaped a scan of /proc), and none has a route anywhere (UDP, netlink).
+    As root; elsewhere inside a user namespace, its uid and gid mapped to themselves. False where the
+    kernel refuses (the scan, _kill_descendants, is then all there is)."""
+    import ctypes
+
+    unshare = ctypes.CDLL(None, use_errno=True).unshare
+    if os.geteuid() == 0:
+        return unshare(CLONE_NEWPID | CLONE_NEWNET) == 0
+    uid, gid = os.getuid(), os.getgid()
+    if unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET) != 0:
+        return False
+    for name, text in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as handle:  # (a failure here: LAUNCH_FAILED, IE)
+            handle.write(text)
+    return True
+
+
+def _run_in_namespace(spec: dict) -> int:
+    """Start the namespace's first process, which starts the compiler, waits for it (reaping the
+    orphans adopted meanwhile) and says its wait status on a pipe as it ends: as the namespace's
+    init it can neither die of a signal it sends itself nor outlive its compiler by a moment. The
+    compiler's wait status (a SIGKILL's where the first process was killed first)."""
+    reader, writer = os.pipe()
+    init = os.fork()
+    if init == 0:
+        os.close(reader)
+        compiler = _start_compiler(spec)
+        while True:
+            pid, status = os.wait()
+            if pid == compiler:
+                break
+        os.write(writer, status.to_bytes(4, "little"))
+        os._exit(0)  # (the kernel kills every other process of the namespace, and waits for them)
+    os.close(writer)
+    said = b""
+    while chunk := os.read(reader, 4):
+        said += chunk
+    os.waitpid(init, 0)
+    return int.from_bytes(said, "little") if len(said) == 4 else signal.SIGKILL
 
 
 def _die_with_the_judge(judge: int | None) -> None:
@@ -413,6 +474,11 @@ def _end_as(compiler: int) -> None:
         if pid == compiler:
             break
     _kill_descendants()  # (what left the group: breaker 50c's `setsid sleep` outlived the compile)
+    _end_with(status)
+
+
+def _end_with(status: int) -> None:
+    """End as a process that ended with this wait status did."""
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
