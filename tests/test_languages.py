@@ -506,3 +506,32 @@ def test_the_registry_names_each_languages_own_extensions():
         assert language.extensions == extensions, name
     assert [language.name for language in languages.every_language()] == [
         "python", "cpp", "java", "c", "kotlin", "rust", "go", "haskell", "csharp", "javascript", "pypy", "ruby"]
+
+
+def test_a_compile_that_fails_on_a_nearly_full_disk_is_an_internal_error_and_not_kept(tmp_path, monkeypatch):
+    """Breaker 50a: with the build cache on a full disk, every C++ submission's link failed ('collect2: error:
+    ld returned 1 exit status'), was CE, and the CE was kept: still CE once the disk had room again."""
+    from tcjudge.languages import build
+
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "_free_bytes", lambda folder: 1 << 20)
+    with pytest.raises(build.BuildFault, match="nearly full"):
+        build.cached_build(["full"], lambda folder: (False, "collect2: error: ld returned 1 exit status", {}))
+    monkeypatch.setattr(build, "_free_bytes", lambda folder: 1 << 40)
+    assert build.cached_build(["full"], lambda folder: (True, "", {})).ok  # (nothing was kept: built again)
+
+
+def test_a_build_cache_that_cannot_be_written_is_an_internal_error_for_the_solution(tmp_path, monkeypatch):
+    """Breaker 50a: an OSError of the cache (no space, a HOME the user cannot write) ended the pool's build
+    thread with a traceback, and the Java or C++ source was then loaded as Python: CE 'SyntaxError', or IE,
+    by -j. Now IE for that solution, with the error, at any -j (here: a cache folder under a file)."""
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "file" / "cache"))  # (under a file: never a folder)
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    cpp_solution = next(iter(sorted((FIXTURES / "cpp").glob("*.cpp"))))
+    for jobs in (1, 2):
+        with Pool(jobs) as pool:
+            results = pool.grade([SolutionRun(problem, path, problem.tests, stop_on_failure=True)
+                                  for path in (cpp_solution, cpp_solution)])
+        for result in results:
+            assert result.verdict is Verdict.IE and "Not a directory" in result.tests[0].message, result.tests[0].message

@@ -560,7 +560,7 @@ class Pool:
             run.load_fields = language.load_fields(run.solution, run.problem, self.source_limit)
         except languages.CompileError as err:
             run.load_outcome = (Verdict.CE, str(err))
-        except (languages.ToolchainMissing, languages.BuildFault) as err:
+        except (languages.ToolchainMissing, languages.BuildFault, OSError) as err:  # (OSError: a cache it cannot write)
             run.load_outcome = (Verdict.IE, str(err))
         return run.load_outcome is None
 

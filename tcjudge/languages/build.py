@@ -111,6 +111,9 @@ def cached_build(key_parts: list, build) -> Outcome:
     fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
     try:
         ok, message, detail = _within_limit(fresh, *build(fresh))
+        if not ok and _free_bytes(fresh) < PROGRAM_LIMIT_MIB << 20:  # (breaker 50a: CE 'ld returned 1', kept)
+            raise BuildFault(f"the disk of the build cache ({cache_root()}) is nearly full, under "
+                             f"{PROGRAM_LIMIT_MIB} MiB free: the compiler's failure may be the disk's; not kept")
         make_private(fresh)
         files = {str(path.relative_to(fresh)): _sha256(path) for path in sorted(fresh.rglob("*")) if path.is_file()}
         (fresh / "outcome.json").write_text(json.dumps({"ok": ok, "message": message, "detail": detail,
@@ -130,6 +133,12 @@ def cached_build(key_parts: list, build) -> Outcome:
         return _trusted_outcome(final) or _read_outcome(fresh)
     evict(cache_root() / "builds", CACHE_LIMIT_MIB << 20)
     return _trusted_outcome(final) or _read_outcome(fresh if fresh.exists() else final)
+
+
+def _free_bytes(folder: Path) -> int:
+    """Bytes free for this user on the file system of `folder`."""
+    info = os.statvfs(folder)
+    return info.f_bavail * info.f_frsize
 
 
 def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[bool, str, dict]:
