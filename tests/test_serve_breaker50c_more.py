@@ -215,3 +215,32 @@ def test_judge_accounts_does_not_warn_of_names_that_differ(capsys):
 
     lookalikes(["Red Rovers", "Red Rover", "R\u00e9d Rovers", "Red Rovers 2", "Ped Rovers", "Blue"])
     assert capsys.readouterr().err == ""
+
+
+# F7. A team's event feed cost one store query per judgement event: 2 s of the server's time per read
+# of a feed of 5,000 events, which a team can make and read 8 at once.
+
+def test_a_teams_event_feed_reads_its_judgements_in_one_query_per_batch(tmp_path, monkeypatch):
+    import json
+    import time
+
+    from .test_serve_attacks import feed
+
+    site = Site(tmp_path)
+    test = {"name": "1", "verdict": "AC", "cpu_ms": 1.0, "memory_mib": 1.0, "message": ""}
+    for _ in range(60):
+        number = site.store.add_submission(site.team("red"), "adder", "python3", "a.py", ACCEPTED, False, 0)
+        site.store.record_judgement(number, time.time(), "AC", None, 1.0, "", [test])
+    status, _ = feed(site, "red")  # (the feed's news written once: the contest's objects)
+    queries = []
+    for name in ("row", "rows"):
+        counted = getattr(site.store, name)
+        monkeypatch.setattr(site.store, name, lambda *args, counted=counted: queries.append(args[0]) or counted(*args))
+    status, text = feed(site, "red")
+    events = [json.loads(line) for line in text.splitlines()]
+    judged = [event["data"] for event in events if event["type"] == "judgements"]
+    assert status == 200 and len(judged) == 60
+    assert len(queries) < 10, len(queries)  # (before: one a judgement, 60 and more)
+    listed = api(site).get(f"/api/contests/{site.contest.id}/judgements", auth=("red", site.passwords["red"])).json()
+    assert [{key: item[key] for key in ("id", "max_run_time")} for item in judged] == \
+        [{key: item[key] for key in ("id", "max_run_time")} for item in listed]  # as a team sees them

@@ -450,19 +450,18 @@ async def event_feed(request: Request):
     async def lines():
         last, count, quiet_since, first = after, since, time.monotonic(), True
         while await held.going():
-            rows = await run_in_threadpool(_events_after, serve, caller, last, first)
+            made = await run_in_threadpool(_events_after, serve, caller, last, first, count)
             first = False
-            for row in rows:
-                last, count = row["id"], count + 1
-                event = event_json(row, serve, count, caller)
-                yield json.dumps(event, separators=(",", ":")) + "\n"
+            for number, line, ends in made:
+                last, count = number, count + 1
+                yield line
                 await asyncio.sleep(0)  # (the loop hears of a failed write before the next: the docstring)
                 quiet_since = time.monotonic()
-                if row["type"] == "state" and event["data"] and event["data"].get("end_of_updates"):
+                if ends:
                     return  # (the feed's last event)
-            if (not stream and len(rows) < 500) or await request.is_disconnected():
+            if (not stream and len(made) < BATCH) or await request.is_disconnected():
                 return
-            if rows:
+            if made:
                 continue
             if time.monotonic() - quiet_since >= KEEPALIVE:
                 yield "\n"
@@ -472,28 +471,50 @@ async def event_feed(request: Request):
     return held.answer(StreamingResponse(lines(), media_type="application/x-ndjson"))
 
 
-def event_json(row, serve: Serve, token: int, caller: Caller) -> dict:
+def event_json(row, serve: Serve, token: int, caller: Caller, judged: dict) -> dict:
     """A stored event as the feed's notification {type, id, data, token} (`token`: its place in its
     reader's view); a contest's id is null ("If type is contest, then id must be null": a store from
     before this rule kept the contest's id); a judgement and a clarification as the caller may see
-    them (_seen, _asked)."""
+    them (_seen, of its row in `judged`, _judgements_of's; _asked)."""
     data = None if row["data"] is None else json.loads(row["data"])
     if isinstance(data, dict):
         _fill(data, serve)
     if row["type"] == "judgements" and data and not caller.coach:
-        data = _seen(data, serve, caller, serve.store.row(
-            "SELECT j.tests, s.problem FROM judgements j JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
-            int(row["obj_id"])))
+        data = _seen(data, serve, caller, judged[int(row["obj_id"])])
     if row["type"] == "clarifications" and data:
         data = _asked(data, serve, caller)
     return {"type": row["type"], "id": None if row["type"] == "contest" else row["obj_id"], "data": data,
             "token": str(token)}
 
 
-def _events_after(serve: Serve, caller: Caller, last: int, first: bool) -> list:
+BATCH = 500  # events a feed reads from the store at a time
+
+
+def _events_after(serve: Serve, caller: Caller, last: int, first: bool, count: int) -> list[tuple[int, str, bool]]:
+    """The caller's next events after the store's event `last` (its `count`th), at most a BATCH, each
+    (its store id, its line of the feed, whether it is the feed's last), made on a worker thread: their
+    JSON too, off the event loop."""
     announce(serve, force=first)  # a new request sees the state now; a stream's later polls, once a POLL
     where, args = _view(caller, serve.contest.show_failing_test, serve.clock.start)
-    return serve.store.rows(f"SELECT * FROM events WHERE id > ? AND {where} ORDER BY id LIMIT 500", last, *args)
+    rows = serve.store.rows(f"SELECT * FROM events WHERE id > ? AND {where} ORDER BY id LIMIT {BATCH}", last, *args)
+    judged, made = _judgements_of(serve, caller, rows), []
+    for token, row in enumerate(rows, count + 1):
+        event = event_json(row, serve, token, caller, judged)
+        ends = row["type"] == "state" and bool(event["data"]) and bool(event["data"].get("end_of_updates"))
+        made.append((row["id"], json.dumps(event, separators=(",", ":")) + "\n", ends))
+    return made
+
+
+def _judgements_of(serve: Serve, caller: Caller, rows: list) -> dict:
+    """judgement id -> its tests and problem, for a team's events of a batch (_seen reads them; the
+    coach's need none), in one query (breaker 50c: a query per judgement event, 2 s of the server's
+    time per read of a team's 5,000 events, which it could read 8 at once)."""
+    numbers = [int(row["obj_id"]) for row in rows if row["type"] == "judgements" and row["data"]]
+    if caller.coach or not numbers:
+        return {}
+    found = serve.store.rows("SELECT j.id, j.tests, s.problem FROM judgements j JOIN submissions s ON s.id = "
+                             f"j.submission_id WHERE j.id IN ({', '.join('?' * len(numbers))})", *numbers)
+    return {row["id"]: row for row in found}
 
 
 def contest_package(serve: Serve, file) -> None:
@@ -526,7 +547,8 @@ def contest_package(serve: Serve, file) -> None:
             while rows := store.rows("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT 1000", last):
                 for row in rows:
                     token, last = token + 1, row["id"]
-                    feed.write((json.dumps(event_json(row, serve, token, coach), separators=(",", ":")) + "\n").encode())
+                    event = event_json(row, serve, token, coach, {})  # (the coach's judgements: as stored)
+                    feed.write((json.dumps(event, separators=(",", ":")) + "\n").encode())
         for (number,) in store.rows("SELECT id FROM submissions ORDER BY id"):
             row = store.row("SELECT filename, source, zipped FROM submissions WHERE id = ?", number)
             try:
