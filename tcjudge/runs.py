@@ -398,18 +398,19 @@ def may_pass_with_extra_time(result: GradeResult) -> bool:
             and any(test.verdict is Verdict.TLE for test in result.tests))
 
 
-def with_extra_time(options, runs: list[SolutionRun], judged: Judged) -> Judged:
-    """`judged` (the grading of `runs`), where each package submission that misses what it must get by
+def with_extra_time(options, runs: list[SolutionRun], graded: list[GradeResult]) -> list[GradeResult]:
+    """`graded` (the results of `runs`), where each package submission that misses what it must get by
     timing out is graded again at its limit's margin (time_limit_to_tle x the limit) and, when it gets
     what it must there, stands with that result, said in a note: problemtools judges every submission
     at both and calls that "OK with extra time" (breaker 50b: kth2019 assassins' wrong_answer/
-    monte_carlo.cc, TLE at the computed 1 s and WA at 2 s, was a MISMATCH here and OK there)."""
+    monte_carlo.cc, TLE at the computed 1 s and WA at 2 s, was a MISMATCH here and OK there). The
+    command records what this returns (judge_runs' `then`), so its history says what it showed."""
     from .problems.timing import MAX_LIMIT
     from .reports.history import TIMING_COMMAND
 
-    slow = [index for index, result in enumerate(judged.results) if may_pass_with_extra_time(result)]
+    slow = [index for index, result in enumerate(graded) if may_pass_with_extra_time(result)]
     if not slow:
-        return judged
+        return graded
     again = []
     for index in slow:
         run = runs[index]
@@ -418,15 +419,16 @@ def with_extra_time(options, runs: list[SolutionRun], judged: Judged) -> Judged:
                                  run.expected, run.expected_score, verdicts_only=run.verdicts_only))
     print(f"Grading {count(len(again), 'submission')} that {'times' if len(again) == 1 else 'time'} out at the limit "
           "again with extra time, as problemtools does")
-    results = list(judged.results)
+    results = list(graded)
     for index, run, result in zip(slow, again, judge_runs(options, TIMING_COMMAND, again, False).results):
         if result.mismatch is None:
-            low = judged.results[index]
+            low = graded[index]
             print(f"judge: note: {display_path(result.solution)} gets {low.outcome} at the {low.problem.time_limit:g} s "
                   f"limit and {result.outcome} at {run.problem.time_limit:g} s ({low.problem.timing.margin_words}): "
                   f"as expected with extra time, which problemtools accepts", file=sys.stderr)
+            print(f"  {'ok':8} {display_path(result.solution)}: {result.outcome} with extra time", flush=True)
             results[index] = result
-    return replace(judged, results=results)
+    return results
 
 
 def _may_time_out(run: SolutionRun) -> bool:
@@ -442,10 +444,12 @@ def _may_time_out(run: SolutionRun) -> bool:
 
 
 def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line=None,
-               spares: Spares | None = None, meanwhile: Callable[[], None] | None = None) -> Judged:
+               spares: Spares | None = None, meanwhile: Callable[[], None] | None = None,
+               then: Callable[[list[SolutionRun], list[GradeResult]], list[GradeResult]] | None = None) -> Judged:
     """Grade runs (reusing unchanged results unless `fresh`) with progress, and record them in the history.
     `line(result)` is printed as each solution finishes; `spares`: zygotes the command started ahead;
-    `meanwhile`: work done while the tests run (grade_runs)."""
+    `meanwhile`: work done while the tests run (grade_runs); `then(runs, results)`: the results as
+    recorded, from those graded (with_extra_time's)."""
 
     def grade(to_grade: list[SolutionRun]) -> list[GradeResult]:
         if not to_grade:
@@ -459,8 +463,8 @@ def judge_runs(options, command: str, runs: list[SolutionRun], fresh: bool, line
                 if meanwhile:
                     meanwhile()
 
-            return grade_runs(options, to_grade, progress, line, spares,
-                              meanwhile_too if fresh or meanwhile else None)
+            graded = grade_runs(options, to_grade, progress, line, spares, meanwhile_too if fresh or meanwhile else None)
+        return then(to_grade, graded) if then else graded
 
     def reused(result: GradeResult) -> None:
         if line:

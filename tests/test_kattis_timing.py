@@ -204,6 +204,15 @@ def test_a_submission_that_gets_what_it_must_only_with_extra_time_stands_with_a_
     assert "slow_wrong.py gets TLE at the 1 s limit and WA at 1.5 s" in err and "with extra time" in err
     solutions = {s["solution"].rsplit("/", 1)[-1]: s for s in json.loads((tmp_path / "r.json").read_text())["solutions"]}
     assert solutions["slow_wrong.py"]["verdict"] == "WA" and solutions["slow_wrong.py"]["matched"]
+    assert "slow_wrong.py: WA with extra time" in out
+    # the history says what check showed (breaker 50b: its check run kept the TLE), and the next check reuses it
+    history = ("--problems", tmp_path, "--history", tmp_path / "h.sqlite")
+    code, out, err = judge(*history, "check", "constsum")
+    assert code == 0, out + err
+    code, out, err = judge(*history, "history", package / "submissions" / "wrong_answer" / "slow_wrong.py")
+    assert code == 0 and re.search(r"\n\d+ +\S+ \S+ +check +WA +WA ", out), out + err
+    code, out, err = judge(*history, "check", "constsum")
+    assert code == 0 and re.search(r"ok +\S*slow_wrong.py: WA \(expected WA\) \(reused\)", out), out + err
 
 
 def test_check_grades_the_submissions_that_bound_nothing_beside_those_that_must_time_out(judge, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import time
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def run(options) -> int:
         reason = f": {safe_text(why)}" if why else ""
         return f"  {mark:8} {display_path(result.solution)}: {result.outcome} (expected {result.expectation}){reason}"
 
-    judged = with_extra_time(options, runs, judge_runs(options, "check", runs, fresh_with_note(options), line))
+    judged = judge_runs(options, "check", runs, fresh_with_note(options), line, then=partial(with_extra_time, options))
     results = judged.results
     print(check_table([check_row(result) for result in results]))
     matched = sum(result.matched for result in results)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
 from .. import languages
 from ..errors import JudgeInputError
@@ -81,7 +82,7 @@ def _grade_submissions(options, catalog: Catalog, slug: str, findings) -> None:
         return
     for path, why in catalog.faults.items():
         findings.error(f"left out by check: {why}", path)
-    for result in with_extra_time(options, runs, judge_runs(options, "validate", runs, False)).results:
+    for result in judge_runs(options, "validate", runs, False, then=partial(with_extra_time, options)).results:
         if not result.matched:
             why = result.mismatch
             findings.error(f"gets {result.outcome}, expected {result.expectation}" + (f": {why}" if why else ""),
