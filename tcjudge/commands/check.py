@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
+    started = time.monotonic()  # (the time-limit grading included: it is the command's too)
     refuse_read_only(options)
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     # (a problem that does not load is left out: catalog.broken)
@@ -40,7 +41,6 @@ def run(options) -> int:
     for problem in sorted({run.problem.slug: run.problem for run in runs}.values(), key=lambda p: p.slug):
         if problem.time_limit_from:  # a package: where its time limit comes from
             print(f"  {problem.slug}: time limit {problem.time_limit_text}")
-    started = time.monotonic()
 
     def line(result: GradeResult) -> str:
         why = result.mismatch

@@ -31,12 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options) -> int:
+    started = time.monotonic()  # (the time-limit grading included: it is the command's too)
     refuse_read_only(options)
     catalog = Catalog(options.problems, options.solutions, languages.EXTENSIONS)
     # (a problem that does not load is left out: catalog.broken)
     runs = settled_runs(options, catalog, stop_on_failure=False, verdicts_only=options.hide_expected)
     make_folder(options.out)  # before grading: a bad --out costs one line, not a whole run
-    started = time.monotonic()
     judged = judge_runs(options, "report", runs, fresh_with_note(options))
     by_problem: dict[str, list[GradeResult]] = {}
     for result in judged.results:
