@@ -125,7 +125,9 @@ def test_the_second_standard_runs_in_what_the_first_left(bound, tmp_path, monkey
     """The archive rule's second compile ends by the first one's deadline. Before, each had a bound of
     its own: a file that failed late under gnu++17 and was a bomb under gnu++14 built for 1.5 bounds
     (here 30 s against 20). A compiler of our own that only sleeps makes it independent of the load;
-    sleeping, it has no CPU when the bound stops it: the machine's trouble (IE), as for a bomb starved."""
+    sleeping, it has no CPU when the bound stops it, and is taken for one that waited for a CPU all along:
+    the machine's trouble (IE), as for a bomb starved."""
+    monkeypatch.setattr(build, "_group_waited", lambda group: 1000.0)  # (as a starved compile)
     _fake_gxx(tmp_path, monkeypatch, FAKE_GXX.format(first=bound / 2))
     took, message = _build(tmp_path, ADDER, BuildFault)
     assert "too busy" in message, message
@@ -133,7 +135,7 @@ def test_the_second_standard_runs_in_what_the_first_left(bound, tmp_path, monkey
     assert _compilers_left(tmp_path / "cache") == []
 
 
-SLEEPING_GXX = "#!/bin/sh\nexec sleep 1000\n"  # a compile that never gets (or asks for) the CPU
+SLEEPING_GXX = "#!/bin/sh\nexec sleep 1000\n"  # a compile that never asks for the CPU (starved: _group_waited)
 
 
 @pytest.fixture
@@ -151,6 +153,7 @@ def test_a_compile_the_busy_machine_stopped_is_an_internal_error_and_not_kept(sm
     """A compile stopped at its wall bound with its CPU limit far away is the machine's trouble: IE
     with a message that says so, never a CE kept in the cache (before: CE, and a later run on a quiet
     machine got that CE from the cache without compiling). A second build compiles again."""
+    monkeypatch.setattr(build, "_group_waited", lambda group: 1000.0)  # (as a compile that waited for a CPU)
     _fake_gxx(tmp_path, monkeypatch, SLEEPING_GXX)
     for attempt in (1, 2):
         _, message = _build(tmp_path, ADDER, BuildFault)
@@ -264,3 +267,21 @@ def test_a_build_of_too_many_files_is_a_compile_error_and_not_kept(tmp_path):
         (tmp_path / f"f{index}").touch()
     ok, message, _ = build._within_limit(tmp_path, True, "", {})
     assert not ok and f"over {build.PROGRAM_FILES} files" in message and not any(tmp_path.iterdir())
+
+
+def test_a_build_of_too_many_folders_is_a_compile_error_too(tmp_path):
+    """Breaker 50d on the file cap: 200,000 empty folders were 0 files and 0 bytes to it (787 MiB of disk)."""
+    for index in range(build.PROGRAM_FILES + 1):
+        (tmp_path / f"d{index}").mkdir()
+    ok, message, _ = build._within_limit(tmp_path, True, "", {})
+    assert not ok and "files and folders" in message and not any(tmp_path.iterdir())
+
+
+def test_a_compile_that_sleeps_to_the_wall_bound_is_a_compile_error(monkeypatch, tmp_path):
+    """Breaker 50d: a compile that only slept was IE 'the machine was too busy', never kept, so each rejudge
+    held a worker for the whole bound again. It waited for no CPU (schedstat's run delay), so it is the
+    source's: stopped at its limits, CE, on a busy machine too."""
+    monkeypatch.setattr(build, "COMPILE_LIMITS", build.CompileLimits(wall_seconds=2.0))
+    status, message = build.run_confined(["/usr/bin/sleep", "30"], tmp_path, list(build.SYSTEM_READABLE),
+                                         {"PATH": "/usr/bin"})
+    assert status is None and "stopped at its limits" in message, message

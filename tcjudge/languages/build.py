@@ -153,23 +153,25 @@ def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[b
         else:
             entry.unlink()
     if files > PROGRAM_FILES:
-        return False, f"the build made over {PROGRAM_FILES} files, the limit of a program", {}
+        return False, f"the build made over {PROGRAM_FILES} files and folders, the limit of a program", {}
     return False, f"the build is {size / (1 << 20):.0f} MiB, over the {PROGRAM_LIMIT_MIB} MiB limit of a program", {}
 
 
 def _size(folder: Path) -> tuple[int, int]:
-    """(bytes, number) of the files beneath a folder (links not followed), counted no further than
-    just past PROGRAM_FILES."""
+    """(bytes, number) of the entries beneath a folder, files and folders (links not followed), each
+    its size or the disk it takes, whichever is more (breaker 50d: 200,000 empty folders were 0 bytes
+    and 0 files, and 787 MiB of disk), counted no further than just past PROGRAM_FILES."""
     total, count = 0, 0
-    for parent, _dirs, files in os.walk(folder):
-        for name in files:
+    for parent, dirs, files in os.walk(folder):
+        for name in dirs + files:
             count += 1
             if count > PROGRAM_FILES:
                 return total, count
             try:
-                total += os.lstat(os.path.join(parent, name)).st_size
+                info = os.lstat(os.path.join(parent, name))
             except OSError:
-                pass
+                continue
+            total += max(info.st_size, info.st_blocks * 512)
     return total, count
 
 
@@ -294,12 +296,12 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
     kept = bytearray()
     fd = process.stdout.fileno()
-    stopped, cpu = False, None  # cpu: its processes' CPU when it was stopped at the wall bound
+    stopped, cpu, waited = False, None, None  # at the wall bound: its processes' CPU, their time waiting for one
     try:
         while True:
             remaining = end - time.monotonic()
             if remaining <= 0:
-                stopped, cpu = True, _group_cpu(process.pid)
+                stopped, cpu, waited = True, _group_cpu(process.pid), _group_waited(process.pid)
                 break
             if not ready_to_read([fd], remaining):
                 continue
@@ -325,7 +327,8 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     if status == LAUNCH_FAILED:
         raise BuildFault(f"cannot start the compiler: {message.strip()[-500:]}")
     ran = time.monotonic() - started
-    if cpu is not None and cpu < STARVED_SHARE * ran and not too_large and not _helper_stopped(message):
+    starved = cpu is not None and cpu < STARVED_SHARE * ran and (waited is None or 2 * waited > ran - cpu)
+    if starved and not too_large and not _helper_stopped(message):  # (one that slept by itself: CE, breaker 50d)
         raise _busy(cpu, ran, limits)
     if too_large:  # first, as what a contestant reads (the driver calls it an internal compiler error)
         message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
@@ -367,6 +370,26 @@ def _group_cpu(group: int) -> float:
     children they reaped: read from /proc before the group is killed."""
     ticks = sum(sum(int(value) for value in fields[11:15]) for fields in _group_stats(group))  # u, s, cu, cs
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _group_waited(group: int) -> float | None:
+    """Seconds the live processes of a process group spent ready to run but waiting for a CPU (the
+    second field of /proc/PID/schedstat): a starved compile waited, one that slept did not. None
+    where the kernel does not say."""
+    waited = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                if int(handle.read().rpartition(b")")[2].split()[2]) != group:
+                    continue
+            with open(f"/proc/{entry.name}/schedstat", "rb") as handle:
+                waited += int(handle.read().split()[1])
+        except (OSError, IndexError, ValueError):  # ended meanwhile, or no schedstat here
+            if not os.path.exists("/proc/self/schedstat"):
+                return None
+    return waited / 1e9
 
 
 def _await_group_end(group: int, patience: float = 10.0) -> None:
