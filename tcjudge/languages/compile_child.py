@@ -47,19 +47,33 @@ def _own_namespaces() -> bool:
     own: when that child (the namespace's first process) ends, the kernel kills every other process
     in it, however it hid (breaker 50d: a chain of forks that each exit at once, and a process whose
     main thread had exited, escaped a scan of /proc), and none has a route anywhere (UDP, netlink).
-    As root; elsewhere inside a user namespace, its uid and gid mapped to themselves. False where the
-    kernel refuses (the scan, _kill_descendants, is then all there is)."""
+    As root; elsewhere inside a user namespace, its uid and gid mapped to themselves, where a child
+    tried first shows that the kernel lets this user map them (an AppArmor that grants no capability
+    in a new user namespace would leave the compiler unmapped). False where the kernel refuses (the
+    scan, _kill_descendants, is then all there is)."""
+    if os.geteuid() == 0:
+        return _unshared(CLONE_NEWPID | CLONE_NEWNET)
+    trial = os.fork()
+    if trial == 0:
+        os._exit(0 if _unshared(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET) else 1)
+    return os.waitstatus_to_exitcode(os.waitpid(trial, 0)[1]) == 0 and _unshared(CLONE_NEWUSER | CLONE_NEWPID |
+                                                                                   CLONE_NEWNET)
+
+
+def _unshared(flags: int) -> bool:
+    """Whether this process now has the namespaces `flags` names, a new user namespace's ids mapped."""
     import ctypes
 
-    unshare = ctypes.CDLL(None, use_errno=True).unshare
-    if os.geteuid() == 0:
-        return unshare(CLONE_NEWPID | CLONE_NEWNET) == 0
     uid, gid = os.getuid(), os.getgid()
-    if unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET) != 0:
+    if ctypes.CDLL(None, use_errno=True).unshare(flags) != 0:
         return False
-    for name, text in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
-        with open(f"/proc/self/{name}", "w") as handle:  # (a failure here: LAUNCH_FAILED, IE)
-            handle.write(text)
+    if flags & CLONE_NEWUSER:
+        try:
+            for name, text in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as handle:
+                    handle.write(text)
+        except OSError:
+            return False  # (the trial child's answer: the supervisor's own never fails after it)
     return True
 
 
