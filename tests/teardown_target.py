@@ -17,6 +17,7 @@ from .test_serve_server import Server, httpx, zipped  # noqa: E402
 
 SLOW = TESTDATA / "solutions" / "time_limit_loop.py"
 SUBMISSIONS = 30  # to the server, each a TLE: it grades them for as long as the cluster's check runs
+TEAMS = ("red", "blue", "green")  # 10 each: a team may have 10 waiting for their verdict (serve/state.QUEUED)
 
 
 def test_a_check_on_a_cluster_beside_a_grading_server(judge, tmp_path):
@@ -27,9 +28,10 @@ def test_a_check_on_a_cluster_beside_a_grading_server(judge, tmp_path):
         problems, solutions = stored_fixture(tmp_path, {"time_limit_exceeded": ["time_limit_loop.py"] * 8},
                                              time_limit=5)
         with local_cluster(nworkers=2, cache=tmp_path / "cache") as cluster:
-            for _ in range(SUBMISSIONS):
+            for number in range(SUBMISSIONS):
+                team = TEAMS[number % len(TEAMS)]
                 response = httpx.post(f"{server.url}/api/contests/burst/submissions", timeout=60,
-                                      auth=("red", server.passwords["red"]),
+                                      auth=(team, server.passwords[team]),
                                       json={"problem_id": "adder", "language_id": "python3",
                                             "files": [{"data": zipped("adder.py", SLOW.read_bytes())}]})
                 assert response.status_code == 200, response.text
