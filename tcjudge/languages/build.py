@@ -346,8 +346,8 @@ def _stop_supervisor(process: subprocess.Popen, patience: float = 5.0) -> None:
         pass
 
 
-def _group_stats(group: int) -> list[list[bytes]]:
-    """The /proc stat fields (after the name) of the processes of a process group."""
+def _group_stats(group: int) -> list[tuple[str, list[bytes]]]:
+    """(pid, the /proc stat fields after the name) of each process of a process group."""
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -358,14 +358,14 @@ def _group_stats(group: int) -> list[list[bytes]]:
         except OSError:  # ended meanwhile
             continue
         if len(fields) > 14 and int(fields[2]) == group:  # state, ppid, pgrp
-            found.append(fields)
+            found.append((entry.name, fields))
     return found
 
 
 def _group_cpu(group: int) -> float:
     """CPU seconds the processes of a process group have used (a compiler and its helpers), with the
     children they reaped: read from /proc before the group is killed."""
-    ticks = sum(sum(int(value) for value in fields[11:15]) for fields in _group_stats(group))  # u, s, cu, cs
+    ticks = sum(sum(int(value) for value in fields[11:15]) for _, fields in _group_stats(group))  # u, s, cu, cs
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
@@ -373,19 +373,15 @@ def _group_waited(group: int) -> float | None:
     """Seconds the live processes of a process group spent ready to run but waiting for a CPU (the
     second field of /proc/PID/schedstat): a starved compile waited, one that slept did not. None
     where the kernel does not say."""
+    if not os.path.exists("/proc/self/schedstat"):
+        return None
     waited = 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+    for pid, _ in _group_stats(group):
         try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                if int(handle.read().rpartition(b")")[2].split()[2]) != group:
-                    continue
-            with open(f"/proc/{entry.name}/schedstat", "rb") as handle:
+            with open(f"/proc/{pid}/schedstat", "rb") as handle:
                 waited += int(handle.read().split()[1])
-        except (OSError, IndexError, ValueError):  # ended meanwhile, or no schedstat here
-            if not os.path.exists("/proc/self/schedstat"):
-                return None
+        except (OSError, IndexError, ValueError):  # ended meanwhile
+            continue
     return waited / 1e9
 
 
@@ -394,7 +390,7 @@ def _await_group_end(group: int, patience: float = 10.0) -> None:
     SIGKILLed process runs on for a while before it is scheduled to die, still holding its files and
     its memory. Zombies are dead; `patience` bounds the wait should one never be scheduled."""
     end = time.monotonic() + patience
-    while any(fields[0] != b"Z" for fields in _group_stats(group)) and time.monotonic() < end:
+    while any(fields[0] != b"Z" for _, fields in _group_stats(group)) and time.monotonic() < end:
         time.sleep(0.02)
 
 
