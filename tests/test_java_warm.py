@@ -30,6 +30,10 @@ MEMORY_MIB = 256
 @pytest.fixture()
 def probe():
     """A function running one test of the probe in one worker: (returned value or error, facts)."""
+    yield from _probe()
+
+
+def _probe():
     int_type = TCType("int", 0)
     problem = Problem("probe", PROBE.parent, "Probe", "test fixture", "Probe", "probe",
                       [Parameter("mib", int_type), Parameter("mode", int_type)], TCType("long", 0),
@@ -85,3 +89,21 @@ def test_each_tests_memory_is_its_own(probe):
     assert heavy.memory_mib >= light.memory_mib + 110
     assert abs(light_again.memory_mib - light.memory_mib) < 8, (light.memory_mib, light_again.memory_mib)
     assert again == pid  # the heap was given back, so the JVM was kept
+
+
+def test_a_test_thread_that_cannot_start_is_the_judges_failure(monkeypatch):
+    """The JVM starts each test's thread (with its 256 MiB stack) before it says ready, and tries
+    again while the last test's thread still holds its stack. Before, it started the thread after
+    reading the test: on a busy machine a start refused under RLIMIT_DATA ended the JVM with status 1,
+    and the solution got RE (doorsgame's ColourSets.java, 3 of 6,000 tests beside six CPU burners).
+    Here no start can succeed (a stack larger than the address space): the runtime never becomes
+    ready, which is the judge's fault (IE), never the solution's exit."""
+    from tcjudge.languages import java
+    monkeypatch.setattr(java, "STACK_MIB", 64 << 10)
+    probing = _probe()
+    try:
+        _, facts = next(probing)(0, PLAIN)
+    finally:
+        probing.close()
+    assert facts.setup_error and "ready" in facts.setup_error, facts
+    assert not facts.report

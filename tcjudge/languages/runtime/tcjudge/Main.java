@@ -92,21 +92,46 @@ public final class Main {
         while (true) {
             globals.restore();
             if (Runtime.getRuntime().totalMemory() > committed) System.gc(); // give the heap back: it shrinks
-            write("ready");
-            String line = readLine(requests);
-            if (line == null) return; // the zygote is done with this JVM
             ClassLoader loader = solutionLoader(folder);
             reusable = true;
-            Thread solution = solutionThread(loader, stack,
-                    () -> run(loader, className, methodName, types, () -> line.getBytes(StandardCharsets.UTF_8)));
-            solution.start();
+            String[] line = new String[1];
+            Thread solution = startThread(() -> solutionThread(loader, stack, () -> {
+                try {
+                    line[0] = readLine(requests);
+                } catch (IOException err) {
+                    return; // the zygote is gone
+                }
+                if (line[0] != null) { // else the zygote is done with this JVM
+                    run(loader, className, methodName, types, () -> line[0].getBytes(StandardCharsets.UTF_8));
+                }
+            }));
+            if (solution == null) Runtime.getRuntime().halt(0); // never ready: the zygote starts a fresh JVM
+            write("ready");
             solution.join();
+            if (line[0] == null) return;
             if (!"next".equals(readLine(requests))) return; // the zygote read the figures; else it is done
             java.util.Set<Thread> live = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
             live.remove(Thread.currentThread());
             live.removeAll(ours);
             if (!reusable || !live.isEmpty() || !globals.descriptorsOpen()) Runtime.getRuntime().halt(0);
         }
+    }
+
+    /** A started thread, or null. The test's thread starts before "ready": a thread that has just
+     *  ended still holds its stack for a moment after join() (its native thread is not yet gone), and
+     *  the next test's stack may not fit beside it under RLIMIT_DATA; the start is tried again until
+     *  it fits (on a busy machine that moment is longer). A failure here is the judge's, never a test's. */
+    private static Thread startThread(java.util.function.Supplier<Thread> make) throws InterruptedException {
+        for (long pause = 1; pause < 2048; pause *= 2) {
+            Thread thread = make.get();
+            try {
+                thread.start();
+                return thread;
+            } catch (OutOfMemoryError err) {
+                Thread.sleep(pause);
+            }
+        }
+        return null;
     }
 
     /** A test's arguments (JSON), read in the solution's thread: a failure to read is reported as any other. */
