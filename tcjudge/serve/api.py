@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..errors import JudgeInputError
-from .auth import RECHECKED, SESSION_COOKIE, Caller, same
+from .auth import RECHECKED, SESSION_COOKIE, Busy, Caller, same
 from .contest import LANGUAGE_IDS, LANGUAGE_NAMES, language_of_name, span_text
 from .exports import awards, label
 from .scoreboard import standings
@@ -52,7 +52,11 @@ async def _caller(request: Request, changes: bool = False) -> Caller:
                                  "(X-CSRF-Token)")
     if caller is None and "authorization" in request.headers:
         address = request.client.host if request.client else "?"
-        caller = await serve.auth.from_basic(request.headers["authorization"], address)
+        try:
+            caller = await serve.auth.from_basic(request.headers["authorization"], address)
+        except Busy:
+            raise HTTPException(429, "too many attempts at this account are waiting: try again in a few seconds",
+                                headers={"Retry-After": "5"}) from None
     if caller is None:
         raise HTTPException(401, "log in (HTTP Basic)", headers={"WWW-Authenticate": 'Basic realm="judge"'})
     return caller

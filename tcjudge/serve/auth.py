@@ -10,6 +10,16 @@ WINDOW, each attempt waits before its check, FIRST_DELAY doubled by each further
 MOST_DELAY; the right password then passes. The passwords are the server's own, random, about 59
 bits: guessing them online is hopeless at any rate, so the throttle needs only to make it slow.
 
+Attempts on one account take their turns, one at a time, each waiting its delay once the attempt
+before it is decided (breaker 47c: 40 wrong passwords sent at once all waited the one delay read
+before any of them failed, 5-10 guesses a second). A browser that has logged into an account before
+holds a device cookie for it (OWASP's "device cookies"): its attempts take turns and count failures on
+that device alone, so no one else's guessing slows or queues its owner. More than WAITING_PER_TURN
+attempts waiting on one turn are refused at once (Busy: 429), not queued. Right passwords count too,
+past FREE_LOGINS_PER_ACCOUNT on an account in WINDOW, and an account holds at most
+SESSIONS_PER_ACCOUNT sessions, its oldest ended by a new one past them (breaker 50c F11: one team's
+225 logins in 25 s queued every other team's login behind argon2 for 5-17 s, and stored 225 sessions).
+
 A password is checked with argon2id off the event loop (a verification costs tens of milliseconds of
 CPU and 64 MiB), at most one per CPU at a time: a burst of logins waits its turn instead of taking
 every thread of the pool the pages need. An API client sends its password with every request: a verified one is remembered (by its
@@ -21,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import hmac
 import os
@@ -34,11 +45,16 @@ import anyio.to_thread
 
 SESSION_COOKIE = "judge_session"  # (a cookie's name as the handlers say it: Auth.cookie names it for its contest)
 LOGIN_COOKIE = "judge_login"  # the login form's CSRF token (double-submit: there is no session yet)
+DEVICE_COOKIE = "judge_device"  # a browser that logged into an account: its own turn and failures there
+DEVICE_DAYS = 365
 WINDOW = 15 * 60  # seconds over which failed logins are counted
 FREE_PER_ACCOUNT = 5  # failures on an account in the window before its attempts wait
 FREE_PER_ADDRESS = 20  # ... from an address
 FIRST_DELAY = 0.5  # seconds an attempt waits at the first failure past the free ones, doubled by each further one
 MOST_DELAY = 4.0  # ... and at most
+FREE_LOGINS_PER_ACCOUNT = 10  # right passwords on an account in the window before its attempts wait too
+WAITING_PER_TURN = 8  # attempts waiting their turn on one account (or device) before more are refused
+SESSIONS_PER_ACCOUNT = 20  # an account's sessions: a new one past them ends the oldest
 KEPT_KEYS = 10000  # accounts and addresses whose failures are kept before the expired ones are dropped
 REMEMBERED = 300  # seconds an API client's verified password is remembered
 SESSION_DAYS = 7  # a session's life (its cookie's too)
@@ -50,6 +66,10 @@ STREAMS_PER_SESSION = 4
 STREAMS_PER_TEAM = 8
 STREAMS_PER_COACH = 16
 RECHECKED = 10  # seconds between two looks at whether a stream's session or password still holds
+
+
+class Busy(Exception):
+    """Too many attempts wait their turn on this account already: try again in a few seconds (429)."""
 
 
 @dataclass
@@ -117,6 +137,8 @@ class Auth:
         self._failures: dict[str, list[float]] = {}
         self._remembered: dict[str, tuple[float, str]] = {}  # digest -> (until, the hash it matched)
         self._checking: dict[str, asyncio.Lock] = {}  # digest -> the check of those credentials under way
+        self._turns: dict[str, list] = {}  # an account's or device's key -> [its turn's lock, attempts waiting]
+        self._device_secret = secrets.token_bytes(32)  # (a restart forgets devices: they log in as new ones)
         self._lock = threading.Lock()
         self._streams: list[Stream] = []  # the open event streams, the oldest first
         self._tag = hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:8]  # (Auth.cookie)
@@ -133,36 +155,74 @@ class Auth:
         return f"{'__Host-' if https else ''}{name}-{self._tag}"
 
     # the throttle
-    def delay(self, username: str, address: str) -> float:
-        """Seconds an attempt on `username` from `address` waits before its check (the module's rule)."""
+    def delay(self, username: str, address: str, device: str | None = None) -> float:
+        """Seconds an attempt on `username` from `address` (from `device`, a device's key: its own
+        failures instead) waits before its check (the module's rule)."""
+        counted = [(device, FREE_PER_ACCOUNT)] if device else [(f"user:{username}", FREE_PER_ACCOUNT),
+                                                                (f"addr:{address}", FREE_PER_ADDRESS)]
         with self._lock:
             now = time.time()
             past = 0
-            for key, free in ((f"user:{username}", FREE_PER_ACCOUNT), (f"addr:{address}", FREE_PER_ADDRESS)):
+            for key, free in counted + [(f"ok:{username}", FREE_LOGINS_PER_ACCOUNT)]:
                 recent = [t for t in self._failures.get(key, []) if now - t < WINDOW]
                 past = max(past, len(recent) - free + 1)
         return 0.0 if past <= 0 else min(MOST_DELAY, FIRST_DELAY * 2 ** min(past - 1, 32))
 
-    def _failed(self, username: str, address: str) -> None:
+    def _count(self, *keys: str) -> None:
+        """An attempt's outcome: a failure on its account and address (or its device), a login on its account."""
         with self._lock:
             now = time.time()
             if len(self._failures) > KEPT_KEYS:  # (guesses at many names: keep what still counts)
                 self._failures = {key: kept for key, times in self._failures.items()
                                   if (kept := [t for t in times if now - t < WINDOW])}
-            for key in (f"user:{username}", f"addr:{address}"):
+            for key in keys:
                 self._failures[key] = [t for t in self._failures.get(key, []) if now - t < WINDOW] + [now]
 
-    async def check_password(self, username: str, password: str, address: str) -> Caller | None:
-        """The caller, or None for a wrong username or password; checked after the attempt's delay."""
-        await asyncio.sleep(self.delay(username, address))
-        account = await anyio.to_thread.run_sync(self.store.account, username)
-        if account is None:
-            await self._verified(await anyio.to_thread.run_sync(self._dummy_hash), password)  # the same time for a wrong name
-            self._failed(username, address)
-            return None
-        if not await self._verified(account["hash"], password):
-            self._failed(username, address)
-            return None
+    def device_cookie(self, username: str) -> str:
+        """A new device cookie's value: this browser has logged into `username`."""
+        nonce = secrets.token_urlsafe(12)
+        return f"{nonce}.{self._device_mac(username, nonce)}"
+
+    def device(self, username: str, cookie: str | None) -> str | None:
+        """The device's key where `cookie` is one this server gave a browser that logged into `username`."""
+        nonce, _, mac = (cookie or "").partition(".")
+        return f"device:{nonce}" if nonce and same(mac, self._device_mac(username, nonce)) else None
+
+    def _device_mac(self, username: str, nonce: str) -> str:
+        return hmac.new(self._device_secret, f"{username}\0{nonce}".encode(), "sha256").hexdigest()
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, key: str):
+        """One attempt at a time on `key`; Busy where WAITING_PER_TURN already wait."""
+        turn = self._turns.setdefault(key, [asyncio.Lock(), 0])
+        if turn[1] >= WAITING_PER_TURN:
+            raise Busy
+        turn[1] += 1
+        try:
+            async with turn[0]:
+                yield
+        finally:
+            turn[1] -= 1
+            if not turn[1]:
+                self._turns.pop(key, None)
+
+    async def check_password(self, username: str, password: str, address: str,
+                             device_cookie: str | None = None) -> Caller | None:
+        """The caller, or None for a wrong username or password; checked in its turn, after its delay.
+        Busy where too many attempts wait their turn."""
+        device = self.device(username, device_cookie)
+        async with self._turn(device or f"user:{username}"):
+            await asyncio.sleep(self.delay(username, address, device))
+            failed = (device,) if device else (f"user:{username}", f"addr:{address}")
+            account = await anyio.to_thread.run_sync(self.store.account, username)
+            if account is None:  # the same time for a wrong name
+                await self._verified(await anyio.to_thread.run_sync(self._dummy_hash), password)
+                self._count(*failed)
+                return None
+            if not await self._verified(account["hash"], password):
+                self._count(*failed)
+                return None
+            self._count(f"ok:{username}")
         return Caller(account["username"], account["role"], account["team_id"], hash=account["hash"])
 
     async def _verified(self, stored: str, password: str) -> bool:
@@ -185,12 +245,19 @@ class Auth:
 
     # sessions
     def new_session(self, caller: Caller) -> str:
-        """A new session's token; store.DiskFull where the store's disk is under its floor."""
+        """A new session's token; store.DiskFull where the store's disk is under its floor. The expired
+        sessions go, and the account's oldest past SESSIONS_PER_ACCOUNT (their streams end)."""
         self.store.room()
         token = secrets.token_urlsafe(32)
         with self.store.write() as db:
+            db.execute("DELETE FROM sessions WHERE created <= ?", (time.time() - SESSION_DAYS * 86400,))
             db.execute("INSERT INTO sessions (token, username, csrf, created) VALUES (?, ?, ?, ?)",
                        (digest(token), caller.username, secrets.token_urlsafe(24), time.time()))
+            ended = {row[0] for row in db.execute(
+                "SELECT token FROM sessions WHERE username = ? ORDER BY created DESC, rowid DESC LIMIT -1 OFFSET ?",
+                (caller.username, SESSIONS_PER_ACCOUNT))}
+            db.executemany("DELETE FROM sessions WHERE token = ?", [(ended_token,) for ended_token in ended])
+        self.end_streams(lambda stream: stream.session in ended)
         return token
 
     def end_session(self, token: str) -> None:

@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from ..errors import JudgeInputError
 from .accounts import INVISIBLE
-from .auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Caller, same
+from .auth import DEVICE_COOKIE, DEVICE_DAYS, LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Busy, Caller, same
 from .scoreboard import standings
 from .state import (FORM_LIMITS, TooMany, caller_of, cookie_name, disk_full, form_of, need_caller, number, serve_of,
                     static_file, with_form)
@@ -55,15 +55,23 @@ async def login(request: Request):
         raise HTTPException(403, "the form's CSRF token is missing or wrong: reload the page")
     address = request.client.host if request.client else "?"
     username = str(form.get("username", ""))[:64]
-    caller = await serve.auth.check_password(username, str(form.get("password", ""))[:256], address)
+    device = request.cookies.get(cookie_name(request, DEVICE_COOKIE))
+    try:
+        caller = await serve.auth.check_password(username, str(form.get("password", ""))[:256], address, device)
+        error, status = "wrong username or password", 401
+    except Busy:
+        caller, error, status = None, "too many attempts at this account are waiting: try again in a few seconds", 429
     if caller is None:  # (the username stays in its field)
         token = secrets.token_urlsafe(24)
-        response = await run_in_threadpool(serve.page, request, "login.html", error="wrong username or password",
-                                           login_csrf=token, username=username, status=401)
+        response = await run_in_threadpool(serve.page, request, "login.html", error=error, login_csrf=token,
+                                           username=username, status=status)
         _cookie(request, response, LOGIN_COOKIE, token)
         return response
     response = RedirectResponse("/problems", 303)
     session = await run_in_threadpool(serve.auth.new_session, caller)
+    if not serve.auth.device(caller.username, device):  # (this browser's own turn at this account from now on)
+        _cookie(request, response, DEVICE_COOKIE, serve.auth.device_cookie(caller.username),
+                max_age=DEVICE_DAYS * 86400)
     _cookie(request, response, SESSION_COOKIE, session, max_age=SESSION_DAYS * 86400)
     _cookie(request, response, LOGIN_COOKIE, "", max_age=0)  # (deleted with its attributes: __Host- needs Secure)
     return response

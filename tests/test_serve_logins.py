@@ -1,0 +1,131 @@
+"""Logins under attack (tcjudge/serve/auth.py): a burst of guesses takes its turns, a browser that
+logged in before is not queued behind anyone's guessing, and one team's logins neither crowd the
+others' out nor pile up sessions. Findings of outside testers: breaker 47c's F13, breaker 50c's F11."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from tcjudge.serve import auth  # noqa: E402
+
+from .test_serve import Site, login  # noqa: E402
+
+
+@pytest.fixture()
+def quick(monkeypatch):
+    """The delays' rule at a test's scale."""
+    monkeypatch.setattr(auth, "FIRST_DELAY", 0.001)
+    monkeypatch.setattr(auth, "MOST_DELAY", 0.004)
+
+
+def waits_of(checker: auth.Auth) -> list[float]:
+    """The delay each attempt of `checker` waits, in the order the attempts are checked."""
+    waits, delay = [], checker.delay
+
+    def recorded(*args):
+        waits.append(delay(*args))
+        return waits[-1]
+
+    checker.delay = recorded
+    return waits
+
+
+async def burst(checker: auth.Auth, count: int, username: str = "red", password: str = "guess",
+                device: str | None = None) -> list:
+    attempts = [checker.check_password(username, password, "10.0.0.1", device) for _ in range(count)]
+    return await asyncio.gather(*attempts, return_exceptions=True)
+
+
+def test_guesses_sent_at_once_take_their_turns_and_each_waits_its_own_delay(tmp_path, quick):
+    """Breaker 47c F13: 40 wrong passwords sent at once all waited the one delay read before any
+    failed (4.1 s for 40, 5-10 guesses a second). Now the sixth waits for the fifth's failure."""
+    checker = auth.Auth(Site(tmp_path).store)
+    waits = waits_of(checker)
+    assert asyncio.run(burst(checker, auth.WAITING_PER_TURN)) == [None] * auth.WAITING_PER_TURN
+    assert waits == [0, 0, 0, 0, 0, 0.001, 0.002, 0.004]
+
+
+def test_past_the_waiting_attempts_an_account_refuses_more_at_once(tmp_path, quick):
+    checker = auth.Auth(Site(tmp_path).store)
+    outcomes = asyncio.run(burst(checker, auth.WAITING_PER_TURN + 3))
+    assert outcomes.count(None) == auth.WAITING_PER_TURN
+    assert [type(outcome) for outcome in outcomes if outcome is not None] == [auth.Busy] * 3
+    assert checker._turns == {}  # (no turn is kept once its attempts are over)
+
+
+def test_a_browser_that_logged_in_before_is_neither_queued_nor_slowed_by_anyones_guesses(tmp_path, quick):
+    site = Site(tmp_path)
+    checker = auth.Auth(site.store)
+    own = checker.device_cookie("red")
+    assert checker.device("red", own) and checker.device("blue", own) is None  # (for its account alone)
+    assert checker.device("red", own.split(".")[0] + ".0") is None and checker.device("red", "") is None
+
+    async def guessing_while_the_owner_logs_in():
+        guesses = asyncio.gather(*[checker.check_password("red", "guess", "10.0.0.9") for _ in range(8)])
+        await asyncio.sleep(0)  # (the guesses hold the account's turn and its queue is full)
+        owner = await checker.check_password("red", site.passwords["red"], "10.0.0.9", own)
+        return owner, await guesses
+
+    waits = waits_of(checker)
+    owner, guesses = asyncio.run(guessing_while_the_owner_logs_in())
+    assert owner is not None and owner.username == "red" and guesses == [None] * 8
+    assert waits[0] == 0  # the owner's, first, at once: the guesser's failures are on the account, not on this device
+    assert checker.delay("red", "10.0.0.9", checker.device("red", own)) == 0
+    outcomes = asyncio.run(burst(checker, auth.WAITING_PER_TURN + 1, password=site.passwords["red"]))
+    assert isinstance(outcomes[-1], auth.Busy)  # (without the cookie: the account's one turn, as anyone's)
+
+
+def test_a_login_gives_the_browser_a_device_cookie_once(tmp_path):
+    site = Site(tmp_path)
+    client = site.client()
+    assert login(client, "red", site.passwords["red"]).status_code == 303
+    device = [name for name in client.cookies if name.startswith(auth.DEVICE_COOKIE)]
+    assert len(device) == 1 and site.app.state.serve.auth.device("red", client.cookies[device[0]])
+    first = client.cookies[device[0]]
+    response = login(client, "red", site.passwords["red"])
+    assert response.status_code == 303 and auth.DEVICE_COOKIE not in response.headers.get("set-cookie", "").split("=")[0]
+    assert client.cookies[device[0]] == first
+
+
+def test_a_login_refused_as_busy_says_so_on_its_page(tmp_path, monkeypatch):
+    site = Site(tmp_path)
+
+    async def busy(*args):
+        raise auth.Busy
+
+    monkeypatch.setattr(site.app.state.serve.auth, "check_password", busy)
+    response = login(site.client(), "red", site.passwords["red"])
+    assert response.status_code == 429 and "try again in a few seconds" in response.text
+
+
+def test_one_teams_own_logins_are_slowed_past_the_free_ones(tmp_path, quick):
+    """Breaker 50c F11: a team's right password from 100 connections, 225 logins in 25 s, each an argon2
+    check, and every other team's login waited 5-17 s behind them. Now they take turns, and past
+    FREE_LOGINS_PER_ACCOUNT each waits; another account is not slowed."""
+    site = Site(tmp_path)
+    checker = auth.Auth(site.store)
+    waits = waits_of(checker)
+    for _ in range(auth.FREE_LOGINS_PER_ACCOUNT + 3):
+        assert asyncio.run(checker.check_password("red", site.passwords["red"], "10.0.0.1")) is not None
+    assert waits == [0] * auth.FREE_LOGINS_PER_ACCOUNT + [0.001, 0.002, 0.004]
+    assert checker.delay("blue", "10.0.0.1") == 0
+
+
+def test_an_account_keeps_its_newest_sessions_only(tmp_path):
+    site = Site(tmp_path)
+    checker = site.app.state.serve.auth
+    red = site.client("red")  # the oldest session, with a page's event stream open
+    oldest = next(value for name, value in red.cookies.items() if name.startswith(auth.SESSION_COOKIE))
+    stream = checker.streaming(oldest, checker.from_session(oldest))
+    caller = auth.Caller("red", "team", site.team("red"))
+    tokens = [checker.new_session(caller) for _ in range(auth.SESSIONS_PER_ACCOUNT + 4)]
+    assert len(site.store.rows("SELECT * FROM sessions WHERE username = 'red'")) == auth.SESSIONS_PER_ACCOUNT
+    assert all(checker.from_session(token) for token in tokens[-auth.SESSIONS_PER_ACCOUNT:])
+    assert not any(checker.from_session(token) for token in tokens[:4])
+    assert red.get("/problems").status_code == 303 and stream.ended  # the oldest, logged out, its stream ended
+    assert site.client("blue").get("/problems").status_code == 200  # another account's are its own
