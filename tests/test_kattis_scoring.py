@@ -61,7 +61,7 @@ def test_check_grades_trisum_with_its_scores(judge, tmp_path):
     assert {g["name"]: (g["verdict"], g["score"]) for g in partial["score"]["groups"]} == {
         "sample": ("AC", 0), "secret/group1": ("AC", 30), "secret/group2": ("WA", 0), "secret": ("AC", 30)}
     assert partial["expected_score"] == {"low": 0, "high": 100, "low_inclusive": True, "high_inclusive": False}
-    assert [t.get("score") for t in partial["tests"]] == [0, 30, 30, 0, 0]
+    assert [t.get("score") for t in partial["tests"]] == [0, 30, 30, 0, None]  # (group2's last: not run)
     assert solutions["formula.py"]["score"]["total"] == 100 == group1 + group2
     assert (solutions["off_by_one.py"]["verdict"], solutions["off_by_one.py"]["score"]["total"]) == ("WA", 0)
     assert "AC, score in [0, 100)  AC 30" in out and "3 of 3 solutions got their expected verdict" in out
@@ -363,5 +363,41 @@ def test_a_test_after_its_groups_first_rejection_decides_nothing(judge, tmp_path
     assert code == 0, out + err
     solutions = {s["solution"].rsplit("/", 1)[-1]: s for s in json.loads((tmp_path / "r.json").read_text())["solutions"]}
     late = solutions["crashes_late.py"]
-    assert late["verdict"] == "WA" and [t["verdict"] for t in late["tests"]][-1] == "RE"  # (run, but not read)
+    assert late["verdict"] == "WA" and [t["verdict"] for t in late["tests"]][-1] is None  # (not read: not run)
     assert "4 of 4 solutions got their expected verdict" in out
+
+
+# Tests a grading will not read (on_reject: break) are not run, as problemtools does not run them
+# (breaker 48: so24/kopafika's groups took 21 minutes, mostly tests after a group's rejection).
+
+def test_a_rejection_in_a_breaking_group_leaves_its_later_items_unread():
+    inner = Group("secret/a", ["a1", "a2", "a3"])  # (on_reject: break, the default)
+    later = Group("secret/b", ["b1"])
+    unread = Grading(Group("secret", [inner, later], stop_on_reject=False)).unread()
+    unread.reject("a2")
+    assert [name for name in ("a1", "a2", "a3", "b1") if unread.skips(name)] == ["a3"]
+    unread.reject("a1")  # an earlier rejection, come in later (another worker's): from there on
+    assert [name for name in ("a1", "a2", "a3", "b1") if unread.skips(name)] == ["a2", "a3"]
+
+
+def test_a_rejected_group_is_a_rejected_item_of_the_group_around_it_while_its_verdict_surely_is():
+    def skipped(**settings):
+        inner = Group("secret/a", ["a1", "a2"], stop_on_reject=False, **settings)
+        unread = Grading(Group("secret", [inner, Group("secret/b", ["b1"])])).unread()
+        unread.reject("a1")
+        return [name for name in ("a1", "a2", "b1") if unread.skips(name)]
+
+    assert skipped() == ["b1"]  # the default grader: a rejected test rejects its group
+    assert skipped(verdict_mode="first_error") == ["b1"]
+    assert skipped(any_accepted=True) == []  # a2 may still accept secret/a
+    assert skipped(verdict_mode="always_accept") == []
+    assert Grading(Group("", ["t"], stop_on_reject=False)).unread() is None  # nothing breaks: nothing to track
+
+
+def test_grading_runs_no_test_after_a_groups_rejection_and_scores_as_before(judge, tmp_path):
+    code, out, _ = judge("--problems", TRISUM.parent, "grade", TRISUM / "submissions" / "partially_accepted" /
+                         "float_formula.py", "--problem", "trisum", "-j", "2", "--json", tmp_path / "r.json")
+    tests = {t["name"]: t for t in json.loads((tmp_path / "r.json").read_text())["tests"]}
+    assert tests["secret/group2/01-odd"]["verdict"] == "WA"
+    assert tests["secret/group2/02-max"]["verdict"] is None  # (before: AC, run though no grading reads it)
+    assert "score 30 of 100" in out, out

@@ -497,7 +497,7 @@ def test_plain_progress_line_comes_on_its_own_off_a_terminal():
     stream = io.StringIO()
     with Progress(10, 2, live=False, every=0.01, stream=stream) as progress:
         progress.test_done("solutions/x.py")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 120  # (a hang's guard, not a bound: at load 42 the ticker took over 10 s)
         while "\n" not in stream.getvalue() and time.monotonic() < deadline:
             time.sleep(0.01)
     line = stream.getvalue().splitlines()[0]

@@ -283,7 +283,7 @@ class Pool:
             except WorkerDied as err:  # the zygote, not the solution, was lost: once may be transient
                 self._discard(worker)
                 worker = None  # a retry, or the next job, starts a new one
-                if run.skips(index):  # ended by _abandon_after: a test before it failed meanwhile
+                if run.skips(index):  # ended by _abandon_skipped: a test before it failed meanwhile
                     self._report_skipped(run, index, on_test)
                     return None
                 lost.append(str(err))
@@ -334,15 +334,16 @@ class Pool:
         if run.verdicts_only:
             result = verdict_only(result)
         run.record(index, result)
-        if run.stop_on_failure and run.first_failure == index:
-            self._abandon_after(run, index)
+        if run.stop_on_failure and run.first_failure == index or run.unread is not None and result.verdict is not Verdict.AC:
+            self._abandon_skipped(run)
         if on_test:
             self._callback(on_test, run, index, result)
 
-    def _abandon_after(self, run: SolutionRun, failure: int) -> None:
-        """Kill the zygotes (and so the children) running the run's tests after its first failure: they would
-        not count, and ran on to their limits (a TLE submission's 14 s on excursion: issue 48)."""
-        for worker in [w for other, index, w in list(self._running.values()) if other is run and index > failure]:
+    def _abandon_skipped(self, run: SolutionRun) -> None:
+        """Kill the zygotes (and so the children) running the run's tests that no longer count (after its
+        first failure; after a rejection in a group that stops there): they ran on to their limits (a
+        TLE submission's 14 s on excursion: issue 48)."""
+        for worker in [w for other, index, w in list(self._running.values()) if other is run and run.skips(index)]:
             worker.process.kill()
 
     def _run_test(self, worker: Worker, run: SolutionRun, index: int) -> TestResult | None:

@@ -93,7 +93,7 @@ class GradeResult:
         scored = self.scored
         if scored is not None and scored.fault:
             return Verdict.IE
-        if scored is not None and scored.verdict is not None and all(t.verdict for t in self.tests):
+        if scored is not None and scored.verdict is not None and self._every_read_test_ran():
             return scored.verdict
         for test in self.tests:
             if test.verdict not in (Verdict.AC, None):
@@ -101,6 +101,18 @@ class GradeResult:
         if any(test.verdict is None for test in self.tests):
             return Verdict.IE  # tests left unrun with no failure to explain it
         return Verdict.AC
+
+    def _every_read_test_ran(self) -> bool:
+        """Every test ran but those its grading does not read (after a rejection in a group that stops
+        there: scoring.Unread), which the pool does not run; not so for `grade --examples`."""
+        unrun = [test.name for test in self.tests if not test.verdict]
+        unread = self.problem.grading.unread() if unrun else None
+        if unread is None:
+            return not unrun
+        for test in self.tests:
+            if test.verdict not in (Verdict.AC, None):
+                unread.reject(test.name)
+        return all(unread.skips(name) for name in unrun)
 
     @property
     def outcome(self) -> str:

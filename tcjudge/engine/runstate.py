@@ -47,6 +47,8 @@ class SolutionRun:
     def __post_init__(self):
         self.results = [None] * len(self.tests)
         self.pending = len(self.tests)
+        grading = self.problem.grading  # (not a field: a replace() of this run has its own)
+        self.unread = grading.unread() if grading is not None else None
 
     @property
     def key(self) -> tuple:
@@ -60,6 +62,8 @@ class SolutionRun:
     def skips(self, index: int) -> bool:
         if self.load_outcome is not None:
             return True
+        if self.unread is not None and self.unread.skips(self.tests[index].name):
+            return True
         return self.stop_on_failure and self.first_failure is not None and index > self.first_failure
 
     def record(self, index: int, result: TestResult) -> None:
@@ -71,17 +75,23 @@ class SolutionRun:
                 self.stops_above_ms is not None and (result.cpu_ms or 0) > self.stops_above_ms)
             if failed and (self.first_failure is None or index < self.first_failure):
                 self.first_failure = index
+            if failed and self.unread is not None:
+                self.unread.reject(self.tests[index].name)
             if result.verdict is Verdict.CE and self.load_outcome is None:  # a program that does not compile
                 self.load_outcome = (Verdict.CE, result.message)
 
     def counted(self) -> list[TestResult | None]:
         """The results that count so far, by index (None: not run, or not yet). With stop_on_failure,
         tests after the first failure count as not run even when a parallel worker had already run
-        them: every figure is then the same at any -j, while it is graded as at its end."""
+        them, and so do tests that a scoring problem's grading will not read: every figure is then the
+        same at any -j, while it is graded as at its end."""
         with self.lock:
             results, failure = list(self.results), self.first_failure
         if self.stop_on_failure and failure is not None:
             results[failure + 1:] = [None] * (len(results) - failure - 1)
+        if self.unread is not None:  # (likewise a test its group will not read: on_reject: break)
+            with self.lock:
+                results = [None if self.unread.skips(test.name) else result for test, result in zip(self.tests, results)]
         return results
 
     def result(self) -> GradeResult:

@@ -187,12 +187,58 @@ class Grading:
             scored.total = score
         return scored
 
+    def unread(self) -> Unread | None:
+        """What will track the tests this grading will not read (None: no group stops at a rejection)."""
+        return Unread(self.root) if _breaks(self.root) else None
+
     def partially_accepted(self) -> ScoreRange:
         """The score a partially accepted submission must get: any but the best of the range."""
         if self.objective == "min":
             return ScoreRange(self.root.low, self.root.high, low_inclusive=False)
         return ScoreRange(max(self.root.low, 0.0) if self.model == GROUPS else self.root.low, self.root.high,
                           high_inclusive=False)
+
+
+class Unread:
+    """The tests a grading will not read, as their rejections come in: those after a rejected item of a
+    group that stops at its first (on_reject: break), as _grade reads them. The engine does not run
+    them, as problemtools does not (breaker 48: so24/kopafika's groups took 21 minutes to run tests no
+    grading read). A rejected test rejects the groups around it while each surely rejects (_rejects)."""
+
+    def __init__(self, root: Group):
+        self._chains: dict[str, list[tuple[Group, int]]] = {}  # a test's groups, innermost first, and its item's place
+        self._first: dict[int, int] = {}  # id(group): the place of its first rejected item
+        self._walk(root, [])
+
+    def _walk(self, group: Group, outer: list[tuple[Group, int]]) -> None:
+        for place, item in enumerate(group.items):
+            chain = [(group, place), *outer]
+            if isinstance(item, Group):
+                self._walk(item, chain)
+            else:
+                self._chains[item] = chain
+
+    def reject(self, name: str) -> None:
+        for group, place in self._chains.get(name, ()):
+            if group.stop_on_reject and place < self._first.get(id(group), math.inf):
+                self._first[id(group)] = place
+            if not _rejects(group):
+                break
+
+    def skips(self, name: str) -> bool:
+        return any(place > self._first.get(id(group), math.inf) for group, place in self._chains.get(name, ()))
+
+
+def _breaks(group: Group) -> bool:
+    return group.stop_on_reject or any(_breaks(item) for item in group.items if isinstance(item, Group))
+
+
+def _rejects(group: Group) -> bool:
+    """Whether the group's verdict is a rejection whenever one of its items is (the default grader's
+    worst_error and first_error; not a custom grader, accept_if_any_accepted, always_accept, or
+    ignore_sample, whose verdict is its last item's)."""
+    return (group.grader is None and not group.any_accepted and group.verdict_mode != "always_accept"
+            and not group.ignore_sample)
 
 
 def _grade(group: Group, outcomes: Outcomes, scored: Scored, passed: dict[str, bool]) -> tuple[Verdict, float] | None:
