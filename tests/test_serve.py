@@ -305,7 +305,7 @@ def test_a_frozen_scoreboard_shows_contestants_nothing_new(tmp_path):
     api = TestClient(site.app, base_url="http://127.0.0.1")
     for username in ("red", "blue"):
         page = site.client(username).get("/scoreboard").text
-        assert "frozen" in page and page.count('class="solved"') + page.count('class="first"') == 1
+        assert '<p class="frozen">' in page and page.count('class="solved"') + page.count('class="first"') == 1
         assert "+1 pending" in page
         board = api.get(f"/api/contests/{cid}/scoreboard", auth=(username, site.passwords[username])).json()
         solved = {row["team_id"]: row["score"]["num_solved"] for row in board["rows"]}

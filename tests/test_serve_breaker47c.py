@@ -186,7 +186,7 @@ def test_an_unfreeze_ends_only_the_freeze_in_force_and_a_freeze_starts_when_aske
     from tcjudge.serve import scoreboard
 
     from .test_serve_clics_shapes import check_state
-    from .test_serve_pages import act, state
+    from .test_serve_pages import act, header_clock, state
 
     later = [0.0]  # seconds the contest's clock is moved on
     monkeypatch.setattr(scoreboard, "time", SimpleNamespace(time=lambda: time.time() + later[0]))
@@ -204,7 +204,7 @@ def test_an_unfreeze_ends_only_the_freeze_in_force_and_a_freeze_starts_when_aske
     judged(site, "blue", 92, "AC")
     assert blue_solved() == 0  # (was 1: the early unfreeze had cancelled it)
     assert site.serve.clock.frozen_since_ms() == 90 * 60000
-    assert "frozen" in site.client("red").get("/scoreboard").text.split("</header>")[0]
+    assert header_clock(site.client("red").get("/scoreboard").text)[1]  # its header says "scoreboard frozen"
     frozen = state(site)
     check_state(frozen)
     assert frozen["frozen"] and frozen["thawed"] is None

@@ -555,3 +555,57 @@ def test_six_tabs_of_a_session_settle_and_a_tab_looked_at_again_gets_its_updates
     again.evaluate("window.dispatchEvent(new Event('focus'))")  # (headless: the tab looked at again)
     again.locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
     assert again.locator("#crowded").count() == 0 and len(asked) == 1
+
+
+def frozen_shown(page) -> bool:
+    """Whether the page's header says "scoreboard frozen"."""
+    return "scoreboard frozen" in page.locator("header").inner_text()
+
+
+def test_a_page_open_across_the_freeze_says_frozen_without_a_reload(browser, servers):
+    """An outside tester's F12 (issue 47): a team's scoreboard open across the contest file's freeze
+    never said "frozen" (its header counted on, its board took a hidden AC as "+1 pending" with no
+    note), nor did a page open across a coach's freeze; only a reload did. Now the header switches at
+    the freeze time by itself, and every open page (team and coach) follows the coach's freeze and
+    unfreeze; the frozen board still hides what came after."""
+    ahead = 15  # seconds from now to the contest file's freeze: the server starts and the page opens before
+    start = datetime.now(timezone.utc) + timedelta(seconds=ahead) - timedelta(minutes=90)
+    scheduled = servers(contest(start=start.isoformat(), freeze="30m"))  # 2 h, frozen from minute 90
+    red = log_in(browser.new_context(bypass_csp=True), scheduled, "red", check=False)
+    red.get_by_role("link", name="Scoreboard").click()
+    assert not frozen_shown(red) and "frozen" not in red.locator("main").inner_text(), "opened after the freeze"
+    red.evaluate("window.notReloaded = true")
+    red.locator("#frozen").wait_for(state="visible", timeout=(ahead + 30) * 1000)  # (before: only after a reload)
+    red.locator("p.frozen").wait_for(timeout=30000)  # the board's note, fetched with the board
+    assert re.fullmatch(r"0:(29|30):\d\d left", clock(red)) and "frozen since" in red.locator("p.times").inner_text()
+    submitted(scheduled, "blue", ACCEPTED)
+    red.locator("td.pending").wait_for(timeout=30000)  # another team's AC after the freeze: pending, live
+    assert red.locator("td.first, td.solved").count() == 0 and red.evaluate("window.notReloaded")
+    checked(red)
+
+    running = servers(contest())
+    team = browser.new_context(bypass_csp=True)
+    board = log_in(team, running, "red", check=False)
+    board.get_by_role("link", name="Scoreboard").click()
+    problems = team.new_page()
+    problems.goto(f"{running.url}/problems")
+    coach = log_in(browser.new_context(bypass_csp=True), running, "coach", check=False)
+    listed = coach.context.new_page()
+    listed.goto(f"{running.url}/submissions")
+    open_pages = (board, problems, listed)
+    for page in open_pages:
+        assert not frozen_shown(page)
+        page.evaluate("window.notReloaded = true")
+    coach.get_by_role("link", name="Scoreboard").click()
+    coach.get_by_role("button", name="Freeze the scoreboard").click()
+    for page in open_pages:  # (before: none of them said it until reloaded)
+        page.locator("#frozen").wait_for(state="visible", timeout=30000)
+    board.locator("p.frozen").wait_for(timeout=30000)
+    problems.get_by_text("frozen since").wait_for(timeout=30000)
+    checked(board)
+    coach.get_by_role("link", name="Unfreeze…").click()
+    coach.get_by_role("button", name="Unfreeze").click()
+    for page in open_pages:
+        page.locator("#frozen").wait_for(state="hidden", timeout=30000)
+    board.locator("p.frozen").wait_for(state="detached", timeout=30000)
+    assert all(page.evaluate("window.notReloaded") for page in open_pages)

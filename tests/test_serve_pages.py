@@ -5,6 +5,9 @@ tests/test_serve_browser.py."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -182,3 +185,67 @@ def test_clarifications_are_threads_with_unread_badges_and_a_broadcast_answer_qu
     assert page.index("Your question") < page.index("May values be empty?") < page.index("Answer to every team")
     assert "A question:" not in page
     assert coach.post("/clarifications", data={"csrf": token, "text": "?", "reply_to": "99"}).status_code == 400
+
+
+
+def header_clock(page: str) -> tuple[str, bool]:
+    """The freeze a page's header was given (its clock's data-freeze) and whether it says "frozen"."""
+    header = page.split("</header>", 1)[0]
+    freeze = re.search(r'id="clock"[^>]* data-freeze="([^"]*)"', header).group(1)
+    return freeze, ' id="frozen" hidden' not in header
+
+
+def clock_events(text: str) -> list[str]:
+    """What a page's stream said of the freeze: its "clock" events' data."""
+    blocks = (block.splitlines() for block in text.replace("\r\n", "\n").split("\n\n"))
+    return [block[1][6:] for block in blocks if block[:1] == ["event: clock"]]
+
+
+def test_a_page_is_told_of_the_freeze_to_come_and_its_stream_says_every_change_of_the_freeze(tmp_path, monkeypatch):
+    """An outside tester's F12 (issue 47): a page open across the contest file's freeze never said
+    "scoreboard frozen" (its clock's data held the freeze only once in force), and a coach's freeze,
+    unfreeze or finalize reached no open page's header. The page is given the freeze to come; its
+    stream, told what the page showed, says each change (a team's scoreboard's, a coach's quiet one)."""
+    from types import SimpleNamespace
+
+    from tcjudge.serve import scoreboard
+
+    from .test_serve_feeds import Call, answered, until
+
+    later = [0.0]  # seconds the contest's clock is moved on
+    monkeypatch.setattr(scoreboard, "time", SimpleNamespace(time=lambda: time.time() + later[0]))
+    start = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(minutes=60)  # 2 h, frozen from minute 90
+    site = Site(tmp_path, start=start)
+    due = round((start + timedelta(minutes=90)).timestamp() * 1000)
+    red, coach = site.client("red"), site.client("coach")
+    shown, frozen = header_clock(red.get("/scoreboard").text)
+    assert shown == f"-{due}-0" and not frozen  # (before: no freeze in the clock's data until it was in force)
+    assert header_clock(coach.get("/problems").text) == (shown, False)
+
+    def cookie(client) -> dict:
+        return {"Cookie": "; ".join(f"{name}={value}" for name, value in client.cookies.items()),
+                "Accept": "text/event-stream"}
+
+    async def scenario() -> list[str]:
+        board = Call(site.app, "GET", f"/events?board=1&clock={shown}", cookie(red))
+        quiet = Call(site.app, "GET", f"/events?submissions=0&clock={shown}", cookie(coach))
+        assert await answered(board, quiet) == [200, 200]
+        assert await until(lambda: "event: board" in board.text)  # (its first: the board as it is)
+        await asyncio.sleep(1)  # (what it would say of the freeze, it would have said by now: it looks every 0.5 s)
+        assert clock_events(board.text + quiet.text) == []  # nothing changed from what the pages showed
+        said = []
+        for minutes, action in ((31, None), (0, "unfreeze"), (0, "freeze"), (30, "finalize")):
+            later[0] += minutes * 60  # (minute 91: the file's freeze, by itself; minute 121: ended, to finalize)
+            if action:
+                assert (await asyncio.to_thread(act, site, action)).status_code == 303, action
+            said.append(site.serve.clock.shown()["freeze"])
+            for call in (board, quiet):
+                assert await until(lambda: clock_events(call.text) == said), (action, said, clock_events(call.text))
+        for call in (board, quiet):
+            await call.leave()
+        return said
+
+    said = asyncio.run(scenario())
+    assert said[:2] == [f"{due}--0", "--0"] and said[3] == "--1"  # in force; thawed for good; final
+    assert re.fullmatch(r"\d+--0", said[2]) and int(said[2].split("-")[0]) > due  # the coach's, from then
+    assert header_clock(red.get("/scoreboard").text) == ("--1", False)

@@ -171,7 +171,9 @@ def events(request: Request):
     """The caller's submissions' states as server-sent events, sent when anything changed (a team's
     stream holds its own submissions only), or the scoreboard's "it changed" (board=1); and to a page
     that says what it showed of the caller's clarifications, when that changes (a clarification sent
-    to the caller, or read on another page). It ends with its session (auth.Stream); ended to make room
+    to the caller, or read on another page); to a page that says what it showed of the freeze, when
+    that changes (Clock.shown's "freeze": issue 47 F12, a page open across a freeze kept its header
+    and board's note as they were). It ends with its session (auth.Stream); ended to make room
     for a newer one, it says so first ("crowded"), and its page opens none again until it is looked at
     (static/judge.js: breaker 47c, six tabs of a session ended each other's streams without end)."""
     from sse_starlette.sse import EventSourceResponse
@@ -183,18 +185,25 @@ def events(request: Request):
     board = request.query_params.get("board") == "1"  # the scoreboard page: told that it may have changed
     quiet = request.query_params.get("submissions") == "0"  # a page without either: its clarifications only
     told = request.query_params.get("clarifications")  # "unread-newest" as the page showed it (Serve.page)
+    frozen = request.query_params.get("clock")  # the freeze as the page showed it (Clock.shown's "freeze")
 
     def views() -> str:
         return json.dumps([submission_view(serve, row, caller, judgement) | {"team": row["team"]}
                            for row, judgement in own_rows(serve, caller, STREAMED)])
 
     async def stream():
-        seen, last, clarified, said = None, None, None, told
+        seen, last, clarified, said, moved, freeze = None, None, None, told, None, frozen
         while True:
             if await request.is_disconnected() or not await held.going():
                 if held.crowded:
                     yield {"event": "crowded", "data": "1"}
                 return
+            if freeze is not None and serve.clock.moved() != moved:  # (a coach's action, the file's freeze time)
+                moved = serve.clock.moved()
+                state = (await run_in_threadpool(serve.clock.shown))["freeze"]
+                if state != freeze:
+                    freeze = state
+                    yield {"event": "clock", "data": state}
             if said is not None and serve.clarified != clarified:  # (a clarification sent or read)
                 clarified = serve.clarified
                 unread, newest = await run_in_threadpool(serve.clarification_state, caller)

@@ -31,6 +31,7 @@ class Clock:
             self.start = float(kept)
         self.end = self.start + contest.duration.total_seconds()
         self.freeze_at = self.end - contest.freeze.total_seconds()
+        self.actions = 0  # the coach's freezes, unfreezes and finalizes kept (Clock.moved)
 
     def now_ms(self) -> int:
         return int((time.time() - self.start) * 1000)
@@ -120,15 +121,30 @@ class Clock:
             for key, value in values.items():
                 db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = "
                            "excluded.value", (key, value))
+        self.actions += 1
+
+    def moved(self) -> tuple:
+        """What the freeze's state (`shown()["freeze"]`) changes with, known without reading the store:
+        the coach's actions and the contest file's freeze time passing. A page's stream reads the state
+        again only when this moves."""
+        return self.actions, time.time() >= self.freeze_at
 
     def shown(self) -> dict:
         """The clock as every page's header shows it: its moments (epoch milliseconds: the start, the
-        end, the contestants' freeze or None; the server's now, which the page's script counts from)
-        and its words now, which the script keeps counting (static/judge.js, clockText)."""
-        frozen = self.frozen_since_ms()
-        view = {"start": round(self.start * 1000), "end": round(self.end * 1000), "now": round(time.time() * 1000),
-                "frozen": None if frozen is None else round(self.start * 1000) + frozen, "final": self.finalized}
-        return view | {"text": clock_text(view, view["now"])}
+        end, the contestants' freeze or None, the contest file's freeze while it is still to come and
+        would start at its time, else None; the server's now, which the page's script counts from), and
+        its words now, which the script keeps counting and switches to frozen at `next_freeze`
+        (static/judge.js, clockText; issue 47 F12: a page open across the freeze never said it). Its
+        `freeze`, "frozen-next_freeze-final" ("" for None, 1 for final), is what a page's stream says
+        when it changes (a coach's freeze, unfreeze or finalize; the file's freeze time)."""
+        now = time.time()
+        frozen, final = self.frozen_since_ms(), self.finalized
+        upcoming = frozen is None and not final and self.contest.freeze.total_seconds() and now < self.freeze_at
+        view = {"start": round(self.start * 1000), "end": round(self.end * 1000), "now": round(now * 1000),
+                "frozen": None if frozen is None else round(self.start * 1000) + frozen,
+                "next_freeze": round(self.freeze_at * 1000) if upcoming else None, "final": final}
+        said = "-".join("" if value is None else str(value) for value in (view["frozen"], view["next_freeze"]))
+        return view | {"text": clock_text(view, view["now"]), "freeze": f"{said}-{int(final)}"}
 
     def _meta_time(self, key: str) -> float | None:
         """A moment the store keeps (the finalize), read once."""

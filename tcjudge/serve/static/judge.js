@@ -1,9 +1,11 @@
-// Live pages, no build step, no library. Every page: the contest's clock counts down, moments are
-// written in the reader's time zone, and the clarifications' badge follows what the server says of
-// them. The submissions tables: the server sends the caller's submissions as server-sent events; each
-// row is updated in place, a new one added on top, a submission's own page fetches its judgement's
-// account when it comes. The scoreboard and the clarifications page: told that something changed,
-// they fetch themselves again (filtered by the server, as the page is) and swap what changed.
+// Live pages, no build step, no library. Every page: the contest's clock counts down, says "scoreboard
+// frozen" from the contest file's freeze time and as the server says the coach froze, unfroze or
+// finalized, moments are written in the reader's time zone, and the clarifications' badge follows what
+// the server says of them. The submissions tables: the server sends the caller's submissions as
+// server-sent events; each row is updated in place, a new one added on top, a submission's own page
+// fetches its judgement's account when it comes. The scoreboard and the clarifications page: told that
+// something changed, they fetch themselves again (filtered by the server, as the page is) and swap
+// what changed.
 (function () {
   "use strict";
 
@@ -24,16 +26,33 @@
     return span(clock.end - now) + " left";
   }
 
+  // The freeze as the server says it (serve/scoreboard.py, Clock.shown's "freeze"): "frozen-next-final",
+  // the contestants' freeze in force and the contest file's freeze to come (epoch ms, "" for none).
+  function freezeOf(said) {
+    var parts = said.split("-");
+    return {frozen: parts[0] ? Number(parts[0]) : null, next: parts[1] ? Number(parts[1]) : null,
+            final: parts[2] === "1"};
+  }
+
+  // The header's clock and its "scoreboard frozen"; called again when the stream changes the freeze
+  // (liveClock).
+  var tick = function () {};
+
   function countDown() {
     var shown = document.getElementById("clock");
     if (!shown) return;
-    var clock = {start: Number(shown.getAttribute("data-start")), end: Number(shown.getAttribute("data-end")),
-                 final: shown.getAttribute("data-final") === "1"};
+    var mark = document.getElementById("frozen");
     var offset = Number(shown.getAttribute("data-now")) - Date.now();  // the server's clock, not the reader's
-    function tick() {
-      var text = clockText(clock, Date.now() + offset);
+    tick = function () {
+      var clock = freezeOf(shown.getAttribute("data-freeze"));
+      clock.start = Number(shown.getAttribute("data-start"));
+      clock.end = Number(shown.getAttribute("data-end"));
+      var now = Date.now() + offset;
+      var text = clockText(clock, now);
       if (shown.textContent !== text) shown.textContent = text;
-    }
+      var frozen = !clock.final && (clock.frozen !== null || (clock.next !== null && now >= clock.next));
+      if (mark && mark.hidden === frozen) mark.hidden = !frozen;
+    };
     tick();
     setInterval(tick, 1000);
   }
@@ -110,6 +129,8 @@
     if (!table && !board && !shown) return null;
     var url = table ? table.getAttribute("data-live") : board ? board.getAttribute("data-live") : "/events?submissions=0";
     if (shown) url += (url.indexOf("?") < 0 ? "?" : "&") + "clarifications=" + encodeURIComponent(shown);
+    var clock = document.getElementById("clock");
+    if (clock) url += (url.indexOf("?") < 0 ? "?" : "&") + "clock=" + encodeURIComponent(clock.getAttribute("data-freeze"));
     return new EventSource(url);
   }
 
@@ -133,9 +154,28 @@
     });
   }
 
+  // The scoreboard as the server shows it now, and what it says of the freeze (its times, the board's
+  // note, the coach's actions); on the problems page, its times.
+  function boardShown() {
+    var ids = document.getElementById("board-state") ? ["board-state", "scoreboard"] : ["times"];
+    if (document.getElementById(ids[0])) swapped(ids);
+  }
+
   function liveBoard(source) {
     if (!document.getElementById("scoreboard")) return;
-    source.addEventListener("board", function () { swapped(["scoreboard"]); });
+    source.addEventListener("board", boardShown);
+  }
+
+  // The freeze changed (the coach's action, or the contest file's freeze time came): the header says
+  // it at once, the page's parts that say it are fetched again, and a stream opened again says it.
+  function liveClock(source) {
+    source.addEventListener("clock", function (event) {
+      var shown = document.getElementById("clock");
+      if (!shown) return;
+      shown.setAttribute("data-freeze", event.data);
+      tick();
+      boardShown();
+    });
   }
 
   function liveClarifications(source) {
@@ -211,6 +251,7 @@
     if (!source) return;
     liveSubmissions(source);
     liveBoard(source);
+    liveClock(source);
     liveClarifications(source);
     source.addEventListener("crowded", function () {
       source.close();
