@@ -570,7 +570,7 @@ def test_a_page_open_across_the_freeze_says_frozen_without_a_reload(browser, ser
     note), nor did a page open across a coach's freeze; only a reload did. Now the header switches at
     the freeze time by itself, and every open page (team and coach) follows the coach's freeze and
     unfreeze; the frozen board still hides what came after."""
-    ahead = 15  # seconds from now to the contest file's freeze: the server starts and the page opens before
+    ahead = 30  # seconds from now to the contest file's freeze: the server starts and the page opens before (3.7 s here)
     start = datetime.now(timezone.utc) + timedelta(seconds=ahead) - timedelta(minutes=90)
     scheduled = servers(contest(start=start.isoformat(), freeze="30m"))  # 2 h, frozen from minute 90
     red = log_in(browser.new_context(bypass_csp=True), scheduled, "red", check=False)
