@@ -176,7 +176,7 @@ def settle_time_limit(options, catalog: Catalog, problem: Problem, along: list[S
 def _limit_key(history, problem: Problem, stored) -> tuple[str, str, str]:
     """(problem hash, machines of the stored submissions, engine): what a computed limit depends on."""
     from .languages.machine import verdict_machine
-    from .reports.history import problem_hash
+    from .reports.fingerprints import problem_hash
     from .reports.kept_limits import basis
 
     return problem_hash(problem.path), basis([verdict_machine(s.path, problem) for s in stored]), history.engine

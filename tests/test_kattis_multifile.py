@@ -16,7 +16,7 @@ from tcjudge.languages import kotlin as kotlin_language
 from tcjudge.problems.format import language_of
 from tcjudge.languages import EXTENSIONS
 from tcjudge.protocol import SourceError, read_tree
-from tcjudge.reports.history import solution_hash
+from tcjudge.reports.fingerprints import solution_hash
 
 from .conftest import FIXTURE_PROBLEMS, FIXTURE_SOLUTIONS, TESTDATA
 

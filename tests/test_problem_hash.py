@@ -7,7 +7,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from tcjudge.reports.history import problem_hash
+from tcjudge.reports.fingerprints import problem_hash
 
 
 def by_rglob(folder: Path) -> str:

@@ -27,7 +27,7 @@ from tcjudge.engine.results import GradeResult
 from tcjudge.languages import EXTENSIONS
 from tcjudge.problems.catalog import Catalog
 from tcjudge import languages
-from tcjudge.reports import history
+from tcjudge.reports import fingerprints, history
 from tcjudge.reports.history import History, change_between
 from tcjudge.runs import grade_and_record
 from tcjudge.reports.junit import write_junit
@@ -143,19 +143,19 @@ def test_a_new_version_of_a_solutions_own_compiler_reruns_it_and_of_another_reru
 
 def test_the_engine_key_covers_every_harness_file_but_reports_option_parsing_serve_and_setter(tmp_path, monkeypatch):
     harness = tmp_path / "harness"
-    shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(history, "HARNESS", harness)
+    shutil.copytree(fingerprints.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(fingerprints, "HARNESS", harness)
     monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))  # (its kept hash is this copy's alone)
-    monkeypatch.setattr(history, "NOT_ENGINE", tuple(harness / part for part in history.NOT_ENGINE_PARTS))
+    monkeypatch.setattr(fingerprints, "NOT_ENGINE", tuple(harness / part for part in fingerprints.NOT_ENGINE_PARTS))
 
     def key_after(edit: Path) -> str:
         edit.write_text(edit.read_text() + "\n")
-        history.engine_version.cache_clear()
-        return history.engine_version()
+        fingerprints.engine_version.cache_clear()
+        return fingerprints.engine_version()
 
     try:
-        history.engine_version.cache_clear()
-        before = history.engine_version()
+        fingerprints.engine_version.cache_clear()
+        before = fingerprints.engine_version()
         assert key_after(harness / "reports" / "templates" / "base.html") == before
         assert key_after(harness / "cli.py") == before
         assert key_after(harness / "commands" / "check.py") == before
@@ -165,21 +165,21 @@ def test_the_engine_key_covers_every_harness_file_but_reports_option_parsing_ser
         assert after_header != before
         assert key_after(harness / "languages" / "runtime" / "tcjudge" / "Main.java") != after_header
     finally:
-        history.engine_version.cache_clear()
+        fingerprints.engine_version.cache_clear()
 
 
 def test_the_engine_key_is_kept_while_the_files_stamps_stand(tmp_path, monkeypatch):
     harness = tmp_path / "harness"
-    shutil.copytree(history.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(history, "HARNESS", harness)
-    monkeypatch.setattr(history, "NOT_ENGINE", tuple(harness / part for part in history.NOT_ENGINE_PARTS))
+    shutil.copytree(fingerprints.HARNESS, harness, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(fingerprints, "HARNESS", harness)
+    monkeypatch.setattr(fingerprints, "NOT_ENGINE", tuple(harness / part for part in fingerprints.NOT_ENGINE_PARTS))
     monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
-    kept = history.engine_version_file()
+    kept = fingerprints.engine_version_file()
     assert kept.is_relative_to(tmp_path / "cache")
 
     def version() -> str:
-        history.engine_version.cache_clear()
-        return history.engine_version()
+        fingerprints.engine_version.cache_clear()
+        return fingerprints.engine_version()
 
     try:
         hashed = version()
@@ -196,10 +196,10 @@ def test_the_engine_key_is_kept_while_the_files_stamps_stand(tmp_path, monkeypat
         edited = version()
         assert edited not in (hashed, "0123456789abcdef")  # a file's new stamp: hashed again
         assert kept.read_text().split()[1] == edited
-        monkeypatch.setattr(history, "HARNESS", tmp_path / "another copy")
-        assert history.engine_version_file() != kept  # two copies of the judge never take turns at one file
+        monkeypatch.setattr(fingerprints, "HARNESS", tmp_path / "another copy")
+        assert fingerprints.engine_version_file() != kept  # two copies of the judge never take turns at one file
     finally:
-        history.engine_version.cache_clear()
+        fingerprints.engine_version.cache_clear()
 
 
 def test_a_stopped_check_never_serves_a_report_but_a_report_serves_check(run, project):

@@ -11,7 +11,7 @@ import pytest
 
 from tcjudge.errors import JudgeInputError
 from tcjudge.problems.loader import load_problem
-from tcjudge.reports.history import solution_hash
+from tcjudge.reports.fingerprints import solution_hash
 
 from .conftest import TESTDATA
 
