@@ -349,6 +349,8 @@ def test_a_legacy_scoring_packages_accepted_are_judged_on_their_final_verdict_an
     assert "Timing 2 submissions of trisum" in out and "warning" not in err, out + err
     assert re.search(r"accepted/float_formula\.py +AC +AC 30 .* ok", out), out
     assert "3 of 3 solutions got their expected verdict" in out and "2 of 3 results reused from the history" in out, out
+    # reused from the timing that this check began with, they had no earlier run (before: "1 solution had")
+    assert "changes since the last run: none (3 solutions had no earlier run)" in out, out
 
 
 def test_a_test_after_its_groups_first_rejection_decides_nothing(judge, tmp_path):

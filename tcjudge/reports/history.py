@@ -273,11 +273,17 @@ class History:
                 if status == "complete" and asks_every_test(run):
                     before = self._latest(run, run_id)
                     if before is None:  # a result reused from an identical file's grade was run before
-                        first_seen += index not in reused
+                        first_seen += not self._from_earlier_run(reused.get(index))
                     elif change := change_between(before, result):
                         changes.append(change)
                 self._insert(run_id, run, result, reused.get(index))
         return Outcome(run_id, changes, first_seen)
+
+    def _from_earlier_run(self, result_id: int | None) -> bool:
+        """A reused result graded by an earlier command, not by this one's timing (a first `check` said 2 of 23 were new)."""
+        row = self.db.execute("SELECT runs.command FROM results r JOIN runs ON runs.id = r.run_id WHERE r.id = ?",
+                              (result_id,)).fetchone() if result_id is not None else None
+        return row is not None and row[0] != TIMING_COMMAND
 
     def _latest(self, run: SolutionRun, run_id: int) -> GradeResult | None:
         row = self.db.execute(
