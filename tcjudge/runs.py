@@ -248,7 +248,7 @@ def _say_margin(result: GradeResult, problem: Problem, margin: float, warn: Call
     over = _over_limit(result, problem)
     if over is not None:
         print(f"judge: note: {who} times out at the computed {problem.time_limit:g} s limit first on {over.name} "
-              f"({over.cpu_ms / 1000:.1f} s), under {margin:g} s ({timing.margin_words}); its run stops at that "
+              f"({int(over.cpu_ms)} ms of CPU), under {margin:g} s ({timing.margin_words}); its run stops at that "
               f"first failure", file=sys.stderr)
     elif result.verdict is Verdict.IE:  # the judge's failure: nothing is told of the limit
         warn(f"{who} must time out at {margin:g} s, but the judge could not grade it there{_why(result)}")
