@@ -343,6 +343,7 @@ def test_a_worker_without_the_judge_is_one_line_and_exit_2_before_any_grading(ju
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "cannot run the judge (" in lines[0] and "No module named 'tcjudge'" in lines[0], err
     assert " ok " not in out and "MISMATCH" not in out, out
+    assert not bare.workdir.exists()  # torn down with its folder (helper-35: 326 judge-dask-* were left in /tmp)
 
 
 def test_doctor_cluster_shows_every_worker(cluster, judge):

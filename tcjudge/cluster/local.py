@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -95,8 +96,8 @@ class TLSFiles:
 @contextmanager
 def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | None = None,
                   judge_on_workers: bool = True):
-    """A scheduler and `nworkers` worker processes (one thread each), torn down on exit; with `tls`,
-    every connection is TLS with those certificates. `judge_on_workers=False`: workers that cannot
+    """A scheduler and `nworkers` worker processes (one thread each), torn down with their folder on
+    exit; with `tls`, every connection is TLS with those certificates. `judge_on_workers=False`: workers that cannot
     import the judge, installed in this environment or not, as on a machine without it."""
     workdir = Path(tempfile.mkdtemp(prefix="judge-dask-"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
@@ -121,6 +122,7 @@ def local_cluster(nworkers: int = 2, cache: Path | None = None, tls: TLSFiles | 
     finally:
         for process in reversed(started):
             _stop_group(process)
+        shutil.rmtree(workdir, ignore_errors=True)  # (its logs, scratch space and scheduler file: 326 were left in /tmp)
 
 
 def _without_the_judge(workdir: Path) -> Path:
