@@ -9,17 +9,21 @@ zygote's (from the kernel), read through the worker as the pool reads it.
 from __future__ import annotations
 
 import json
+import signal
+import threading
 
+import psutil
 import pytest
 
 from tcjudge.engine.worker import Worker
 from tcjudge.languages import JAVA
 from tcjudge.problems.checkers import Checker
 from tcjudge.problems.format import Parameter, Problem
+from tcjudge.problems.loader import load_problem
 from tcjudge.problems.method import METHOD
 from tcjudge.problems.tctypes import TCType
 
-from .conftest import TESTDATA
+from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
 pytestmark = pytest.mark.skipif(JAVA.toolchain() is None, reason=JAVA.missing_message())
 PROBE = TESTDATA / "languages" / "java_warm" / "Probe.java"
@@ -107,3 +111,27 @@ def test_a_test_thread_that_cannot_start_is_the_judges_failure(monkeypatch):
         probing.close()
     assert facts.setup_error and "ready" in facts.setup_error, facts
     assert not facts.report
+
+
+def test_a_taken_over_jvm_starved_between_tests_is_still_charged_for_what_it_did(tmp_path):
+    """testdata/languages/java/TimeLimitTakesOverServingJvm.java takes the serving loop over and spends
+    twice the limit of CPU between its tests: the second test is TLE. On a busy machine (helper-39,
+    load 14-59) that JVM, starved, was not ready again within 5 s of wall time, was replaced, and the
+    test ran in a fresh JVM: AC. Here the JVM is stopped for 7 s after its first test, as a starved one
+    is: it has its test's budgets to be ready, and the CPU it then spends is charged (TLE)."""
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    source = TESTDATA / "languages" / "java" / "TimeLimitTakesOverServingJvm.java"
+    worker = Worker()
+    try:
+        loaded = worker.load(("takeover",), source, "Adder", "add", problem.time_limit, problem.memory_limit, True,
+                             program=JAVA.program(source, problem, 256 * 1024))
+        assert loaded["ok"], loaded
+        first = worker.run(problem.tests[0].args)
+        assert first.ended == "returned", first
+        jvm = next(p for p in psutil.Process(worker.process.pid).children(recursive=True) if "java" in p.name())
+        jvm.send_signal(signal.SIGSTOP)
+        threading.Timer(7, lambda: jvm.send_signal(signal.SIGCONT)).start()
+        second = worker.run(problem.tests[0].args)
+        assert second.ended == "cpu-limit", second  # (before: "returned", from a fresh JVM)
+    finally:
+        worker.close()

@@ -55,7 +55,6 @@ from .tree import Tree, bounded
 from .watch import Activity, Child, await_ready, drain, live_usage, process_cpu_clock, reset_peak
 
 RUNQUEUE_GRACE = 0.01  # seconds to wait for a runnable child's queued wait to show in its statistics
-WARM_READY_TIMEOUT = 5.0  # seconds for a serving runtime to be ready again; past it, a fresh one is started
 WARM_GROWTH_KIB = 32 << 10  # a serving runtime that holds this much more than when it first was ready retires
 NEXT_LINE = b"next\n"  # to a serving runtime, once its test's figures are read: get ready for another
 
@@ -245,11 +244,16 @@ class Zygote:
         """The child for the next test, the CPU clock reading its test is charged from, and why it
         never became ready (None: it is). The warm runtime when it is ready again in time and has not
         grown, charged from its last test's end: all it did since, whatever thread did it, is this
-        test's (past the limit before it is ready: TLE). Else the spare or a new child, charged from
-        its "ready" (start-up is not the solution's; a new child that never becomes ready is IE)."""
+        test's (past the limit before it is ready: TLE). It has as long as a test has (its CPU, idle
+        and waiting budgets): before, 5 s of wall time, and on a busy machine a JVM that a solution had
+        taken over between tests, starved of CPU, was not ready in time and was replaced: its test, in a
+        fresh JVM, was AC where it is TLE (helper-39, load 14-59). Else the spare or a new child,
+        charged from its "ready" (start-up is not the solution's; a new child never ready is IE)."""
+        solution = self.solution
         if self.warm is not None:
             child, self.warm = self.warm, None
-            _, not_ready = await_ready(child, WARM_READY_TIMEOUT, child.ended_cpu + self.solution.time_limit)
+            _, not_ready = await_ready(child, solution.time_limit + solution.idle_limit + solution.overload_wait,
+                                       child.ended_cpu + solution.time_limit)
             if not not_ready and self._reset_peak(child):
                 return child, child.ended_cpu, None
             child.discard()
