@@ -5,4 +5,5 @@
  * between tests. java.io is opened to this module alone (--add-opens), for the result channel.
  */
 module tcjudge.runtime {
+    requires java.management; // ThreadMXBean: whether a test started threads of its own (Main.serve)
 }

@@ -6,9 +6,10 @@ import java.util.TimeZone;
 // test left behind (a static that kept its value, a system property, the default locale or time zone).
 public class Probe {
     static int calls;
-    static final int PLAIN = 0, ALLOCATE = 1, LEAVE_A_THREAD = 2, CHANGE_GLOBALS = 3, EXHAUST_HEAP = 4;
+    static final int PLAIN = 0, ALLOCATE = 1, LEAVE_A_THREAD = 2, CHANGE_GLOBALS = 3, EXHAUST_HEAP = 4,
+            START_A_THREAD = 5;
 
-    public long probe(int mib, int mode) {
+    public long probe(int mib, int mode) throws InterruptedException {
         calls++;
         if (calls != 1 || System.getProperty("probe.seen") != null || Locale.getDefault() == Locale.JAPAN
                 || TimeZone.getDefault().getID().equals("Pacific/Chatham")) return -1;
@@ -25,6 +26,10 @@ public class Probe {
             System.setProperty("probe.seen", "yes");
             Locale.setDefault(Locale.JAPAN);
             TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Chatham"));
+        } else if (mode == START_A_THREAD) { // deep recursion's usual way: a thread with a big stack, joined
+            Thread deep = new Thread(null, () -> calls++, "deep", 512L << 20);
+            deep.start();
+            deep.join();
         } else if (mode == EXHAUST_HEAP) {
             java.util.List<long[]> held = new java.util.ArrayList<>();
             while (true) held.add(new long[1 << 20]);

@@ -78,7 +78,8 @@ public final class Main {
     /** Tests one after another in this JVM, each in a fresh class loader and a fresh thread: the
      *  solution's classes, statics and instance are new every time. The JDK's global settings the
      *  solution can change (properties, locale, time zone, standard streams) are put back before
-     *  each test; a test that leaves a thread alive, closes a standard descriptor or ends in a
+     *  each test; a test that starts a thread of its own (its stack stays mapped for a while after it
+     *  ends, and the next test's might not fit beside it), closes a standard descriptor or ends in a
      *  VirtualMachineError (out of memory, stack overflow) ends the JVM instead, and the zygote
      *  starts a fresh one. After a test that grew the heap, a full collection gives it back to the
      *  kernel (-XX:-ShrinkHeapInSteps), so each test starts from about the same resident memory (the
@@ -87,6 +88,7 @@ public final class Main {
                               String[] types) throws Exception {
         Globals globals = new Globals();
         java.util.Set<Thread> ours = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         warmUp();
         long committed = Runtime.getRuntime().totalMemory(); // the heap as the JVM started it (-Xms)
         while (true) {
@@ -106,6 +108,7 @@ public final class Main {
                 }
             }));
             if (solution == null) Runtime.getRuntime().halt(0); // never ready: the zygote starts a fresh JVM
+            long started = threads.getTotalStartedThreadCount(); // (the test's thread among them)
             write("ready");
             solution.join();
             if (line[0] == null) return;
@@ -113,7 +116,8 @@ public final class Main {
             java.util.Set<Thread> live = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
             live.remove(Thread.currentThread());
             live.removeAll(ours);
-            if (!reusable || !live.isEmpty() || !globals.descriptorsOpen()) Runtime.getRuntime().halt(0);
+            boolean startedThreads = threads.getTotalStartedThreadCount() != started;
+            if (!reusable || startedThreads || !live.isEmpty() || !globals.descriptorsOpen()) Runtime.getRuntime().halt(0);
         }
     }
 
