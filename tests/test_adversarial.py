@@ -35,6 +35,7 @@ found the answer) instead of the declared WA.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import json
 import os
@@ -78,6 +79,7 @@ TCP_PORT, UDP_PORT = 47011, 47012  # fixed: the corpus cannot be told where to a
 UNIX_PATH = "/tmp/adversarial-judge-listener.sock"
 TMP_VICTIM = "/tmp/adversarial-victim.txt"  # mode 0666: only the sandbox keeps attacks off it
 ABSTRACT_NAME = "\0adversarial-judge-listener"
+LISTENERS_LOCK = "/tmp/adversarial-judge-listener.lock"
 NOBODY = 65534
 PYTHONS = [sys.executable, "/usr/bin/python3.11", "/usr/bin/python3"]
 DAEMON_GRACE = 2.5  # s after the judge ends before looking for canaries (escape_daemon's would come at 1.5 s)
@@ -581,7 +583,16 @@ def _collect(pid: int, fd: int) -> tuple[bytes, int]:
 
 @pytest.fixture(scope="module")
 def listeners():
-    listening = Listeners()
+    # One copy of this module's listeners at a time on a machine: a second copy of the suite (another
+    # developer's, a CI job beside) waits here for the first's to close, where all of its cases were
+    # errors, "Address already in use" (helper-39). The lock ends with this process, however it ends.
+    held = os.open(LISTENERS_LOCK, os.O_RDONLY | os.O_CREAT, 0o666)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        listening = Listeners()
+    except BaseException:
+        os.close(held)
+        raise
     try:
         listening.drain()
         listening.poke()  # the detector must see a connection of our own, or it proves nothing
@@ -590,6 +601,7 @@ def listeners():
         yield listening
     finally:
         listening.close()
+        os.close(held)
 
 
 @pytest.fixture(scope="module", params=["self", "nobody"])
