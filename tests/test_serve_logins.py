@@ -129,3 +129,41 @@ def test_an_account_keeps_its_newest_sessions_only(tmp_path):
     assert not any(checker.from_session(token) for token in tokens[:4])
     assert red.get("/problems").status_code == 303 and stream.ended  # the oldest, logged out, its stream ended
     assert site.client("blue").get("/problems").status_code == 200  # another account's are its own
+
+
+def test_a_guesser_who_fills_an_accounts_queue_does_not_keep_its_owner_out(tmp_path, quick):
+    """Breaker 52b: with one turn per account, ten connections of wrong guesses kept its queue full,
+    and the owner's right password (no device cookie: a first login, a server restarted, the API)
+    was 429 for as long as they went on. Another address has a turn of its own."""
+    site = Site(tmp_path)
+    checker = auth.Auth(site.store)
+
+    async def guessing_while_the_owner_logs_in():
+        guesses = asyncio.gather(*[checker.check_password("red", "guess", "10.0.0.9") for _ in range(20)],
+                                 return_exceptions=True)
+        await asyncio.sleep(0)
+        owner = await checker.check_password("red", site.passwords["red"], "10.0.0.1")
+        return owner, await guesses
+
+    owner, guesses = asyncio.run(guessing_while_the_owner_logs_in())
+    assert owner is not None and owner.username == "red"
+    assert sum(isinstance(guess, auth.Busy) for guess in guesses) == 20 - auth.WAITING_PER_TURN  # (its own queue)
+
+
+def test_http_basic_reads_a_username_as_the_form_does_and_keeps_nothing_of_a_refused_request(tmp_path, quick):
+    """Breaker 52b: Basic usernames were not cut (each failure keeps its name for 15 minutes: 40 KB names
+    grew the server by 42 MB a minute), and a request refused as Busy left its check's lock behind."""
+    import base64
+
+    checker = auth.Auth(Site(tmp_path).store)
+    header = "Basic " + base64.b64encode(("x" * 40000 + ":guess").encode()).decode()
+    assert asyncio.run(checker.from_basic(header, "10.0.0.1")) is None
+    assert max(len(key) for key in checker._failures) <= len("user:") + auth.USERNAME_CAP
+
+    async def many():
+        return await asyncio.gather(*[checker.from_basic("Basic " + base64.b64encode(f"red:guess{n}".encode()).decode(),
+                                                         "10.0.0.1") for n in range(auth.WAITING_PER_TURN + 4)],
+                                    return_exceptions=True)
+
+    assert sum(isinstance(outcome, auth.Busy) for outcome in asyncio.run(many())) == 4
+    assert checker._checking == {}

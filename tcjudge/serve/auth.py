@@ -10,12 +10,15 @@ WINDOW, each attempt waits before its check, FIRST_DELAY doubled by each further
 MOST_DELAY; the right password then passes. The passwords are the server's own, random, about 59
 bits: guessing them online is hopeless at any rate, so the throttle needs only to make it slow.
 
-Attempts on one account take their turns, one at a time, each waiting its delay once the attempt
-before it is decided (breaker 47c: 40 wrong passwords sent at once all waited the one delay read
-before any of them failed, 5-10 guesses a second). A browser that has logged into an account before
-holds a device cookie for it (OWASP's "device cookies"): its attempts take turns and count failures on
-that device alone, so no one else's guessing slows or queues its owner. More than WAITING_PER_TURN
-attempts waiting on one turn are refused at once (Busy: 429), not queued. Right passwords count too,
+Attempts on one account from one address take their turns, one at a time, each waiting its delay
+once the attempt before it is decided (breaker 47c: 40 wrong passwords sent at once all waited the
+one delay read before any of them failed, 5-10 guesses a second); more than WAITING_PER_TURN waiting
+on one turn are refused at once (Busy: 429), not queued. A turn per account alone let a guesser
+keep the owner out (breaker 52b: ten connections of wrong guesses kept the queue full, and the
+owner's right password was 429 for as long as they went on): another address has its own turn, and
+so does a browser that has logged into the account before, which holds a device cookie for it
+(OWASP's "device cookies"; its failures count on that device alone). Behind one address (a proxy
+that passes none, one NAT), only the device cookie tells the owner from the guesser. Right passwords count too,
 past FREE_LOGINS_PER_ACCOUNT on an account in WINDOW, and an account holds at most
 SESSIONS_PER_ACCOUNT sessions, its oldest ended by a new one past them (breaker 50c F11: one team's
 225 logins in 25 s queued every other team's login behind argon2 for 5-17 s, and stored 225 sessions).
@@ -55,6 +58,7 @@ MOST_DELAY = 4.0  # ... and at most
 FREE_LOGINS_PER_ACCOUNT = 10  # right passwords on an account in the window before its attempts wait too
 WAITING_PER_TURN = 8  # attempts waiting their turn on one account (or device) before more are refused
 SESSIONS_PER_ACCOUNT = 20  # an account's sessions: a new one past them ends the oldest
+USERNAME_CAP, PASSWORD_CAP = 64, 256  # characters of a login's username and password that are read
 KEPT_KEYS = 10000  # accounts and addresses whose failures are kept before the expired ones are dropped
 REMEMBERED = 300  # seconds an API client's verified password is remembered
 SESSION_DAYS = 7  # a session's life (its cookie's too)
@@ -211,7 +215,7 @@ class Auth:
         """The caller, or None for a wrong username or password; checked in its turn, after its delay.
         Busy where too many attempts wait their turn."""
         device = self.device(username, device_cookie)
-        async with self._turn(device or f"user:{username}"):
+        async with self._turn(device or f"user:{username} addr:{address}"):
             await asyncio.sleep(self.delay(username, address, device))
             failed = (device,) if device else (f"user:{username}", f"addr:{address}")
             account = await anyio.to_thread.run_sync(self.store.account, username)
@@ -319,22 +323,26 @@ class Auth:
             username, _, password = base64.b64decode(encoded, validate=True).decode().partition(":")
         except (ValueError, UnicodeDecodeError):
             return None
+        username, password = username[:USERNAME_CAP], password[:PASSWORD_CAP]  # (as the login form cuts them:
+        # each failure keeps its username for WINDOW, and 40 KB names grew the server by 42 MB a minute, breaker 52b)
         key = digest(f"{username}\0{password}")
         account = await anyio.to_thread.run_sync(self.store.account, username)
         with self._lock:
             until, stored = self._remembered.get(key, (0.0, ""))
         if account is not None and until > time.time() and stored == account["hash"]:  # (a new password: not this)
             return Caller(account["username"], account["role"], account["team_id"], hash=stored)
-        async with self._checking.setdefault(key, asyncio.Lock()):  # a client's parallel first requests: one check
-            with self._lock:
-                until, stored = self._remembered.get(key, (0.0, ""))
-            if account is not None and until > time.time() and stored == account["hash"]:
-                return Caller(account["username"], account["role"], account["team_id"], hash=stored)
-            caller = await self.check_password(username, password, address)
-            if isinstance(caller, Caller):
+        try:
+            async with self._checking.setdefault(key, asyncio.Lock()):  # a client's parallel first requests: one check
                 with self._lock:
-                    self._remembered[key] = (time.time() + REMEMBERED, caller.hash)
-        self._checking.pop(key, None)
+                    until, stored = self._remembered.get(key, (0.0, ""))
+                if account is not None and until > time.time() and stored == account["hash"]:
+                    return Caller(account["username"], account["role"], account["team_id"], hash=stored)
+                caller = await self.check_password(username, password, address)
+                if isinstance(caller, Caller):
+                    with self._lock:
+                        self._remembered[key] = (time.time() + REMEMBERED, caller.hash)
+        finally:  # (however it ends: a Busy one left its lock behind, 8.6 MB for 20,000 of them, breaker 52b)
+            self._checking.pop(key, None)
         return caller
 
 

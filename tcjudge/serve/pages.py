@@ -21,7 +21,8 @@ from starlette.routing import Route
 
 from ..errors import JudgeInputError
 from .accounts import INVISIBLE
-from .auth import DEVICE_COOKIE, DEVICE_DAYS, LOGIN_COOKIE, SESSION_COOKIE, SESSION_DAYS, Busy, Caller, same
+from .auth import (DEVICE_COOKIE, DEVICE_DAYS, LOGIN_COOKIE, PASSWORD_CAP, SESSION_COOKIE, SESSION_DAYS, USERNAME_CAP, Busy,
+                   Caller, same)
 from .scoreboard import standings
 from .state import (FORM_LIMITS, TooMany, caller_of, cookie_name, disk_full, form_of, need_caller, number, serve_of,
                     static_file, with_form)
@@ -54,10 +55,10 @@ async def login(request: Request):
     if not same(form.get("csrf"), request.cookies.get(cookie_name(request, LOGIN_COOKIE), "")):
         raise HTTPException(403, "the form's CSRF token is missing or wrong: reload the page")
     address = request.client.host if request.client else "?"
-    username = str(form.get("username", ""))[:64]
+    username = str(form.get("username", ""))[:USERNAME_CAP]
     device = request.cookies.get(cookie_name(request, DEVICE_COOKIE))
     try:
-        caller = await serve.auth.check_password(username, str(form.get("password", ""))[:256], address, device)
+        caller = await serve.auth.check_password(username, str(form.get("password", ""))[:PASSWORD_CAP], address, device)
         error, status = "wrong username or password", 401
     except Busy:
         caller, error, status = None, "too many attempts at this account are waiting: try again in a few seconds", 429
