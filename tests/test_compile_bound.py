@@ -285,3 +285,17 @@ def test_a_compile_that_sleeps_to_the_wall_bound_is_a_compile_error(monkeypatch,
     status, message = build.run_confined(["/usr/bin/sleep", "30"], tmp_path, list(build.SYSTEM_READABLE),
                                          {"PATH": "/usr/bin"})
     assert status is None and "stopped at its limits" in message, message
+
+
+def test_a_compile_that_sleeps_is_stopped_long_before_the_wall_bound(monkeypatch, tmp_path):
+    """Breaker 52b: a Haskell source's -pgmF shell ran `sleep 200`, which held a grading place for the
+    whole 120 s bound before its CE, and two teams so stopped a contest's grading at -j 2. A compile
+    that neither runs nor waits for a CPU for IDLE_SECONDS is stopped then (CE)."""
+    monkeypatch.setattr(build, "IDLE_SECONDS", 1.0)
+    monkeypatch.setattr(build, "IDLE_LOOK", 0.2)
+    status, message = build.run_confined(["/usr/bin/sleep", "30"], tmp_path, list(build.SYSTEM_READABLE),
+                                         {"PATH": "/usr/bin"})
+    assert status is None and "did nothing for 1 s" in message, message  # (before: the sleep ended, status 0)
+    ok, _ = build.run_confined(["/bin/sh", "-c", "i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done"], tmp_path,
+                               list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"})
+    assert ok == 0  # a compile that works for longer than the idle bound is not stopped

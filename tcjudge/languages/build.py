@@ -41,6 +41,10 @@ PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a c
 PROGRAM_FILES = 10_000  # the most files a build may make (javac's classes, GHC's objects: tens): above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
 STARVED_SHARE = 0.9  # a compile stopped at the wall bound with less CPU than this share of its wall time: IE
+# A compile whose processes neither ran nor waited for a CPU this long is stopped (CE): a compiler does
+# not sleep, and a source that makes it (a Haskell -pgmF shell's `sleep`) held a grading place for the
+# whole wall bound, so two teams stopped a contest's grading at -j 2 (breaker 52b).
+IDLE_SECONDS, IDLE_LOOK = 15.0, 1.0
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
 STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a judge that died
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
@@ -294,13 +298,21 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     kept = bytearray()
     fd = process.stdout.fileno()
     stopped, cpu, waited = False, None, None  # at the wall bound: its processes' CPU, their time waiting for one
+    idle, active, moved = False, 0.0, time.monotonic()  # its CPU and wait so far, when they last grew
     try:
         while True:
-            remaining = end - time.monotonic()
+            now = time.monotonic()
+            remaining = end - now
             if remaining <= 0:
                 stopped, cpu, waited = True, _group_cpu(process.pid), _group_waited(process.pid)
                 break
-            if not ready_to_read([fd], remaining):
+            if not ready_to_read([fd], min(remaining, IDLE_LOOK)):
+                busy = _group_cpu(process.pid) + (_group_waited(process.pid) or 0.0)
+                if busy > active + 0.01:
+                    active, moved = busy, now
+                elif now - moved >= IDLE_SECONDS:
+                    idle = stopped = True
+                    break
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -330,6 +342,9 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     if too_large:  # first, as what a contestant reads (the driver calls it an internal compiler error)
         message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
                   f"file it wrote reached it)\n{message}"
+    elif idle:
+        message = f"{message}\n(the compiler was stopped: it did nothing for {IDLE_SECONDS:g} s, neither ran nor " \
+                  f"waited for a CPU)"
     elif stopped:
         message = _stopped_message(message, limits)
     return (None if stopped else status), message
