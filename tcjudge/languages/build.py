@@ -308,7 +308,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                 break
             if not ready_to_read([fd], min(remaining, IDLE_LOOK)):
                 busy = _group_cpu(process.pid) + (_group_waited(process.pid) or 0.0)
-                if busy > active + 0.01:
+                if abs(busy - active) > 0.005:  # (down too: a process that ended takes its wait with it)
                     active, moved = busy, now
                 elif now - moved >= IDLE_SECONDS:
                     idle = stopped = True
