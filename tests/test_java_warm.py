@@ -27,7 +27,7 @@ from .conftest import FIXTURE_PROBLEMS, TESTDATA
 
 pytestmark = pytest.mark.skipif(JAVA.toolchain() is None, reason=JAVA.missing_message())
 PROBE = TESTDATA / "languages" / "java_warm" / "Probe.java"
-PLAIN, ALLOCATE, LEAVE_A_THREAD, CHANGE_GLOBALS, EXHAUST_HEAP, START_A_THREAD = range(6)
+PLAIN, ALLOCATE, LEAVE_A_THREAD, CHANGE_GLOBALS, EXHAUST_HEAP, START_A_THREAD, BIG_STACKS = range(7)
 MEMORY_MIB = 256
 
 
@@ -86,6 +86,15 @@ def test_a_test_that_started_a_thread_ends_that_jvm(probe):
     assert after not in (first, -1) and first != -1
     again, _ = probe(0, PLAIN)
     assert again == after  # a test that started none keeps its JVM
+
+
+def test_threads_with_big_stacks_start_as_in_a_plain_jvm(probe):
+    """Breaker 52c: two 512 MiB-stack threads one after another in a test were MLE 'unable to create native
+    thread' at random (the first's stack still mapped under RLIMIT_DATA), one of 1 GiB always; a plain
+    JVM starts them. Reserved stacks are not memory used: the heap's limit and the peak decide MLE."""
+    for _ in range(3):
+        value, facts = probe(0, BIG_STACKS)
+        assert isinstance(value, int) and value > 0, (value, facts)
 
 
 def test_running_out_of_heap_ends_that_jvm_and_the_next_test_is_unharmed(probe):

@@ -53,6 +53,12 @@ MODULE = "tcjudge.runtime"  # runtime/module-info.java: the module our runtime i
 MODULE_JAR = "runtime.jar"  # the module as the JVM reads it (its classes/ beside it)
 STACK_MIB = 256  # stack of the thread that runs the solution: deep recursion as in C++ and Python
 RUNTIME_DATA_MIB = 768  # what the JVM itself maps beyond the heap and that stack (metaspace, code cache, GC)
+# The solution's own threads' stacks (deep recursion's usual way: a thread with a big stack), reserved
+# more than used: RLIMIT_DATA counts them, and a stack stays mapped a while after its thread ends, so two
+# 512 MiB threads one after another in a test were MLE "unable to create native thread" at random (264
+# of 300 tests, others each run: breaker 52c) and one 1 GiB thread always, where a plain JVM gives AC.
+# The memory verdict does not come from this limit: the heap's -Xmx and the peak resident memory decide.
+THREAD_STACKS_MIB = 3072
 START_CPU_SECONDS = 10  # RLIMIT_CPU headroom for JVM start-up, which the zygote does not charge
 SERVE_CPU_SECONDS = 60  # the same for a JVM that serves test after test: it retires when its CPU nears it
 JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xshare:auto", "-XX:-UseContainerSupport",
@@ -173,7 +179,7 @@ def _jvm(toolchain: Toolchain, memory_mib: int, entry: list[str], classes: str, 
             "env": {"LC_ALL": "C.UTF-8"},
             "readable": [classes, str(_runtime(toolchain)), *([str(archive.parent)] if archive else []),
                          *jvm_readable(toolchain)],
-            "profile": "jvm", "ready": True, "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB}
+            "profile": "jvm", "ready": True, "data_extra_mib": STACK_MIB + RUNTIME_DATA_MIB + THREAD_STACKS_MIB}
 
 
 ARCHIVE = "runtime.jsa"  # the classes a JVM loads to start our runtime, as the JVM maps them (AppCDS)

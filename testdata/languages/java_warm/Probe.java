@@ -7,7 +7,7 @@ import java.util.TimeZone;
 public class Probe {
     static int calls;
     static final int PLAIN = 0, ALLOCATE = 1, LEAVE_A_THREAD = 2, CHANGE_GLOBALS = 3, EXHAUST_HEAP = 4,
-            START_A_THREAD = 5;
+            START_A_THREAD = 5, BIG_STACKS = 6;
 
     public long probe(int mib, int mode) throws InterruptedException {
         calls++;
@@ -30,6 +30,12 @@ public class Probe {
             Thread deep = new Thread(null, () -> calls++, "deep", 512L << 20);
             deep.start();
             deep.join();
+        } else if (mode == BIG_STACKS) { // two 512 MiB stacks one after another, then one of 1 GiB
+            for (long size : new long[] {512L << 20, 512L << 20, 1L << 30}) {
+                Thread deep = new Thread(null, () -> calls++, "deep", size);
+                deep.start();
+                deep.join();
+            }
         } else if (mode == EXHAUST_HEAP) {
             java.util.List<long[]> held = new java.util.ArrayList<>();
             while (true) held.add(new long[1 << 20]);
