@@ -41,10 +41,13 @@ PROGRAM_LIMIT_MIB = 64  # the largest build (program, sources, all) and file a c
 PROGRAM_FILES = 10_000  # the most files a build may make (javac's classes, GHC's objects: tens): above, CE
 CACHE_LIMIT_MIB = 1024  # the build cache's cap: past it, the builds used least recently are removed
 STARVED_SHARE = 0.9  # a compile stopped at the wall bound with less CPU than this share of its wall time: IE
-# A compile whose processes neither ran nor waited for a CPU this long is stopped (CE): a compiler does
-# not sleep, and a source that makes it (a Haskell -pgmF shell's `sleep`) held a grading place for the
-# whole wall bound, so two teams stopped a contest's grading at -j 2 (breaker 52b).
-IDLE_SECONDS, IDLE_LOOK = 15.0, 1.0
+# A compile past IDLE_AFTER seconds whose processes ran or waited for a CPU less than IDLE_SHARE of the
+# time is stopped (CE): a compiler does not sleep, and a source that makes it (a Haskell -pgmF shell's
+# `sleep`) held a grading place for the whole wall bound, so two teams stopped a contest's grading at
+# -j 2 (breaker 52b). Looked at every LOOK_EVERY seconds, whatever it prints, over every process it had
+# (breaker 52d: a loop of `sleep 1`, or one that printed, or slept 12 s between bits of work, was never
+# idle for 15 s on end); where the kernel does not say how long a process waited, never.
+IDLE_AFTER, IDLE_SHARE, LOOK_EVERY = 30.0, 0.5, 1.0
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
 STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a judge that died
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
@@ -298,7 +301,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     kept = bytearray()
     fd = process.stdout.fileno()
     stopped, cpu, waited = False, None, None  # at the wall bound: its processes' CPU, their time waiting for one
-    idle, active, moved = False, 0.0, time.monotonic()  # its CPU and wait so far, when they last grew
+    idle, seen, look = None, {}, started + LOOK_EVERY  # (idle: what it did when stopped as idle)
     try:
         while True:
             now = time.monotonic()
@@ -306,13 +309,12 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
             if remaining <= 0:
                 stopped, cpu, waited = True, _group_cpu(process.pid), _group_waited(process.pid)
                 break
-            if not ready_to_read([fd], min(remaining, IDLE_LOOK)):
-                busy = _group_cpu(process.pid) + (_group_waited(process.pid) or 0.0)
-                if abs(busy - active) > 0.005:  # (down too: a process that ended takes its wait with it)
-                    active, moved = busy, now
-                elif now - moved >= IDLE_SECONDS:
-                    idle = stopped = True
+            if now >= look:
+                look, active = now + LOOK_EVERY, _activity(process.pid, seen)
+                if active is not None and now - started >= IDLE_AFTER and active < IDLE_SHARE * (now - started):
+                    idle, stopped = (active, now - started), True
                     break
+            if not ready_to_read([fd], min(remaining, max(0.0, look - now))):
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -343,8 +345,8 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
         message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
                   f"file it wrote reached it)\n{message}"
     elif idle:
-        message = f"{message}\n(the compiler was stopped: it did nothing for {IDLE_SECONDS:g} s, neither ran nor " \
-                  f"waited for a CPU)"
+        message = f"{message}\n(the compiler was stopped: it ran or waited for a CPU {idle[0]:.1f} s of the " \
+                  f"{idle[1]:.0f} s it took; a compiler does not sleep)"
     elif stopped:
         message = _stopped_message(message, limits)
     return (None if stopped else status), message
@@ -388,7 +390,7 @@ def _group_waited(group: int) -> float | None:
     """Seconds the live processes of a process group spent ready to run but waiting for a CPU (the
     second field of /proc/PID/schedstat): a starved compile waited, one that slept did not. None
     where the kernel does not say."""
-    if not os.path.exists("/proc/self/schedstat"):
+    if not _has_schedstat():
         return None
     waited = 0
     for pid, _ in _group_stats(group):
@@ -398,6 +400,26 @@ def _group_waited(group: int) -> float | None:
         except (OSError, IndexError, ValueError):  # ended meanwhile
             continue
     return waited / 1e9
+
+
+def _has_schedstat() -> bool:
+    return os.path.exists("/proc/self/schedstat")
+
+
+def _activity(group: int, seen: dict[str, float]) -> float | None:
+    """Seconds the processes of a compile have run or waited for a CPU, each one's figures as last seen
+    (kept in `seen` when it ends; its CPU also counts in the parent that reaped it, so this errs high,
+    never low); None where the kernel does not say how long a process waited."""
+    if not _has_schedstat():
+        return None
+    for pid, fields in _group_stats(group):
+        try:
+            with open(f"/proc/{pid}/schedstat", "rb") as handle:
+                waited = int(handle.read().split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):  # ended meanwhile
+            continue
+        seen[pid] = sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK") + waited
+    return sum(seen.values())
 
 
 def _await_group_end(group: int, patience: float = 10.0) -> None:
