@@ -392,18 +392,20 @@ def _group_waited(group: int) -> float | None:
     where the kernel does not say."""
     if not _has_schedstat():
         return None
-    waited = 0
-    for pid, _ in _group_stats(group):
-        try:
-            with open(f"/proc/{pid}/schedstat", "rb") as handle:
-                waited += int(handle.read().split()[1])
-        except (OSError, IndexError, ValueError):  # ended meanwhile
-            continue
-    return waited / 1e9
+    return sum(filter(None, (_waited(pid) for pid, _ in _group_stats(group))))
 
 
 def _has_schedstat() -> bool:
     return os.path.exists("/proc/self/schedstat")
+
+
+def _waited(pid: str) -> float | None:
+    """Seconds a process has waited for a CPU (the second field of its schedstat); None once it ended."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _activity(group: int, seen: dict[str, float]) -> float | None:
@@ -413,12 +415,9 @@ def _activity(group: int, seen: dict[str, float]) -> float | None:
     if not _has_schedstat():
         return None
     for pid, fields in _group_stats(group):
-        try:
-            with open(f"/proc/{pid}/schedstat", "rb") as handle:
-                waited = int(handle.read().split()[1]) / 1e9
-        except (OSError, IndexError, ValueError):  # ended meanwhile
-            continue
-        seen[pid] = sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK") + waited
+        waited = _waited(pid)
+        if waited is not None:  # (else it ended meanwhile: its last figures stand)
+            seen[pid] = sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK") + waited
     return sum(seen.values())
 
 
