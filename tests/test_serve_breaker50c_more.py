@@ -210,10 +210,26 @@ def test_judge_accounts_warns_of_names_that_look_alike(alike, capsys):
     assert "look alike" in capsys.readouterr().err
 
 
+# breaker 52b F6: still missed were I for l and O for 0, Lisu, Runic, Canadian syllabics, Tifinagh and
+# Latin v-like letters, and a blank filler in place of the space (it was dropped: 'redrovers').
+
+@pytest.mark.parametrize("names", [("Blue Birds", "BIue Birds"), ("Team 01", "Team O1"), ("Red Rovers", "\ua4e3ed Rovers"),
+                                   ("Red Rovers", "\u16b1ed Rovers"), ("Red Rovers", "\u1587ed Rovers"),
+                                   ("Red Rovers", "Red R\u2d54vers"), ("Red Rovers", "Red Ro\u028bers"),
+                                   ("Red Rovers", "Red Ro\u0475ers"), ("Red Rovers", "Red\u2800Rovers"),
+                                   ("Red Rovers", "Red \u3164Rovers"), ("Modern", "Modem"), ("\u0406van", "Ivan")])
+def test_judge_accounts_warns_of_more_look_alikes(names, capsys):
+    from tcjudge.serve.accounts import lookalikes
+
+    lookalikes(list(names))
+    assert "look alike" in capsys.readouterr().err
+
+
 def test_judge_accounts_does_not_warn_of_names_that_differ(capsys):
     from tcjudge.serve.accounts import lookalikes
 
-    lookalikes(["Red Rovers", "Red Rover", "R\u00e9d Rovers", "Red Rovers 2", "Ped Rovers", "Blue"])
+    lookalikes(["Red Rovers", "Red Rover", "R\u00e9d Rovers", "Red Rovers 2", "Ped Rovers", "Blue", "Team 02", "Ice",
+                "Ace"])
     assert capsys.readouterr().err == ""
 
 

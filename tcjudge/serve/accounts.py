@@ -75,37 +75,43 @@ def _valid_username(name: str) -> bool:
     return 0 < len(name) <= 40 and all(c.isalnum() or c in "_.-" for c in name)
 
 
-# letters and signs that show nothing (Hangul fillers, blank Braille, the null notehead), and the marks
-# that show nothing (the combining grapheme joiner, Khmer's inherent vowels, Mongolian's and Unicode's
-# variation selectors; the musical beams' and slurs' U+1D173-U+1D17A are format characters, C, already):
-# a team's name (skeleton) and a clarification (pages.readable) are read without them
-INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f"
-                      + "".join(map(chr, range(0xFE00, 0xFE10))) + "".join(map(chr, range(0xE0100, 0xE01F0))))
+# letters and signs drawn as blank space (Hangul fillers, blank Braille): a name reads them as a space;
+# and what shows nothing at all (the null notehead, the combining grapheme joiner, Khmer's inherent
+# vowels, Mongolian's and Unicode's variation selectors; the musical beams' and slurs' U+1D173-U+1D17A
+# are format characters, C, already): a team's name (skeleton) and a clarification (pages.readable)
+# are read without either
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+INVISIBLE = BLANK | frozenset("\U0001d159\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f"
+                              + "".join(map(chr, range(0xFE00, 0xFE10))) + "".join(map(chr, range(0xE0100, 0xE01F0))))
 
-# letters of other scripts (and Latin's small capitals) drawn as a Latin one: a name made of them reads as
-# another (a few of Unicode's confusables, UTS #39, of the scripts a name is likeliest to borrow from)
+# letters of other scripts (and Latin's small capitals) drawn as a Latin one, and Latin letters and
+# digits drawn as each other (I, l and 1; O and 0): a name made of them reads as another (a few of
+# Unicode's confusables, UTS #39, of the scripts a name is likeliest to borrow from). I and its
+# look-alikes go to l before casefolding, which would make them i.
 LOOKALIKES = {
-    "Cyrillic": ("АВЕКМНОРСТХаеорсухіјѕԁӏЅІЈҮүһԛԝԜԌ", "ABEKMHOPCTXaeopcyxijsdlSIJYyhqwWG"),
-    "Greek": ("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινρυαϲϹϳͿ", "ABEZHIKMNOPTYXoivpuacCjJ"),
+    "Cyrillic": ("АВЕКМНОРСТХаеорсухіјѕԁӏЅІЈҮүһԛԝԜԌѵ", "ABEKMHOPCTXaeopcyxijsdlSlJYyhqwWGv"),
+    "Greek": ("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινρυαϲϹϳͿ", "ABEZHlKMNOPTYXoivpuacCjJ"),
     "Armenian": ("ՕօՍսՏհոցզ", "OoUuShngq"),
     "Cherokee": ("ᎠᎡᎢᎪᎫᎬᎳᎷᎻᏀᏃᏒᏔᏕᏙᏚᏞᏟᏢᏦᏴ", "DRTAJEWMHGZRWSVSLCPKB"),
-    "Latin": ("ᴄᴏᴜᴠᴡᴢɪʏɑɡɩ", "couvwziyagi"),
+    "Lisu": ("ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴ", "BPDTGKJCZFMNLSRVHWXYAElOU"),
+    "Runic": ("ᚱᛒᛁᛖᛕ", "RBlMK"),
+    "Canadian syllabics": ("ᖇᑭᑯᕼᒪᑕᗅᗷᗞᒍ", "RPdHLCABDJ"),
+    "Tifinagh": ("ⵔⵏ", "Ol"),
+    "Latin": ("ᴄᴏᴜᴠᴡᴢɪʏɑɡɩʋI10|", "couvwziyagivllol"),
 }
 LOOKALIKE = str.maketrans("".join(theirs for theirs, _ in LOOKALIKES.values()),
                           "".join(latin for _, latin in LOOKALIKES.values()))
-
-
 def skeleton(name: str) -> str:
     """What a name looks like: NFKC, without what shows nothing (Unicode's controls and format characters:
     zero-width spaces and joiners, bidi controls; INVISIBLE; a mark with nothing to mark), each run of
-    spaces one space (HTML shows one), casefolded, other scripts' Latin look-alikes as Latin (once
-    folded too: Cherokee's small letters fold to its capitals)."""
+    spaces and BLANK one space (HTML shows one), casefolded, LOOKALIKES as the Latin they look like (once
+    folded too: Cherokee's small letters fold to its capitals), "rn" as "m"."""
     import unicodedata
 
     kept: list[str] = []
     for character in unicodedata.normalize("NFKC", name):
         kind = unicodedata.category(character)[0]
-        if kind == "Z" or character.isspace():  # (a tab, a line break: controls, shown as a space)
+        if kind == "Z" or character.isspace() or character in BLANK:  # (a tab, a line break: controls)
             if kept and kept[-1] != " ":
                 kept.append(" ")
         elif not (kind == "C" or character in INVISIBLE or (kind == "M" and (not kept or kept[-1] == " "))):
@@ -113,7 +119,7 @@ def skeleton(name: str) -> str:
     text = "".join(kept).strip()
     for _ in range(2):
         text = text.translate(LOOKALIKE).casefold()
-    return text
+    return text.replace("rn", "m")
 
 
 def lookalikes(names: list[str]) -> None:
