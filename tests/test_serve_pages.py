@@ -195,6 +195,15 @@ def header_clock(page: str) -> tuple[str, bool]:
     return freeze, ' id="frozen" hidden' not in header
 
 
+def test_the_login_page_says_nothing_of_a_freeze_it_could_not_follow(tmp_path):
+    """breaker 52b F7: the login page, which has no stream, said "scoreboard frozen" from the contest
+    file's freeze time and kept saying it after a coach's unfreeze. It shows the clock alone."""
+    site = Site(tmp_path, start=datetime.now(timezone.utc).replace(microsecond=0) - timedelta(minutes=100))
+    login = site.client().get("/login").text.split("</header>", 1)[0]
+    assert 'id="clock"' in login and "scoreboard frozen" not in login and 'id="frozen"' not in login
+    assert header_clock(site.client("red").get("/scoreboard").text)[1]  # (a team's page: frozen, and says so)
+
+
 def clock_events(text: str) -> list[str]:
     """What a page's stream said of the freeze: its "clock" events' data."""
     blocks = (block.splitlines() for block in text.replace("\r\n", "\n").split("\n\n"))
