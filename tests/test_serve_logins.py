@@ -167,3 +167,21 @@ def test_http_basic_reads_a_username_as_the_form_does_and_keeps_nothing_of_a_ref
 
     assert sum(isinstance(outcome, auth.Busy) for outcome in asyncio.run(many())) == 4
     assert checker._checking == {}
+
+
+def test_the_addresses_of_one_ipv6_network_share_one_turn(tmp_path, quick):
+    """Breaker 52d N5: a turn per address made the guess rate on an account grow with the guesser's
+    addresses, and one IPv6 host has a /64 of them. Its guesses from 20 addresses of one /64 queue on
+    one turn; another network's address (and an IPv4 one mapped into IPv6) has its own."""
+    checker = auth.Auth(Site(tmp_path).store)
+
+    async def guesses():
+        return await asyncio.gather(*[checker.check_password("red", "guess", f"2001:db8:1:2::{n:x}") for n in range(20)],
+                                    checker.check_password("red", "guess", "2001:db8:1:3::1"),
+                                    checker.check_password("red", "guess", "::ffff:10.0.0.1"),
+                                    return_exceptions=True)
+
+    outcomes = asyncio.run(guesses())
+    assert sum(isinstance(outcome, auth.Busy) for outcome in outcomes[:20]) == 20 - auth.WAITING_PER_TURN
+    assert outcomes[20:] == [None, None]
+    assert auth.network("::ffff:10.0.0.1") == "10.0.0.1" and auth.network("testclient") == "testclient"
