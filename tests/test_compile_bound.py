@@ -299,8 +299,60 @@ def test_a_compile_that_sleeps_is_stopped_long_before_the_wall_bound(monkeypatch
     readable, env = list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"}
     for script in ("sleep 30", "while :; do sleep 0.1; done", "while :; do echo still here; sleep 0.2; done",
                    "while :; do sleep 1; i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; done"):
-        status, message = build.run_confined(["/bin/sh", "-c", script], tmp_path, readable, env)
-        assert status is None and "a compiler does not sleep" in message, (script, message)  # (before: 120 s)
+        with pytest.raises(build.NotKept, match="a compiler does not sleep"):  # (before: 120 s)
+            build.run_confined(["/bin/sh", "-c", script], tmp_path, readable, env)
     status, _ = build.run_confined(["/bin/sh", "-c", "i=0; while [ $i -lt 1500000 ]; do i=$((i+1)); done"], tmp_path,
                                    readable, env)
     assert status == 0  # a compile that works for longer than IDLE_AFTER is not stopped
+
+
+def test_a_chain_of_processes_that_each_reaped_the_same_work_counts_it_once(monkeypatch, tmp_path):
+    """Breaker 53b F1: a chain of nested processes, the innermost burning a little CPU and each level
+    sleeping once its child ended, held a grading place for the whole bound: each ended level's last
+    figures were kept, and each held the same burnt CPU among what it had reaped. Now counted once."""
+    if not build._has_schedstat():
+        pytest.skip("the kernel does not say how long a process waited (no schedstat)")
+    monkeypatch.setattr(build, "IDLE_AFTER", 2.0)
+    monkeypatch.setattr(build, "LOOK_EVERY", 0.2)
+    chain = ("f() { if [ $1 -gt 0 ]; then (f $(($1 - 1))); sleep 0.4; "
+             "else i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; fi; }; f 60")
+    with pytest.raises(build.NotKept, match="a compiler does not sleep"):  # (before: status 0, 24 s on)
+        build.run_confined(["/bin/sh", "-c", chain], tmp_path, list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"})
+
+
+def test_a_compile_stopped_as_idle_is_a_compile_error_not_kept(tmp_path, monkeypatch):
+    """Breaker 53b F2: an honest compile stopped as idle on a busy machine was CE at once from the
+    cache when sent again. It is CE, and the next run compiles it again."""
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
+    builds = []
+
+    def stopped_as_idle(folder):
+        builds.append(folder)
+        raise build.NotKept("(the compiler was stopped: ... a compiler does not sleep)")
+
+    for _ in range(2):
+        outcome = build.cached_build(["idle", str(tmp_path)], stopped_as_idle)
+        assert not outcome.ok and "a compiler does not sleep" in outcome.message
+    assert len(builds) == 2
+
+
+def test_a_compiles_activity_counts_every_threads_waits_for_a_cpu(tmp_path):
+    """Breaker 53b F2: a process's own schedstat says its main thread's waits alone; rustc works in
+    another thread, and on a busy machine its waits went uncounted, an honest compile stopped as idle
+    (CE, kept). Two threads that share one CPU while the main thread waits: each runs or waits all
+    the time, so the compile's activity is about twice the time it ran."""
+    if not build._has_schedstat():
+        pytest.skip("the kernel does not say how long a process waited (no schedstat)")
+    spin = ("import os, threading, time\nos.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+            "def spin():\n    end = time.monotonic() + 8\n    while time.monotonic() < end: pass\n"
+            "workers = [threading.Thread(target=spin) for _ in range(2)]\n"
+            "[w.start() for w in workers]; [w.join() for w in workers]\n")
+    began = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-S", "-c", spin], start_new_session=True)
+    try:
+        time.sleep(4)
+        active, ran = build._activity(process.pid, {}), time.monotonic() - began
+        assert active > 1.5 * ran, (active, ran)  # (before: about once the time it ran, the CPU alone)
+    finally:
+        process.kill()
+        process.wait()

@@ -93,6 +93,12 @@ class Outcome:
     folder: Path  # the build directory: the program and whatever it needs
 
 
+class NotKept(Exception):
+    """A compile error that a busy machine could have made (a compile stopped as idle: its activity is
+    read from the scheduler's figures): CE, its build not kept, so the next run compiles it again
+    (breaker 53b F2: an honest Rust file stopped so was CE at once from the cache when sent again)."""
+
+
 def cached_build(key_parts: list, build) -> Outcome:
     """The outcome of `build(folder)` -> (ok, message, detail) for this key, built at most once: a
     fresh folder is built and then renamed into place, so a half-written build is never used.
@@ -114,7 +120,11 @@ def cached_build(key_parts: list, build) -> Outcome:
     shelf.mkdir(mode=0o700, parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
     try:
-        ok, message, detail = _within_limit(fresh, *build(fresh))
+        try:
+            ok, message, detail = _within_limit(fresh, *build(fresh))
+        except NotKept as failure:  # (the compile error stands, its build is not kept)
+            shutil.rmtree(fresh, ignore_errors=True)
+            return Outcome(False, str(failure), {}, fresh)
         if not ok and _free_bytes(fresh) < PROGRAM_LIMIT_MIB << 20:  # (breaker 50a: CE 'ld returned 1', kept)
             raise BuildFault(f"the disk of the build cache ({cache_root()}) is nearly full, under "
                              f"{PROGRAM_LIMIT_MIB} MiB free: the compiler's failure may be the disk's; not kept")
@@ -283,7 +293,8 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     bound or at `until` (the build's `deadline`), whichever comes first; (exit status or None when it
     was stopped at a limit, its first messages). A compile stopped at the wall bound with less CPU
     than STARVED_SHARE of the time it ran was starved by a busy machine: BuildFault (IE, not kept),
-    as when the compiler cannot be started; else nothing the compiler does raises."""
+    as when the compiler cannot be started; one stopped as idle (IDLE_AFTER) is NotKept (CE, not kept);
+    else nothing the compiler does raises."""
     limits = limits or COMPILE_LIMITS
     started = time.monotonic()
     end = started + limits.wall_seconds
@@ -301,7 +312,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     kept = bytearray()
     fd = process.stdout.fileno()
     stopped, cpu, waited = False, None, None  # at the wall bound: its processes' CPU, their time waiting for one
-    idle, seen, look = None, {}, started + LOOK_EVERY  # (idle: what it did when stopped as idle)
+    idle, waits, look = None, {}, started + LOOK_EVERY  # (idle: what it did when stopped as idle)
     try:
         while True:
             now = time.monotonic()
@@ -310,7 +321,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                 stopped, cpu, waited = True, _group_cpu(process.pid), _group_waited(process.pid)
                 break
             if now >= look:
-                look, active = now + LOOK_EVERY, _activity(process.pid, seen)
+                look, active = now + LOOK_EVERY, _activity(process.pid, waits)
                 if active is not None and now - started >= IDLE_AFTER and active < IDLE_SHARE * (now - started):
                     idle, stopped = (active, now - started), True
                     break
@@ -345,8 +356,8 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
         message = f"error: the program is over the {limits.file_mib} MiB limit (the compiler was stopped when a " \
                   f"file it wrote reached it)\n{message}"
     elif idle:
-        message = f"{message}\n(the compiler was stopped: it ran or waited for a CPU {idle[0]:.1f} s of the " \
-                  f"{idle[1]:.0f} s it took; a compiler does not sleep)"
+        raise NotKept(f"{message}\n(the compiler was stopped: it ran or waited for a CPU {idle[0]:.1f} s of the "
+                      f"{idle[1]:.0f} s it took; a compiler does not sleep)")
     elif stopped:
         message = _stopped_message(message, limits)
     return (None if stopped else status), message
@@ -387,38 +398,50 @@ def _group_cpu(group: int) -> float:
 
 
 def _group_waited(group: int) -> float | None:
-    """Seconds the live processes of a process group spent ready to run but waiting for a CPU (the
-    second field of /proc/PID/schedstat): a starved compile waited, one that slept did not. None
-    where the kernel does not say."""
+    """Seconds the threads of a process group's live processes spent ready to run but waiting for a
+    CPU: a starved compile waited, one that slept did not. None where the kernel does not say."""
     if not _has_schedstat():
         return None
-    return sum(filter(None, (_waited(pid) for pid, _ in _group_stats(group))))
+    return sum(waited for pid, _ in _group_stats(group) for _, waited in _thread_waits(pid))
 
 
 def _has_schedstat() -> bool:
     return os.path.exists("/proc/self/schedstat")
 
 
-def _waited(pid: str) -> float | None:
-    """Seconds a process has waited for a CPU (the second field of its schedstat); None once it ended."""
+def _thread_waits(pid: str) -> list[tuple[str, float]]:
+    """(thread id, seconds it has waited for a CPU) of each thread of a process, from each thread's own
+    schedstat (its second field): the process's own file says its main thread's alone, and rustc works
+    in another thread (breaker 53b F2). Empty once the process ended."""
+    found = []
     try:
-        with open(f"/proc/{pid}/schedstat", "rb") as handle:
-            return int(handle.read().split()[1]) / 1e9
-    except (OSError, IndexError, ValueError):
-        return None
+        threads = list(os.scandir(f"/proc/{pid}/task"))
+    except OSError:
+        return found
+    for thread in threads:
+        try:
+            with open(f"{thread.path}/schedstat", "rb") as handle:
+                found.append((thread.name, int(handle.read().split()[1]) / 1e9))
+        except (OSError, IndexError, ValueError):  # (ended meanwhile)
+            continue
+    return found
 
 
-def _activity(group: int, seen: dict[str, float]) -> float | None:
-    """Seconds the processes of a compile have run or waited for a CPU, each one's figures as last seen
-    (kept in `seen` when it ends; its CPU also counts in the parent that reaped it, so this errs high,
-    never low); None where the kernel does not say how long a process waited."""
+def _activity(group: int, waits: dict[str, float]) -> float | None:
+    """Seconds the processes of a compile have run or waited for a CPU. Their CPU as the kernel sums it:
+    each live process's, all threads, with what it reaped of its children, so an ended process counts
+    once, in the one that reaped it (breaker 53b F1: with each ended process's last figures kept too,
+    a chain of 130 processes that each reaped the same burnt second counted it 130 times, and a compile
+    that slept held its place to the wall bound). Each thread's waits for a CPU, its own, kept in
+    `waits` as last seen once it ends (no one inherits them). None where the kernel does not say."""
     if not _has_schedstat():
         return None
+    ticks = 0
     for pid, fields in _group_stats(group):
-        waited = _waited(pid)
-        if waited is not None:  # (else it ended meanwhile: its last figures stand)
-            seen[pid] = sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK") + waited
-    return sum(seen.values())
+        ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+        for thread, waited in _thread_waits(pid):
+            waits[f"{pid}.{fields[19].decode()}/{thread}"] = waited  # (pid and start time: a pid used again is another)
+    return ticks / os.sysconf("SC_CLK_TCK") + sum(waits.values())
 
 
 def _await_group_end(group: int, patience: float = 10.0) -> None:
