@@ -15,7 +15,7 @@ once the attempt before it is decided (breaker 47c: 40 wrong passwords sent at o
 one delay read before any of them failed, 5-10 guesses a second); more than WAITING_PER_TURN waiting
 on one turn are refused at once (Busy: 429), not queued. A turn per account alone let a guesser
 keep the owner out (breaker 52b: ten connections of wrong guesses kept the queue full, and the
-owner's right password was 429 for as long as they went on): another address (an IPv6 /64) has its own turn, and
+owner's right password was 429 for as long as they went on): another address has its own turn, and
 so does a browser that has logged into the account before, which holds a device cookie for it
 (OWASP's "device cookies"; its failures count on that device alone). Behind one address (a proxy
 that passes none, one NAT), only the device cookie tells the owner from the guesser. Right passwords count too,
@@ -37,7 +37,6 @@ import base64
 import contextlib
 import hashlib
 import hmac
-import ipaddress
 import os
 import secrets
 import threading
@@ -71,19 +70,6 @@ STREAMS_PER_SESSION = 4
 STREAMS_PER_TEAM = 8
 STREAMS_PER_COACH = 16
 RECHECKED = 10  # seconds between two looks at whether a stream's session or password still holds
-
-
-def network(address: str) -> str:
-    """Whose address `address` is, for the throttle: an IPv6 address's /64 (one host, one subscriber's
-    network, has all of it: breaker 52d N5, a turn per address made the guess rate on an account grow
-    with the guesser's addresses), an IPv4 one as it is (one mapped into IPv6 too)."""
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:  # (no address: a test client's, a Unix socket's)
-        return address
-    if parsed.version == 6 and parsed.ipv4_mapped is None:
-        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
-    return str(getattr(parsed, "ipv4_mapped", None) or parsed)
 
 
 class Busy(Exception):
@@ -228,7 +214,7 @@ class Auth:
                              device_cookie: str | None = None) -> Caller | None:
         """The caller, or None for a wrong username or password; checked in its turn, after its delay.
         Busy where too many attempts wait their turn."""
-        device, address = self.device(username, device_cookie), network(address)
+        device = self.device(username, device_cookie)
         async with self._turn(device or f"user:{username} addr:{address}"):
             await asyncio.sleep(self.delay(username, address, device))
             failed = (device,) if device else (f"user:{username}", f"addr:{address}")
