@@ -217,7 +217,11 @@ def test_judge_accounts_warns_of_names_that_look_alike(alike, capsys):
                                    ("Red Rovers", "\u16b1ed Rovers"), ("Red Rovers", "\u1587ed Rovers"),
                                    ("Red Rovers", "Red R\u2d54vers"), ("Red Rovers", "Red Ro\u028bers"),
                                    ("Red Rovers", "Red Ro\u0475ers"), ("Red Rovers", "Red\u2800Rovers"),
-                                   ("Red Rovers", "Red \u3164Rovers"), ("Modern", "Modem"), ("\u0406van", "Ivan")])
+                                   ("Red Rovers", "Red \u3164Rovers"), ("Modern", "Modem"), ("\u0406van", "Ivan"),
+                                   # breaker 53b F5: a Lao zero, i with a combining dot, the dental click, "cl"
+                                   ("Red Rovers", "Red R\u0ed0vers"), ("Blue Birds", "Blue Bi\u0307rds"),
+                                   ("Blue Birds", "B\u01c0ue Birds"), ("Mallory", "Ma\u01c0\u01c0ory"),
+                                   ("Red Rovers", "Recl Rovers")])
 def test_judge_accounts_warns_of_more_look_alikes(names, capsys):
     from tcjudge.serve.accounts import lookalikes
 
@@ -229,7 +233,7 @@ def test_judge_accounts_does_not_warn_of_names_that_differ(capsys):
     from tcjudge.serve.accounts import lookalikes
 
     lookalikes(["Red Rovers", "Red Rover", "R\u00e9d Rovers", "Red Rovers 2", "Ped Rovers", "Blue", "Team 02", "Ice",
-                "Ace"])
+                "Ace", "Clover", "Dover", "RNA", "MA"])
     assert capsys.readouterr().err == ""
 
 

@@ -97,15 +97,16 @@ LOOKALIKES = {
     "Runic": ("ᚱᛒᛁᛖᛕ", "RBlMK"),
     "Canadian syllabics": ("ᖇᑭᑯᕼᒪᑕᗅᗷᗞᒍ", "RPdHLCABDJ"),
     "Tifinagh": ("ⵔⵏ", "Ol"),
-    "Latin": ("ᴄᴏᴜᴠᴡᴢɪʏɑɡɩʋI10|", "couvwziyagivllol"),
+    "Latin": ("ᴄᴏᴜᴠᴡᴢɪʏɑɡɩʋI10|ǀ", "couvwziyagivlloll"),
+    "digits drawn as a circle": ("০੦૦୦௦౦೦൦๐໐၀", "ooooooooooo"),
 }
 LOOKALIKE = str.maketrans("".join(theirs for theirs, _ in LOOKALIKES.values()),
                           "".join(latin for _, latin in LOOKALIKES.values()))
 def skeleton(name: str) -> str:
     """What a name looks like: NFKC, without what shows nothing (Unicode's controls and format characters:
     zero-width spaces and joiners, bidi controls; INVISIBLE; a mark with nothing to mark), each run of
-    spaces and BLANK one space (HTML shows one), casefolded, LOOKALIKES as the Latin they look like (once
-    folded too: Cherokee's small letters fold to its capitals), "rn" as "m"."""
+    spaces and BLANK one space (HTML shows one), "rn" as "m" and "cl" as "d", casefolded, LOOKALIKES as
+    the Latin they look like (once folded too: Cherokee's small letters fold to its capitals)."""
     import unicodedata
 
     kept: list[str] = []
@@ -116,10 +117,11 @@ def skeleton(name: str) -> str:
                 kept.append(" ")
         elif not (kind == "C" or character in INVISIBLE or (kind == "M" and (not kept or kept[-1] == " "))):
             kept.append(character)
-    text = "".join(kept).strip()
+    text = "".join(kept).strip().replace("i\u0307", "i").replace("j\u0307", "j")  # (their dot, drawn again)
+    text = text.replace("rn", "m").replace("cl", "d")  # (small letters only: 'RN' looks like no 'M')
     for _ in range(2):
         text = text.translate(LOOKALIKE).casefold()
-    return text.replace("rn", "m")
+    return text
 
 
 def lookalikes(names: list[str]) -> None:
