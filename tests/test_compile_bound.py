@@ -356,3 +356,16 @@ def test_a_compiles_activity_counts_every_threads_waits_for_a_cpu(tmp_path):
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_compile_makes_no_user_namespace(tmp_path):
+    """Breaker 53b F3: a compile (a Haskell -pgmF shell) made a user namespace, and in it a network
+    namespace whose nf_tables it could drive as their admin. Its filter refuses one (a thread still
+    starts: clone3's ENOSYS makes glibc use clone)."""
+    probe = tmp_path / "probe.sh"
+    probe.write_text("unshare -U true && echo made || echo refused\n"
+                     "python3 -S -c 'import threading; t = threading.Thread(target=print, args=(\"thread\",)); "
+                     "t.start(); t.join()'\n")
+    status, message = build.run_confined(["/bin/sh", str(probe)], tmp_path, list(build.SYSTEM_READABLE),
+                                         {"PATH": "/usr/bin:/bin"})
+    assert status == 0 and "refused" in message and "made" not in message and "thread" in message, message

@@ -194,7 +194,25 @@ def _confine_and_exec(spec: dict) -> None:
     from tcjudge.engine.sandbox import drop_all_capabilities
 
     drop_all_capabilities()  # (as root: what the compiler runs must not hold the judge's; breaker 50c F6)
+    _no_user_namespaces()
     os.execve(spec["argv"][0], spec["argv"], spec["env"])
+
+
+def _no_user_namespaces() -> None:
+    """The compiler's seccomp filter (_seccomp.no_namespaces_program): it makes no user namespace, in
+    which it would be the admin of namespaces of its own (breaker 53b F3). Skipped where the kernel has
+    no seccomp filters (doctor says so)."""
+    import ctypes
+
+    from tcjudge.engine.sandbox import _seccomp, _sys
+
+    arch, _why = _seccomp.availability()
+    if arch is None:
+        return
+    _sys.check(_sys.libc().prctl(_sys.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    _instructions, program = _seccomp.compile_program(_seccomp.no_namespaces_program(arch))
+    _sys.check(_sys.libc().prctl(_sys.PR_SET_SECCOMP, _seccomp.SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0),
+               "prctl(PR_SET_SECCOMP)")
 
 
 def _landlock_compiler(readable: list[str], hidden: list[str], folder: str) -> None:

@@ -523,3 +523,30 @@ def compile_program(prog: Program) -> tuple[ctypes.Array, SockFprog]:
     arr = (SockFilter * len(prog.instructions))(*[SockFilter(*ins) for ins in prog.instructions])
     fprog = SockFprog(len(prog.instructions), ctypes.cast(arr, ctypes.POINTER(SockFilter)))
     return arr, fprog
+
+
+def no_namespaces_program(arch: str) -> Program:
+    """The compiler's filter: no new user namespace (unshare or clone with CLONE_NEWUSER: EPERM), and
+    clone3, whose flags a filter cannot read, ENOSYS (glibc then uses clone). Everything else is the
+    compile's other layers' to decide. Breaker 53b F3: a compile (a Haskell -pgmF shell) made a user
+    namespace and, in it, a network namespace whose nf_tables it could then drive as their admin."""
+    numbers = SYSCALLS[arch]
+    a = _Asm()
+    a.ld(OFF_ARCH)
+    a.jump_if(JMP_JEQ_K, AUDIT_ARCH[arch], 0, "deny")  # (another ABI's numbers mean other calls)
+    a.ld(OFF_NR)
+    a.jump_if(JMP_JGE_K, 0x40000000, "deny", 0)  # (x86_64's x32 calls: the same calls by other numbers)
+    a.jump_if(JMP_JEQ_K, numbers["clone3"], "nosys", 0)
+    a.jump_if(JMP_JEQ_K, numbers["unshare"], "flags", 0)
+    a.jump_if(JMP_JEQ_K, numbers["clone"], "flags", "allow")
+    a.label("flags")  # (unshare's flags and clone's are both its first argument, on both arches)
+    a.ld(arg_lo(0))
+    a.emit(ALU_AND_K, k=CLONE_NEWUSER)
+    a.jump_if(JMP_JEQ_K, 0, "allow", "deny")
+    a.label("nosys")
+    a.ret(errno_action(errno.ENOSYS))
+    a.label("deny")
+    a.ret(errno_action(errno.EPERM))
+    a.label("allow")
+    a.ret(RET_ALLOW)
+    return Program(arch, a.assemble(), ())
