@@ -157,3 +157,24 @@ def test_a_slow_run_keeps_one_worker_and_the_other_is_free_for_the_next_run():
     finally:
         feed.close()
         workers.close()
+
+
+def test_a_team_whose_long_grading_just_ended_goes_after_the_teams_served_meanwhile(tmp_path):
+    """Breaker 53b F1b: a team counted as served when its grading began, so one whose gradings held a
+    place for minutes was served "longest ago" when each ended, and its next submission took the freed
+    place before the one another team had sent meanwhile (honest submissions waited 41-162 s)."""
+    site = Site(tmp_path, jobs=2)
+    red, blue = site.team("red"), site.team("blue")
+    slow = site.store.add_submission(red, "adder", "python3", "a.py", ACCEPTED, False, 0)
+    assert site.grader.next_submission() == slow
+    site.grader._in_flight[slow] = red  # (red's long grading)
+    quick = site.store.add_submission(blue, "adder", "python3", "a.py", ACCEPTED, False, 0)
+    assert site.grader.next_submission() == quick
+    site.grader._in_flight[quick] = blue
+    site.grader.finished(quick)  # (blue's quick one ends first; still queued here, as nothing was recorded)
+    reds_next = site.store.add_submission(red, "adder", "python3", "a.py", ACCEPTED, False, 0)
+    blues_next = site.store.add_submission(blue, "adder", "python3", "a.py", ACCEPTED, False, 0)
+    site.grader.finished(slow)  # (red's ends after blue's)
+    chosen = site.grader.next_submission()
+    assert site.store.submission(chosen)["team_id"] == blue, chosen  # (before: red's, served "longest ago")
+    assert reds_next > chosen

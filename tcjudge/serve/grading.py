@@ -8,8 +8,8 @@ lone submission of quick tests takes every worker, a slow one keeps one, and a s
 while every worker is busy takes the first that finishes a test. So one team's time-limit-exceeded
 submission does not hold back another team's trivial one (issue 47: a TLE held the one grading
 thread, and the other teams waited 21 s). Fair sharing: the next submission is the oldest of the
-team served longest ago (a team that sends twenty submissions in a burst does not hold back another
-team's one). On a --cluster, one submission at a time (Dask spreads its tests over its workers).
+team served longest ago, a team counting as served when its grading ends (a team that sends twenty
+submissions in a burst, or whose gradings take long, does not hold back another team's one). On a --cluster, one submission at a time (Dask spreads its tests over its workers).
 A judgement keeps each test's verdict, figures and message, and what the first failing test printed
 and returned: the coach's page shows them beside the expected answer; a team's sees none of them
 (views.py). A judge failure is an IE judgement with its reason, which a coach can rejudge; the
@@ -153,9 +153,18 @@ class Grader:
             with self._wake:
                 self._wake.wait_for(lambda: self._stop, timeout=RETRY_AFTER)
         finally:
-            with self._wake:
-                self._in_flight.pop(number, None)
-                self._wake.notify_all()
+            self.finished(number)
+
+    def finished(self, number: int) -> None:
+        """A grading ended: its team counts as served now, not when its grading began (breaker 53b F1b:
+        a team whose compiles held a place for minutes was served "longest ago" once they ended, so
+        its next took the freed place before the submissions other teams sent meanwhile)."""
+        with self._wake:
+            team = self._in_flight.pop(number, None)
+            if team is not None:
+                self._turn += 1
+                self._served[team] = self._turn
+            self._wake.notify_all()
 
     def grade(self, number: int) -> None:
         """Grade one submission and write its judgement (an IE with the reason when the judge fails)."""
