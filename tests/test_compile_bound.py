@@ -360,12 +360,16 @@ def test_a_compiles_activity_counts_every_threads_waits_for_a_cpu(tmp_path):
 
 def test_a_compile_makes_no_user_namespace(tmp_path):
     """Breaker 53b F3: a compile (a Haskell -pgmF shell) made a user namespace, and in it a network
-    namespace whose nf_tables it could drive as their admin. Its filter refuses one (a thread still
+    namespace whose nf_tables it could drive as their admin; F7: it ran at idle priority, always
+    waiting, and waiting counts as a compile's activity. Its filter refuses both (a thread still
     starts: clone3's ENOSYS makes glibc use clone)."""
     probe = tmp_path / "probe.sh"
     probe.write_text("unshare -U true && echo made || echo refused\n"
+                     "echo niceness $(nice -n 19 nice 2>/dev/null)\n"
+                     "chrt -i 0 sh -c 'chrt -p $$'\n"
                      "python3 -S -c 'import threading; t = threading.Thread(target=print, args=(\"thread\",)); "
                      "t.start(); t.join()'\n")
     status, message = build.run_confined(["/bin/sh", str(probe)], tmp_path, list(build.SYSTEM_READABLE),
                                          {"PATH": "/usr/bin:/bin"})
     assert status == 0 and "refused" in message and "made" not in message and "thread" in message, message
+    assert "niceness 0" in message and "SCHED_OTHER" in message, message  # (F7: waiting counts as activity)

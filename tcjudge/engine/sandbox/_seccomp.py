@@ -525,11 +525,18 @@ def compile_program(prog: Program) -> tuple[ctypes.Array, SockFprog]:
     return arr, fprog
 
 
+# a compile that lowers its own priority (nice, SCHED_IDLE) waits for a CPU whenever anything else runs,
+# and waiting counts as a compile's activity (build.IDLE_SHARE) (breaker 53b F7): such a call succeeds
+# and changes nothing, as in a test's filter (OWN_SCHEDULING: mono sets a policy, and fails on EPERM)
+LOWER_PRIORITY = ("setpriority", "sched_setscheduler", "sched_setattr", "sched_setparam")
+
+
 def no_namespaces_program(arch: str) -> Program:
     """The compiler's filter: no new user namespace (unshare or clone with CLONE_NEWUSER: EPERM), and
-    clone3, whose flags a filter cannot read, ENOSYS (glibc then uses clone). Everything else is the
-    compile's other layers' to decide. Breaker 53b F3: a compile (a Haskell -pgmF shell) made a user
-    namespace and, in it, a network namespace whose nf_tables it could then drive as their admin."""
+    clone3, whose flags a filter cannot read, ENOSYS (glibc then uses clone); no change of its
+    priority (LOWER_PRIORITY: success, no effect). Everything else is the compile's other layers' to decide.
+    Breaker 53b F3: a compile (a Haskell -pgmF shell) made a user namespace and, in it, a network
+    namespace whose nf_tables it could then drive as their admin."""
     numbers = SYSCALLS[arch]
     a = _Asm()
     a.ld(OFF_ARCH)
@@ -537,6 +544,8 @@ def no_namespaces_program(arch: str) -> Program:
     a.ld(OFF_NR)
     a.jump_if(JMP_JGE_K, 0x40000000, "deny", 0)  # (x86_64's x32 calls: the same calls by other numbers)
     a.jump_if(JMP_JEQ_K, numbers["clone3"], "nosys", 0)
+    for name in LOWER_PRIORITY:
+        a.jump_if(JMP_JEQ_K, numbers[name], "ignore", 0)
     a.jump_if(JMP_JEQ_K, numbers["unshare"], "flags", 0)
     a.jump_if(JMP_JEQ_K, numbers["clone"], "flags", "allow")
     a.label("flags")  # (unshare's flags and clone's are both its first argument, on both arches)
@@ -545,6 +554,8 @@ def no_namespaces_program(arch: str) -> Program:
     a.jump_if(JMP_JEQ_K, 0, "allow", "deny")
     a.label("nosys")
     a.ret(errno_action(errno.ENOSYS))
+    a.label("ignore")
+    a.ret(errno_action(0))
     a.label("deny")
     a.ret(errno_action(errno.EPERM))
     a.label("allow")
