@@ -312,7 +312,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     kept = bytearray()
     fd = process.stdout.fileno()
     stopped, cpu, waited = False, None, None  # at the wall bound: its processes' CPU, their time waiting for one
-    idle, waits, look = None, {}, started + LOOK_EVERY  # (idle: what it did when stopped as idle)
+    idle, activity, look = None, Activity(process.pid, started), started + LOOK_EVERY  # (idle: when stopped as idle)
     try:
         while True:
             now = time.monotonic()
@@ -321,7 +321,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
                 stopped, cpu, waited = True, _group_cpu(process.pid), _group_waited(process.pid)
                 break
             if now >= look:
-                look, active = now + LOOK_EVERY, _activity(process.pid, waits)
+                look, active = now + LOOK_EVERY, activity.look(now)
                 if active is not None and now - started >= IDLE_AFTER and active < IDLE_SHARE * (now - started):
                     idle, stopped = (active, now - started), True
                     break
@@ -427,21 +427,37 @@ def _thread_waits(pid: str) -> list[tuple[str, float]]:
     return found
 
 
-def _activity(group: int, waits: dict[str, float]) -> float | None:
-    """Seconds the processes of a compile have run or waited for a CPU. Their CPU as the kernel sums it:
-    each live process's, all threads, with what it reaped of its children, so an ended process counts
-    once, in the one that reaped it (breaker 53b F1: with each ended process's last figures kept too,
-    a chain of 130 processes that each reaped the same burnt second counted it 130 times, and a compile
-    that slept held its place to the wall bound). Each thread's waits for a CPU, its own, kept in
-    `waits` as last seen once it ends (no one inherits them). None where the kernel does not say."""
-    if not _has_schedstat():
-        return None
-    ticks = 0
-    for pid, fields in _group_stats(group):
-        ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-        for thread, waited in _thread_waits(pid):
-            waits[f"{pid}.{fields[19].decode()}/{thread}"] = waited  # (pid and start time: a pid used again is another)
-    return ticks / os.sysconf("SC_CLK_TCK") + sum(waits.values())
+class Activity:
+    """How long a compile has been running or waiting for a CPU, looked at now and then: each interval
+    between two looks counts as active for the CPU its processes used in it plus the longest any one
+    thread waited for a CPU in it, at most the interval (so the compile's wall time when any of it ran
+    or waited). Their CPU as the kernel sums it: each live process's, all threads, with what it reaped
+    of its children, so an ended process counts once (breaker 53b F1: with each ended process's last
+    figures kept too, a chain of 130 processes that each reaped the same burnt second counted it 130
+    times). Each thread's waits are its own (/proc/PID/task/TID/schedstat: a process's own file says
+    its main thread's alone, and rustc works in a second one, breaker 53b F2); their longest, not their
+    sum (breaker 53c H1: 300 processes woken at once each waited for those ahead, 275 s of waits in
+    2.6 s on 0.3 s of CPU, and a compile that then slept held its place to the wall bound)."""
+
+    def __init__(self, group: int, started: float):
+        self.group, self.when, self.active = group, started, 0.0
+        self.cpu, self.waits = 0.0, {}
+
+    def look(self, now: float) -> float | None:
+        """The compile's active seconds so far; None where the kernel does not say how long a thread
+        waited."""
+        if not _has_schedstat():
+            return None
+        ticks, waits = 0, {}
+        for pid, fields in _group_stats(self.group):
+            ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+            for thread, waited in _thread_waits(pid):
+                waits[f"{pid}.{fields[19].decode()}/{thread}"] = waited  # (pid and start time: a pid used again is another)
+        cpu = ticks / os.sysconf("SC_CLK_TCK")
+        longest = max((waited - self.waits.get(key, 0.0) for key, waited in waits.items()), default=0.0)
+        self.active += min(now - self.when, max(0.0, cpu - self.cpu) + max(0.0, longest))
+        self.when, self.cpu, self.waits = now, max(cpu, self.cpu), waits
+        return self.active
 
 
 def _await_group_end(group: int, patience: float = 10.0) -> None:
