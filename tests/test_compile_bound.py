@@ -287,15 +287,20 @@ def test_a_compile_that_sleeps_to_the_wall_bound_is_a_compile_error(monkeypatch,
     assert status is None and "stopped at its limits" in message, message
 
 
-def test_a_compile_that_sleeps_is_stopped_long_before_the_wall_bound(monkeypatch, tmp_path):
-    """Breaker 52b: a Haskell source's -pgmF shell ran `sleep 200`, which held a grading place for the
-    whole 120 s bound before its CE, and two teams so stopped a contest's grading at -j 2. Breaker 52d:
-    15 s idle on end missed a loop of short sleeps, one that printed, one that slept between bits of
-    work. A compile that ran or waited for a CPU less than half the time, past IDLE_AFTER, is stopped."""
+@pytest.fixture()
+def idle_rule(monkeypatch):
+    """The compile's idle rule at a test's scale: looked at every 0.2 s, past 2 s."""
     if not build._has_schedstat():
         pytest.skip("the kernel does not say how long a process waited (no schedstat)")
     monkeypatch.setattr(build, "IDLE_AFTER", 2.0)
     monkeypatch.setattr(build, "LOOK_EVERY", 0.2)
+
+
+def test_a_compile_that_sleeps_is_stopped_long_before_the_wall_bound(idle_rule, tmp_path):
+    """Breaker 52b: a Haskell source's -pgmF shell ran `sleep 200`, which held a grading place for the
+    whole 120 s bound before its CE, and two teams so stopped a contest's grading at -j 2. Breaker 52d:
+    15 s idle on end missed a loop of short sleeps, one that printed, one that slept between bits of
+    work. A compile that ran or waited for a CPU less than half the time, past IDLE_AFTER, is stopped."""
     readable, env = list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"}
     for script in ("sleep 30", "while :; do sleep 0.1; done", "while :; do echo still here; sleep 0.2; done",
                    "while :; do sleep 1; i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; done"):
@@ -306,14 +311,10 @@ def test_a_compile_that_sleeps_is_stopped_long_before_the_wall_bound(monkeypatch
     assert status == 0  # a compile that works for longer than IDLE_AFTER is not stopped
 
 
-def test_a_chain_of_processes_that_each_reaped_the_same_work_counts_it_once(monkeypatch, tmp_path):
+def test_a_chain_of_processes_that_each_reaped_the_same_work_counts_it_once(idle_rule, tmp_path):
     """Breaker 53b F1: a chain of nested processes, the innermost burning a little CPU and each level
     sleeping once its child ended, held a grading place for the whole bound: each ended level's last
     figures were kept, and each held the same burnt CPU among what it had reaped. Now counted once."""
-    if not build._has_schedstat():
-        pytest.skip("the kernel does not say how long a process waited (no schedstat)")
-    monkeypatch.setattr(build, "IDLE_AFTER", 2.0)
-    monkeypatch.setattr(build, "LOOK_EVERY", 0.2)
     chain = ("f() { if [ $1 -gt 0 ]; then (f $(($1 - 1))); sleep 0.4; "
              "else i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; fi; }; f 60")
     with pytest.raises(build.NotKept, match="a compiler does not sleep"):  # (before: status 0, 24 s on)
@@ -362,14 +363,11 @@ def test_a_compiles_activity_counts_every_threads_waits_for_a_cpu(tmp_path):
             child.wait()
 
 
-def test_a_herd_of_processes_woken_at_once_is_counted_once(monkeypatch, tmp_path):
+def test_a_herd_of_processes_woken_at_once_is_counted_once(idle_rule, monkeypatch, tmp_path):
     """Breaker 53c H1: 300 processes blocked on one pipe, woken at once, each waited for a CPU while
     those ahead of it ran: their waits summed to 275 s in 2.6 s, on 0.3 s of CPU, and the compile,
     asleep after, held its place to the wall bound. The longest wait counts, not their sum."""
-    if not build._has_schedstat():
-        pytest.skip("the kernel does not say how long a process waited (no schedstat)")
-    monkeypatch.setattr(build, "IDLE_AFTER", 3.0)
-    monkeypatch.setattr(build, "LOOK_EVERY", 0.2)
+    monkeypatch.setattr(build, "IDLE_AFTER", 3.0)  # (the herd wakes at 1 s)
     herd = ("sleep 1 | { exec 3<&0; for n in $(seq 150); do "
             "(read x <&3; i=0; while [ $i -lt 400 ]; do i=$((i + 1)); done; sleep 40) & done; wait; }")
     with pytest.raises(build.NotKept, match="a compiler does not sleep"):
