@@ -393,8 +393,13 @@ def _group_stats(group: int) -> list[tuple[str, list[bytes]]]:
 def _group_cpu(group: int) -> float:
     """CPU seconds the processes of a process group have used (a compiler and its helpers), with the
     children they reaped: read from /proc before the group is killed."""
-    ticks = sum(sum(int(value) for value in fields[11:15]) for _, fields in _group_stats(group))  # u, s, cu, cs
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return sum(_cpu(fields) for _, fields in _group_stats(group))
+
+
+def _cpu(fields: list[bytes]) -> float:
+    """CPU seconds of a process (all its threads) with what it reaped of its children, from its stat
+    fields (utime, stime, cutime, cstime)."""
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def _group_waited(group: int) -> float | None:
@@ -448,12 +453,11 @@ class Activity:
         waited."""
         if not _has_schedstat():
             return None
-        ticks, waits = 0, {}
+        cpu, waits = 0.0, {}
         for pid, fields in _group_stats(self.group):
-            ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+            cpu += _cpu(fields)
             for thread, waited in _thread_waits(pid):
                 waits[f"{pid}.{fields[19].decode()}/{thread}"] = waited  # (pid and start time: a pid used again is another)
-        cpu = ticks / os.sysconf("SC_CLK_TCK")
         longest = max((waited - self.waits.get(key, 0.0) for key, waited in waits.items()), default=0.0)
         self.active += min(now - self.when, max(0.0, cpu - self.cpu) + max(0.0, longest))
         self.when, self.cpu, self.waits = now, max(cpu, self.cpu), waits
