@@ -99,7 +99,7 @@ class NotKept(Exception):
     (breaker 53b F2: an honest Rust file stopped so was CE at once from the cache when sent again)."""
 
 
-def cached_build(key_parts: list, build) -> Outcome:
+def cached_build(key_parts: list, build, limit_mib: int = PROGRAM_LIMIT_MIB) -> Outcome:
     """The outcome of `build(folder)` -> (ok, message, detail) for this key, built at most once: a
     fresh folder is built and then renamed into place, so a half-written build is never used.
 
@@ -121,7 +121,7 @@ def cached_build(key_parts: list, build) -> Outcome:
     fresh = Path(tempfile.mkdtemp(prefix=".building-", dir=shelf))
     try:
         try:
-            ok, message, detail = _within_limit(fresh, *build(fresh))
+            ok, message, detail = _within_limit(fresh, *build(fresh), limit_mib=limit_mib)
         except NotKept as failure:  # (the compile error stands, its build is not kept)
             shutil.rmtree(fresh, ignore_errors=True)
             return Outcome(False, str(failure), {}, fresh)
@@ -155,11 +155,13 @@ def _free_bytes(folder: Path) -> int:
     return info.f_bavail * info.f_frsize
 
 
-def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[bool, str, dict]:
-    """A build over PROGRAM_LIMIT_MIB, or of more than PROGRAM_FILES files, is a compile error, and its
-    files are not kept (breaker 50d: 200,000 empty files cost the judge 50 s of hashing, each use 18 s)."""
+def _within_limit(folder: Path, ok: bool, message: str, detail: dict,
+                  limit_mib: int = PROGRAM_LIMIT_MIB) -> tuple[bool, str, dict]:
+    """A build over `limit_mib` (a program's: PROGRAM_LIMIT_MIB), or of more than PROGRAM_FILES files, is a
+    compile error, and its files are not kept (breaker 50d: 200,000 empty files cost the judge 50 s of
+    hashing, each use 18 s)."""
     size, files = _size(folder)
-    if size <= PROGRAM_LIMIT_MIB << 20 and files <= PROGRAM_FILES:
+    if size <= limit_mib << 20 and files <= PROGRAM_FILES:
         return ok, message, detail
     for entry in list(folder.iterdir()):
         if entry.is_dir() and not entry.is_symlink():
@@ -168,7 +170,7 @@ def _within_limit(folder: Path, ok: bool, message: str, detail: dict) -> tuple[b
             entry.unlink()
     if files > PROGRAM_FILES:
         return False, f"the build made over {PROGRAM_FILES} files and folders, the limit of a program", {}
-    return False, f"the build is {size / (1 << 20):.0f} MiB, over the {PROGRAM_LIMIT_MIB} MiB limit of a program", {}
+    return False, f"the build is {size / (1 << 20):.0f} MiB, over the {limit_mib} MiB limit of a program", {}
 
 
 def _size(folder: Path) -> tuple[int, int]:
@@ -288,13 +290,15 @@ def _helper_stopped(message: str) -> bool:
 
 
 def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[str, str],
-                 limits: CompileLimits | None = None, until: float | None = None) -> tuple[int | None, str]:
+                 limits: CompileLimits | None = None, until: float | None = None,
+                 builds: tuple[str, ...] = ()) -> tuple[int | None, str]:
     """Run a compiler in `folder` under the limits and Landlock, its process group killed at the wall
     bound or at `until` (the build's `deadline`), whichever comes first; (exit status or None when it
     was stopped at a limit, its first messages). A compile stopped at the wall bound with less CPU
     than STARVED_SHARE of the time it ran was starved by a busy machine: BuildFault (IE, not kept),
     as when the compiler cannot be started; one stopped as idle (IDLE_AFTER) is NotKept (CE, not kept);
-    else nothing the compiler does raises."""
+    else nothing the compiler does raises. `builds` are folders of the cache the compiler may read (a
+    precompiled header), which the judge's folders otherwise hide."""
     limits = limits or COMPILE_LIMITS
     started = time.monotonic()
     end = started + limits.wall_seconds
@@ -303,6 +307,7 @@ def run_confined(argv: list[str], folder: Path, readable: list[str], env: dict[s
     if end <= started:  # an earlier compile of the build took all its time, stopped by no CPU limit
         raise _busy(0.0, 0.0, limits)
     spec = {"argv": argv, "readable": readable, "hidden": judge_folders(), "folder": str(folder), "env": env,
+            "builds": list(builds),
             "judge": os.getpid(),
             "cpu": limits.cpu_seconds, "data": limits.memory_mib << 20, "fsize": limits.file_mib << 20}
     process = subprocess.Popen([sys.executable, "-S", "-B", "-P", "-c", LAUNCH, json.dumps(spec)],

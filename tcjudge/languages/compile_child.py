@@ -190,7 +190,7 @@ def _confine_and_exec(spec: dict) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # (Python ignores it) a file past the limit ends its writer
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-    _landlock_compiler(spec["readable"], spec["hidden"], spec["folder"])
+    _landlock_compiler(spec["readable"], spec["hidden"], spec["folder"], spec.get("builds", []))
     from tcjudge.engine.sandbox import drop_all_capabilities
 
     drop_all_capabilities()  # (as root: what the compiler runs must not hold the judge's; breaker 50c F6)
@@ -215,9 +215,9 @@ def _no_user_namespaces() -> None:
                "prctl(PR_SET_SECCOMP)")
 
 
-def _landlock_compiler(readable: list[str], hidden: list[str], folder: str) -> None:
-    """Read-only system paths minus the judge's folders, read-write build folder and /dev/null;
-    nothing else. Skipped, as everywhere, where the kernel has no Landlock (doctor says so)."""
+def _landlock_compiler(readable: list[str], hidden: list[str], folder: str, builds: list[str]) -> None:
+    """Read-only system paths minus the judge's folders, read-only the cache's builds it is given (a
+    precompiled header), read-write its build folder and /dev/null; nothing else. Skipped, as everywhere, where the kernel has no Landlock (doctor says so)."""
     from tcjudge.engine.sandbox import _landlock, _sys
 
     abi, _errata, _why = _landlock.abi_version()
@@ -225,6 +225,8 @@ def _landlock_compiler(readable: list[str], hidden: list[str], folder: str) -> N
         return
     ruleset = _landlock.create_ruleset(abi)
     for path in _landlock.beneath_except(readable, hidden):
+        _landlock.allow_read(ruleset, path)
+    for path in builds:
         _landlock.allow_read(ruleset, path)
     _landlock.allow_read_write(ruleset, folder, abi)
     _landlock.allow_read_write(ruleset, os.devnull, abi)

@@ -30,6 +30,7 @@ from ..problems.tctypes import TCType
 from .base import CompileError, Language, Toolchain, code_only, defines_c_main, flatten, gnu_compiler, write_files
 from .build import SYSTEM_READABLE, cached_build, deadline, first_errors, run_confined
 from .c import THREAD_STACK, THREAD_STACK_FILE
+from .cpp_header import header_folder
 from .versions import version_output
 
 RUNTIME = Path(__file__).with_name("runtime") / "tcjudge.hpp"
@@ -154,10 +155,15 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry:
     units.append(THREAD_STACK_FILE)  # (c.py: a thread's default stack, as without a stack limit)
     (folder / THREAD_STACK_FILE).write_text(THREAD_STACK)
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(folder), "LC_ALL": "C"}
+    headers = {standard: header_folder(toolchain, standard, FLAGS, files) if entry is None else None
+               for standard in standards}  # (made, if they are, before this build's wall bound starts)
     first_failure, until = None, deadline()  # both standards within one wall bound
     for standard in standards:
-        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, "-x", "c++", *units, "-o", "solution"]
-        status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env, until=until)
+        header = headers[standard]
+        argv = [toolchain.programs["g++"], f"-std={standard}", *FLAGS, *(["-isystem", header] if header else []),
+                "-x", "c++", *units, "-o", "solution"]
+        status, message = run_confined(argv, folder, list(SYSTEM_READABLE), env, until=until,
+                                       builds=(header,) if header else ())
         if status == 0:
             return True, "", {"standard": standard}
         first_failure = first_failure or first_errors(message)

@@ -1,0 +1,97 @@
+"""The precompiled <bits/stdc++.h> (languages/cpp_header.py): made once wanted, valid for our flags,
+and the program compiled with it the same, byte for byte, as without it (issue 48)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tcjudge.languages import cpp_header
+from tcjudge.languages.cpp import CPP, FLAGS, _gxx, newest_standard
+from tcjudge.problems.loader import load_problem
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not shutil.which("g++"), reason="g++ is not installed here")
+
+SOURCES = {
+    "first": "#include <bits/stdc++.h>\nusing namespace std;\nint main(){long long a,b;cin>>a>>b;cout<<a+b<<'\\n';}\n",
+    # where the .gch cannot apply, g++ reads the header's text in its folder: the real header again
+    "debug_macro_first": "#define _GLIBCXX_DEBUG\n#include <bits/stdc++.h>\nint main(){long long a,b;"
+                         "std::cin>>a>>b;std::vector<long long> v{a,b};std::cout<<v.at(0)+v.at(1)<<'\\n';}\n",
+    "twice": "#include <bits/stdc++.h>\n#include \"bits/stdc++.h\"\nint main(){long long a,b;std::cin>>a>>b;"
+             "std::cout<<a+b<<'\\n';}\n",
+}
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cpp_header, "_made", {})
+    copy = tmp_path / "addtwo"
+    shutil.copytree(ROOT / "testdata" / "kattis" / "addtwo", copy)
+    return copy
+
+
+def _build(package: Path, name: str, source: str) -> Path:
+    file = package / "submissions" / "accepted" / f"{name}.cpp"
+    file.write_text(source)
+    return CPP.build(file, load_problem(package), 1 << 20).folder / "solution"
+
+
+def _plain(tmp_path: Path, name: str, source: str, standard: str) -> bytes:
+    """The same program from g++ by hand, with no precompiled header anywhere."""
+    folder = tmp_path / "plain"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.cpp").write_text(source)
+    from tcjudge.languages.c import THREAD_STACK, THREAD_STACK_FILE
+
+    (folder / THREAD_STACK_FILE).write_text(THREAD_STACK)
+    subprocess.run(["g++", f"-std={standard}", *FLAGS, "-x", "c++", f"{name}.cpp", THREAD_STACK_FILE, "-o", "x"],
+                   cwd=folder, check=True)
+    return (folder / "x").read_bytes()
+
+
+def test_the_header_is_made_on_the_third_compile_that_wants_it_and_then_used(package, tmp_path):
+    """Made only when it pays (about three compiles), valid for the flags we compile with (g++ -H marks
+    a .gch it uses with '!'), and each program the same binary as g++ makes without it."""
+    toolchain = _gxx()
+    standard = newest_standard(toolchain.programs["g++"])
+    wants = []
+    for name in ["one", "two", "three"]:
+        _build(package, name, SOURCES["first"].replace("main()", f"main(/*{name}*/)"))
+        wants.append(cpp_header._made != {})
+    assert wants == [False, False, True]
+    folder = cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": SOURCES["first"].encode()})
+    assert folder and (Path(folder) / "bits" / "stdc++.h.gch").stat().st_size > 1 << 20
+    said = subprocess.run(["g++", f"-std={standard}", *FLAGS, "-isystem", folder, "-H", "-fsyntax-only", "-x", "c++",
+                           "-"], input=SOURCES["first"], capture_output=True, text=True, check=True).stderr
+    assert said.splitlines()[0] == f"! {folder}/bits/stdc++.h.gch"
+    for name, source in SOURCES.items():
+        assert _build(package, name, source).read_bytes() == _plain(tmp_path, name, source, standard), name
+
+
+def test_a_file_that_does_not_include_it_never_counts(package):
+    toolchain = _gxx()
+    standard = newest_standard(toolchain.programs["g++"])
+    for _ in range(cpp_header.WANTED_BEFORE_MAKING + 1):
+        assert cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": b"#include <cstdio>\n"}) is None
+    assert not (Path(os.environ["JUDGE_CACHE"]) / "builds").exists()
+
+
+def test_while_another_process_makes_it_a_compile_goes_on_without_it(package, monkeypatch):
+    """Never waited for: the other worker's compile is not held up by the five seconds of making it."""
+    monkeypatch.setattr(cpp_header, "WANTED_BEFORE_MAKING", 1)
+    toolchain = _gxx()
+    standard = newest_standard(toolchain.programs["g++"])
+    lock = Path(os.environ["JUDGE_CACHE"]) / "builds" / "stdc++.lock"
+    lock.parent.mkdir(parents=True)
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": SOURCES["first"].encode()}) is None
+        assert _build(package, "meanwhile", SOURCES["first"]).is_file()
+    assert not list((lock.parent).glob("*/*/bits"))  # (made by no one: the holder of the lock would)
