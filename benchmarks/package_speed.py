@@ -1,6 +1,6 @@
 """This judge against problemtools on real packages: whole command, wall and CPU (issue 48).
 
-    python benchmarks/package_speed.py [--verifyproblem PATH] [--rounds N] PACKAGE [PACKAGE ...]
+    python benchmarks/package_speed.py [--verifyproblem PATH] [--logs DIR] PACKAGE [PACKAGE ...]
 
 Each PACKAGE is a Kattis/ICPC package folder on disk (none is committed: benchmarks/fetch_packages.sh fetches
 the public ones the figures in docs/performance.md come from). For each,
@@ -83,18 +83,21 @@ def problemtools(verifyproblem: str, package: Path, scratch: Path) -> dict:
     return {"wall": wall, "cpu": cpu, "expected": good, "said": wrong[:5] or ([] if good else said.splitlines()[-3:])}
 
 
-def judge(package: Path, history: Path, cache: Path, jobs: int) -> dict:
+def judge(package: Path, history: Path, cache: Path, jobs: int, log: Path | None = None) -> dict:
     report = history.with_suffix(f".j{jobs}.{time.monotonic_ns()}.json")
     env = dict(os.environ, JUDGE_CACHE=str(cache))
     wall, cpu, done = timed([sys.executable, str(JUDGE), "--history", str(history), "--problems", str(package.parent),
                              "check", package.name, "-j", str(jobs), "--json", str(report)], env=env)
+    if log:  # (what the judge said: why a run took what it took)
+        log.write_text(f"$ judge check {package.name} -j {jobs}: {wall:.1f} s, exit {done.returncode}\n"
+                       f"{done.stdout}\n--- stderr\n{done.stderr}")
     solutions = json.loads(report.read_text())["solutions"] if report.is_file() else []
     misses = [f"{Path(s['solution']).name}: {s['verdict']}" for s in solutions if not s["matched"]]
     return {"wall": wall, "cpu": cpu, "expected": bool(solutions) and not misses and done.returncode == 0,
             "said": misses or ([] if solutions else done.stderr.splitlines()[-2:]), "graded": len(solutions)}
 
 
-def measure(package: Path, verifyproblem: str | None) -> dict[str, dict]:
+def measure(package: Path, verifyproblem: str | None, logs: Path | None = None) -> dict[str, dict]:
     results = {}
     with tempfile.TemporaryDirectory(prefix="package-speed-") as scratch_name:
         scratch = Path(scratch_name)
@@ -111,9 +114,9 @@ def measure(package: Path, verifyproblem: str | None) -> dict[str, dict]:
             print(f"{package.name}: judge -j{jobs}", file=sys.stderr, flush=True)
             copy = fresh(f"j{jobs}")
             history, cache = scratch / f"j{jobs}.sqlite", scratch / f"cache-j{jobs}"
-            results[f"judge -j{jobs}"] = judge(copy, history, cache, jobs)
+            results[f"judge -j{jobs}"] = judge(copy, history, cache, jobs, logs and logs / f"{package.name}.j{jobs}.txt")
         print(f"{package.name}: judge -j2, nothing changed", file=sys.stderr, flush=True)
-        results["judge -j2 again"] = judge(copy, history, cache, 2)
+        results["judge -j2 again"] = judge(copy, history, cache, 2, logs and logs / f"{package.name}.j2-again.txt")
     return results
 
 
@@ -122,7 +125,10 @@ def main() -> int:
     parser.add_argument("packages", nargs="+", type=Path)
     parser.add_argument("--verifyproblem", default=shutil.which("verifyproblem"),
                         help="problemtools' verifyproblem (default: on PATH; none: this judge alone)")
+    parser.add_argument("--logs", type=Path, help="a folder to keep what each judge run printed in")
     options = parser.parse_args()
+    if options.logs:
+        options.logs.mkdir(parents=True, exist_ok=True)
     become_subreaper()
     load = os.getloadavg()[0]
     print(f"load average at the start: {load:.2f} on {os.cpu_count()} CPUs\n")
@@ -130,7 +136,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|")
     everything = True
     for package in options.packages:
-        results = measure(package.resolve(), options.verifyproblem)
+        results = measure(package.resolve(), options.verifyproblem, options.logs)
         base = results.get("problemtools")
         for tool, figures in results.items():
             ratio = f"x{base['wall'] / figures['wall']:.2f} faster" if base and tool != "problemtools" else "-"
