@@ -21,6 +21,7 @@ from tcjudge.engine.feed import Feed, FeedClosed  # noqa: E402
 from tcjudge.engine.pool import SolutionRun  # noqa: E402
 from tcjudge.engine import results  # noqa: E402
 from tcjudge.problems.loader import load_problem  # noqa: E402
+from tcjudge.serve.accounts import make_accounts  # noqa: E402
 from tcjudge.verdicts import Verdict  # noqa: E402
 
 from .conftest import FIXTURE_PROBLEMS, TESTDATA  # noqa: E402
@@ -178,3 +179,64 @@ def test_a_team_whose_long_grading_just_ended_goes_after_the_teams_served_meanwh
     chosen = site.grader.next_submission()
     assert site.store.submission(chosen)["team_id"] == blue, chosen  # (before: red's, served "longest ago")
     assert reds_next > chosen
+
+
+def test_a_slow_runs_worker_turns_to_a_waiting_run_of_a_team_served_before(monkeypatch):
+    """Breaker 54a: two teams' slow submissions held both workers of -j 2 for minutes, and a third
+    team's trivial one waited 470-564 s. Now a slow run's worker turns, at the end of a test and after
+    TURN_SECONDS on it, to a run with no worker of a team served before its own."""
+    from tcjudge.engine import feed as feed_module
+
+    monkeypatch.setattr(feed_module, "TURN_SECONDS", 0.0)
+    feed, workers = Feed(), Workers(2)
+    try:
+        red, green = handed_in(feed, "red", "red", 10), handed_in(feed, "green", "green", 10)
+        assert workers.take(feed, 0) == ("red", 0) and workers.take(feed, 1) == ("green", 0)
+        done(feed, red, 0, wall_ms=2000)
+        done(feed, green, 0, wall_ms=2000)
+        assert workers.take(feed, 0) == ("red", 1)  # nobody waits: it keeps to its run
+        handed_in(feed, "blue", "blue", 3)
+        done(feed, red, 1, wall_ms=2000)
+        assert workers.take(feed, 0) == ("blue", 0)  # blue, never served, before red's next test
+        assert workers.take(feed, 1) == ("red", 2)  # round robin: red got its worker before green got one
+        done(feed, red, 2, wall_ms=2000)
+        assert workers.take(feed, 1) == ("green", 1)  # and green before red's turn
+    finally:
+        feed.close()
+        workers.close()
+
+
+def test_a_feed_that_builds_apart_hands_out_a_run_once_a_builder_built_it():
+    """Breaker 54a: compiles that burn their 30 s of CPU held both workers of -j 2 (a compile ran on the
+    worker that took the run's first test). Built by a builder thread, a run's tests wait for it and
+    no worker does."""
+    feed, workers = Feed(builds_apart=True), Workers(1)
+    try:
+        compiled = handed_in(feed, "compiled", "red", 2)
+        assert workers.take(feed, 0) is None  # (not built yet)
+        with ThreadPoolExecutor(1) as builder:
+            assert builder.submit(feed.take_build).result() is compiled
+            feed.built(compiled)
+        assert workers.take(feed, 0) == ("compiled", 0)
+    finally:
+        feed.close()
+        workers.close()
+
+
+def test_a_trivial_ac_is_judged_while_two_other_teams_looping_submissions_are_graded(tmp_path):
+    """Breaker 54a, end to end at -j 2: red's and green's looping submissions (every test run: ioi) on
+    both workers, and blue's trivial one is judged, and in blue's feed, while both are still graded."""
+    site = Site(tmp_path, extra="scoring: ioi\n", problem=many_tests(tmp_path, count=30), jobs=2)
+    site.passwords |= {username: password for _, username, password in make_accounts(site.store, [("Green", "green")])}
+    site.grader.start()
+    try:
+        loopers = [number_of(submit(site.client(team), LOOPS)) for team in ("red", "green")]
+        for looping in loopers:
+            wait_for(lambda: site.grader.live.get(looping, {}).get("done", 0) >= 1, "a looping submission's first test")
+        trivial = number_of(submit(site.client("blue"), ACCEPTED))
+        wait_for(lambda: any(event["type"] == "judgements" and event["data"]["submission_id"] == str(trivial)
+                             for event in feed_of(site, "blue")), "the trivial submission's judgement in blue's feed")
+        assert [site.store.submission(looping)["state"] for looping in loopers] == ["queued", "queued"]
+    finally:
+        site.grader.stop()
+    assert site.store.judgement(trivial)["verdict"] == "AC"

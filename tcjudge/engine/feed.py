@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Callable
 
@@ -46,6 +47,11 @@ class Tests:
 # its zygote is never taken back). A run whose test took longer (one that exceeds its time limit) keeps
 # one thread: at -j 2, another team's submission finds the other one free (issue 47).
 HELP_BELOW_MS = 250
+# A slow run's thread turns to a run that waits with no thread, of a team served before this run's, once
+# it has worked this long on its run (round robin between teams, a turn at least this long): two teams' slow submissions on both threads of -j 2 held them for
+# minutes, and a third team's trivial one waited 470-564 s (breaker 54a). A thread moves between runs at
+# the end of a test (never taking one back), and a move costs a zygote, hence not after every test.
+TURN_SECONDS = 3.0
 
 
 class FeedClosed(Exception):
@@ -62,6 +68,8 @@ class _Entry:
         self.reported = 0  # tests whose result (or skip) came back
         self.quick: bool | None = None  # each test done so far under HELP_BELOW_MS (None: none done yet)
         self.error: BaseException | None = None  # raised by its on_test: its grade() raises it
+        self.ready = True  # its program is built (a feed that builds apart: once a builder has built it)
+        self.building = False
 
     @property
     def left(self) -> int:
@@ -76,14 +84,22 @@ class Feed:
     thread, else a quick one (HELP_BELOW_MS), the one with the fewest threads, then of the share
     served longest ago (round robin between shares: one team's twenty submissions do not hold back
     another team's one), then the oldest; with none, it waits. So at -j N, N runs are graded at once,
-    a lone quick run on every thread, and a run handed in while a slow one is graded finds a thread."""
+    a lone quick run on every thread, and a run handed in while a slow one is graded finds a thread; a
+    slow run's thread turns, after TURN_SECONDS on it, to a run of a team served before its own.
+
+    `builds_apart`: a run's program is built by the pool's builder threads (take_build, built), and its
+    tests are handed out once it is: a compile holds no test thread (breaker 54a: two teams' compiles
+    that burn their 30 s of CPU held both threads of -j 2, and another team's trivial submission
+    waited 21-28 s behind each pair)."""
 
     open = True  # a thread that finds no test waits for the next run handed in
 
-    def __init__(self):
+    def __init__(self, builds_apart: bool = False):
+        self.builds_apart = builds_apart
         self._changed = threading.Condition()
         self._entries: dict[int, _Entry] = {}  # id(run) -> its entry, until its last result came back
         self._on: dict[int, _Entry] = {}  # worker thread -> the entry of its last test
+        self._since: dict[int, float] = {}  # worker thread -> when it took its first test of that entry
         self._served: dict[object, int] = {}  # share -> the turn when a run of it last got its first thread
         self._turns = itertools.count(1)
         self._order = itertools.count()  # runs in the order they were handed in
@@ -105,6 +121,8 @@ class Feed:
             if self._closed:
                 raise FeedClosed()
             entries = [_Entry(run, share, on_test, next(self._order)) for run in runs]
+            for entry in entries:
+                entry.ready = not self.builds_apart
             self._entries.update((id(entry.run), entry) for entry in entries)
             self._changed.notify_all()
             while not self._closed and any(entry.reported < len(entry.run.tests) for entry in entries):
@@ -125,7 +143,7 @@ class Feed:
             while True:
                 if self._closed:
                     return None
-                entry = self._choose(self._on.get(me))
+                entry = self._choose(self._on.get(me), me)
                 if entry is not None:
                     return self._hand_out(me, entry)
                 self._leave(me)
@@ -133,12 +151,33 @@ class Feed:
                     return None
                 self._changed.wait()
 
+    def take_build(self) -> SolutionRun | None:
+        """A builder thread's next run to build (the team served longest ago first, then the oldest),
+        waiting for one; None once the feed closes."""
+        with self._changed:
+            while not self._closed:
+                unbuilt = [entry for entry in self._entries.values() if not entry.ready and not entry.building]
+                if unbuilt:
+                    entry = min(unbuilt, key=lambda entry: (self._served.get(entry.share, -1), entry.order))
+                    entry.building = True
+                    return entry.run
+                self._changed.wait()
+            return None
+
+    def built(self, run: SolutionRun) -> None:
+        """`run`'s program is built (or failed to build): its tests may be handed out."""
+        with self._changed:
+            entry = self._entries.get(id(run))
+            if entry is not None:
+                entry.ready = True
+                self._changed.notify_all()
+
     def take_ahead(self, run: SolutionRun, workers: int) -> tuple[SolutionRun, int] | None:
         """The next test of `run` when this thread would take it next anyway (never another run's: held
         by a thread busy with a long test, it would wait for that test)."""
         me = threading.get_ident()
         with self._changed:
-            entry = self._choose(self._on.get(me))
+            entry = self._choose(self._on.get(me), me)
             if self._closed or entry is None or entry.run is not run:
                 return None
             return self._hand_out(me, entry)
@@ -161,15 +200,23 @@ class Feed:
                 entry.quick = entry.quick is not False and result.wall_ms < HELP_BELOW_MS
             self._changed.notify_all()  # (a run done, or one that a waiting thread may help now)
 
-    def _choose(self, current: _Entry | None) -> _Entry | None:
+    def _choose(self, current: _Entry | None, me: int) -> _Entry | None:
         """The entry this thread takes its next test from, None for none (see the class)."""
-        waiting = [entry for entry in self._entries.values() if entry.left]
+        waiting = [entry for entry in self._entries.values() if entry.left and entry.ready]
         if current is not None and current.left and (
-                current.workers == 1 or (current.quick and all(entry.workers for entry in waiting))):
+                current.workers == 1 or (current.quick and all(entry.workers for entry in waiting))) \
+                and not self._turn_over(current, me, waiting):
             return current
         free = [entry for entry in waiting if entry is not current and (entry.workers == 0 or entry.quick)]
         return min(free, key=lambda entry: (entry.workers, self._served.get(entry.share, -1), entry.order),
                    default=None)
+
+    def _turn_over(self, current: _Entry, me: int, waiting: list[_Entry]) -> bool:
+        """Whether this thread leaves its slow run for a run with no thread of a team served before."""
+        if current.quick is not False or time.monotonic() - self._since.get(me, 0.0) < TURN_SECONDS:
+            return False
+        mine = self._served.get(current.share, -1)
+        return any(entry.workers == 0 and self._served.get(entry.share, -1) < mine for entry in waiting)
 
     def _leave(self, me: int) -> None:
         """This thread works on no run now."""
@@ -183,6 +230,6 @@ class Feed:
             if entry.workers == 0:
                 self._served[entry.share] = next(self._turns)
             entry.workers += 1
-            self._on[me] = entry
+            self._on[me], self._since[me] = entry, time.monotonic()
         entry.next += 1
         return entry.run, entry.next - 1

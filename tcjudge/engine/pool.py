@@ -28,6 +28,8 @@ from .spares import Spares
 from .overload import Gate, Overloaded
 from .worker import Worker, WorkerDied, close_workers
 
+FEED_BUILDERS_PER_WORKER = 2  # (Pool._feed_builders)
+
 
 TestCallback = Callable[[SolutionRun, int, TestResult], None]  # verdict None: the test is skipped
 DoneCallback = Callable[[GradeResult], None]
@@ -136,7 +138,7 @@ class Pool:
         self._first_worker.clear()
         self._no_jobs_left.clear()
         self._tests_done = 0
-        builders = self._builders(list(runs), count)
+        builders = self._builders(list(runs), count) + self._feed_builders(jobs, count)
         for thread in threads + builders:
             thread.start()
         try:
@@ -172,6 +174,30 @@ class Pool:
                         self._build(run)
 
         return [threading.Thread(target=build, daemon=True) for _ in range(min(count, len(waiting)))]
+
+    def _feed_builders(self, jobs: Tests | Feed, count: int) -> list[threading.Thread]:
+        """For a feed that builds apart: FEED_BUILDERS_PER_WORKER x `count` threads that build each run
+        handed in, beside the worker threads (a compile is not a test, and holds none of their places),
+        until the feed closes. More than the workers: a compile is not cut short, and a team whose compile
+        burns its 30 s of CPU holds a builder that long (one each: a team has one submission graded at a
+        time), so N such teams leave the other N builders to everyone else; not one per submission graded,
+        as each compile may take its 2 GiB (CompileLimits)."""
+        if not getattr(jobs, "builds_apart", False):
+            return []
+
+        def build() -> None:
+            while (run := jobs.take_build()) is not None:
+                try:
+                    with run.lock:
+                        if not run.built and run.load_outcome is None:
+                            self._build(run)
+                except Exception as err:  # noqa: BLE001 - the judge's fault: this run's IE, never a lost builder
+                    run.load_outcome = (Verdict.IE, f"the build failed: {err}")
+                finally:
+                    jobs.built(run)
+
+        return [threading.Thread(target=build, name="feed builder", daemon=True)
+                for _ in range(FEED_BUILDERS_PER_WORKER * count)]
 
     def _callback(self, function: Callable, *args) -> None:
         """Call a progress callback under the lock; its failure stops the grading (not only the

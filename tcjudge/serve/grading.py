@@ -2,10 +2,11 @@
 each through the run owner (runs.grade_and_record: recorded in the run history like any run) on one
 pool kept for the server's life (local, or the --cluster's).
 
-At -j N, up to N submissions are graded at once, at most one of each team (a team's verdicts come in
-its submission order); their tests share the pool's N workers through a feed (engine/feed.py): a
-lone submission of quick tests takes every worker, a slow one keeps one, and a submission that comes
-while every worker is busy takes the first that finishes a test. So one team's time-limit-exceeded
+At -j N, up to 4N submissions are graded at once, at most one of each team (a team's verdicts come in
+its submission order); they are compiled by 2N builder threads and their tests share the pool's N
+workers through a feed (engine/feed.py): a lone submission of quick tests takes every worker, a slow
+one keeps one, a submission that comes while every worker is busy takes the first that finishes a
+test, and a slow one's worker turns to another team's waiting one after a couple of seconds. So one team's time-limit-exceeded
 submission does not hold back another team's trivial one (issue 47: a TLE held the one grading
 thread, and the other teams waited 21 s). Fair sharing: the next submission is the oldest of the
 team served longest ago, a team counting as served when its grading ends (a team that sends twenty
@@ -46,6 +47,10 @@ STOP_WAIT = 5  # seconds a stopping server waits for its grading threads to end
 # seconds before a judgement that could not be stored (a full disk) is written again, or a submission
 # whose grading failed beyond a judge error is taken again
 RETRY_AFTER = 30
+# Submissions graded at once per worker (-j), one per team: more than the workers, so that a team's
+# submission is handed to the feed while slow ones hold every worker, and takes a worker when one of
+# them ends a test (Feed.TURN_SECONDS); at N per worker, not every queued one (a page says "judging").
+IN_FLIGHT_PER_WORKER = 4
 
 
 class Grader:
@@ -60,12 +65,12 @@ class Grader:
         self._turn = 0
         self._stop = False
         self._in_flight: dict[int, int] = {}  # submission -> its team, while it is graded
-        self._at_once = 1 if options.cluster else max(1, options.jobs)
+        self._at_once = 1 if options.cluster else IN_FLIGHT_PER_WORKER * max(1, options.jobs)
         self._thread = threading.Thread(target=self._loop, name="grader", daemon=True)
         self._gradings: list[threading.Thread] = []
         self._work = Path(tempfile.mkdtemp(prefix="judge-serve-"))
         self._pool = None
-        self._feed = None if options.cluster else Feed()  # a local pool's tests, shared by the gradings
+        self._feed = None if options.cluster else Feed(builds_apart=True)  # a local pool's tests, shared by the gradings
         self._pool_lock = threading.Lock()  # (the pool is made once; a cluster's grades one run at a time)
         private(Path(options.history))  # (it holds every submission's source too)
         self._history = OneAtATime(OpenedOnUse(options.history, options.source_limit * 1024))
