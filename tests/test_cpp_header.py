@@ -95,3 +95,49 @@ def test_while_another_process_makes_it_a_compile_goes_on_without_it(package, mo
         assert cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": SOURCES["first"].encode()}) is None
         assert _build(package, "meanwhile", SOURCES["first"]).is_file()
     assert not list((lock.parent).glob("*/*/bits"))  # (made by no one: the holder of the lock would)
+
+
+def test_its_folder_is_not_in_compile_messages_and_a_changed_file_of_it_is_made_again(package, monkeypatch):
+    """Breaker 54c F5: a message about a line of the header named the header's folder in the cache (and,
+    made from a file including it, "from including.hpp:1"); F6: its text changed under a long-lived
+    process was used by the next program that read it."""
+    monkeypatch.setattr(cpp_header, "WANTED_BEFORE_MAKING", 1)
+    toolchain = _gxx()
+    standard = newest_standard(toolchain.programs["g++"])
+    folder = Path(cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": SOURCES["first"].encode()}))
+    broken = "#define private public\nint x = ;\n#include <bits/stdc++.h>\nint main() { std::list<int> l; " \
+             "std::sort(l.begin(), l.end()); }\n"
+    with pytest.raises(Exception) as failed:
+        _build(package, "broken", broken)
+    assert "bits/stdc++.h" in str(failed.value)
+    assert str(folder) not in str(failed.value) and "including.hpp" not in str(failed.value)
+    text = folder / "bits" / "stdc++.h"
+    text.chmod(0o644)
+    text.write_text('#include_next <bits/stdc++.h>\n#define endl "changed\\n"\n')
+    assert cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": SOURCES["first"].encode()}) == str(folder)
+    assert "changed" not in text.read_text()  # (its hashes checked again: made anew)
+
+
+def test_it_is_made_again_when_a_header_it_was_made_from_changed(tmp_path):
+    """Breaker 54c F7: g++ uses a .gch as it stands, even one made before the headers it was made from
+    changed (a glibc upgrade leaves g++'s version line alone)."""
+    header = tmp_path / "dep.h"
+    header.write_text("#define VALUE 1\n")
+    (tmp_path / "made").mkdir()
+    (tmp_path / "made" / cpp_header.DEPENDS).write_text(__import__("json").dumps(cpp_header._stamps([str(header)])))
+    assert not cpp_header._depends_changed(tmp_path / "made")
+    header.write_text("#define VALUE 22\n")
+    assert cpp_header._depends_changed(tmp_path / "made")
+
+
+def test_it_is_not_made_on_a_nearly_full_disk(package, monkeypatch):
+    """Breaker 54c F2: the header took a nearly full disk's last 120 MiB, and every compile after it was IE
+    ("under 64 MiB free"). Without room to spare it is not made, and programs compile without it."""
+    monkeypatch.setattr(cpp_header, "WANTED_BEFORE_MAKING", 1)
+    real = shutil.disk_usage
+    monkeypatch.setattr(cpp_header.shutil, "disk_usage",
+                        lambda path: real(path)._replace(free=cpp_header.FREE_MIB << 19))
+    toolchain = _gxx()
+    standard = newest_standard(toolchain.programs["g++"])
+    assert cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": SOURCES["first"].encode()}) is None
+    assert _build(package, "room", SOURCES["first"]).is_file()

@@ -535,3 +535,37 @@ def test_a_build_cache_that_cannot_be_written_is_an_internal_error_for_the_solut
                                   for path in (cpp_solution, cpp_solution)])
         for result in results:
             assert result.verdict is Verdict.IE and "Not a directory" in result.tests[0].message, result.tests[0].message
+
+
+def test_the_build_just_made_is_never_evicted_by_its_own_eviction(tmp_path, monkeypatch):
+    """Breaker 54c F4: a build over the cap (a precompiled header of 120 MiB under a small cap) was removed
+    by the eviction its own making ran, and cached_build returned None: an AttributeError in the thread
+    that compiled, after which the C++ file was loaded as Python."""
+    from tcjudge.languages import build
+
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "CACHE_LIMIT_MIB", 1)
+    outcome = build.cached_build(["big"], _sized_build(3), limit_mib=8)
+    assert outcome.ok and (outcome.folder / "program").is_file()
+
+
+def test_a_build_that_fails_in_the_judge_is_the_runs_ie_not_a_python_load(tmp_path, monkeypatch):
+    """Breaker 54c F4: an exception the build did not expect ended the thread that built the run, left it
+    marked built, and the worker loaded the C++ file as Python (a SyntaxError for its verdict)."""
+    if not shutil.which("g++"):
+        pytest.skip("g++ is not installed here")
+    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
+    from tcjudge.languages.cpp import Cpp
+
+    def broken(self, path, problem, source_limit):
+        raise AttributeError("'NoneType' object has no attribute 'ok'")
+
+    monkeypatch.setattr(Cpp, "program", broken)
+    problem = load_problem(ROOT / "problems" / "roxor")
+    solution = ROOT / "solutions" / "roxor" / "accepted" / "odious_grundy.cpp"
+    other = ROOT / "solutions" / "roxor" / "wrong_answer" / "no_equal_targets.cpp"
+    with Pool(1) as pool:  # (two runs: built ahead, on a builder thread)
+        results = pool.grade([SolutionRun(problem, file, problem.tests[:2], stop_on_failure=True)
+                              for file in (solution, other)])
+    for result in results:
+        assert result.verdict is Verdict.IE and "AttributeError" in (result.internal_error or ""), result

@@ -190,9 +190,7 @@ class Pool:
                 try:
                     with run.lock:
                         if not run.built and run.load_outcome is None:
-                            self._build(run)
-                except Exception as err:  # noqa: BLE001 - the judge's fault: this run's IE, never a lost builder
-                    run.load_outcome = (Verdict.IE, f"the build failed: {err}")
+                            self._build(run)  # (whatever fails in it is the run's IE)
                 finally:
                     jobs.built(run)
 
@@ -505,6 +503,9 @@ class Pool:
             run.load_outcome = (Verdict.CE, str(err))
         except (languages.ToolchainMissing, languages.BuildFault, OSError) as err:  # (OSError: a cache it cannot write)
             run.load_outcome = (Verdict.IE, str(err))
+        except Exception as err:  # noqa: BLE001 - the judge's bug: this run's IE (breaker 54c F4: an AttributeError
+            # ended the thread that built it, and the C++ file, marked built, was then loaded as Python)
+            run.load_outcome = (Verdict.IE, f"the judge failed to build it: {type(err).__name__}: {err}")
         return run.load_outcome is None
 
     def _new_worker(self) -> Worker:

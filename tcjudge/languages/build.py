@@ -145,7 +145,7 @@ def cached_build(key_parts: list, build, limit_mib: int = PROGRAM_LIMIT_MIB) -> 
         os.rename(fresh, final)
     except OSError:  # another worker finished the same build first, or the entry is not ours to replace
         return _trusted_outcome(final) or _read_outcome(fresh)
-    evict(cache_root() / "builds", CACHE_LIMIT_MIB << 20)
+    evict(cache_root() / "builds", CACHE_LIMIT_MIB << 20, spare=final)
     return _trusted_outcome(final) or _read_outcome(fresh if fresh.exists() else final)
 
 
@@ -199,10 +199,11 @@ def _mark_used(folder: Path) -> None:
         pass
 
 
-def evict(builds: Path, limit: int) -> None:
+def evict(builds: Path, limit: int, spare: Path | None = None) -> None:
     """Keep the builds under `limit` bytes: remove the least recently used first, never one used in the
-    last IN_USE_SECONDS (a grading may be running it) while the cache is under twice the limit; and
-    remove unfinished builds older than STALE_SECONDS."""
+    last IN_USE_SECONDS (a grading may be running it) while the cache is under twice the limit, nor
+    `spare` (the build just made, which its caller is about to use: breaker 54c F4, a precompiled header
+    over half a small cap removed itself); and remove unfinished builds older than STALE_SECONDS."""
     now = time.time()
     found = []  # (last use, bytes, folder)
     for shelf in _folders(builds):
@@ -220,6 +221,8 @@ def evict(builds: Path, limit: int) -> None:
     for used, size, entry in sorted(found):
         if total <= limit or (now - used < IN_USE_SECONDS and total <= 2 * limit):
             break
+        if entry == spare:
+            continue
         shutil.rmtree(entry, ignore_errors=True)
         total -= size
 

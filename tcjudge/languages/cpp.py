@@ -166,7 +166,7 @@ def _compile(toolchain: Toolchain, folder: Path, files: dict[str, bytes], entry:
                                        builds=(header,) if header else ())
         if status == 0:
             return True, "", {"standard": standard}
-        first_failure = first_failure or first_errors(message)
+        first_failure = first_failure or first_errors(message.replace(f"{header}/", "") if header else message)
         if status is None:  # stopped at its limits: another standard would fare no better
             break
     return False, first_failure, {}

@@ -8,30 +8,41 @@ anywhere else it reads the header's text beside it, which is `#include_next` of 
 it would have read. The program is the same, byte for byte (tests/test_cpp_header.py compares).
 
 It costs about three compiles to make (5 s of CPU, 120 MiB of cache), so it is made only once a
-cache has been asked for it WANTED_BEFORE_MAKING times, by one process at a time (another compiles
-without it meanwhile, never waiting), as a build of the cache: confined as any compile, its files
-verified once per process and then checked as private before each use, evicted as any.
+cache has been asked for it WANTED_BEFORE_MAKING times, with room to spare on the disk, by one process
+at a time (another compiles without it meanwhile, never waiting), as a build of the cache: confined as
+any compile, its files verified by hash once per process and by their sizes and times before each use,
+made again when a header it was made from changed, evicted as any.
 Only a standard-input program gets it: a method's file is compiled after our runtime, where a
-precompiled header can no longer apply.
+precompiled header can no longer apply. A program can tell at compile time whether it has one
+(`__has_include(<bits/stdc++.h.gch>)`), as it can tell the compiler's version: one that does so may
+act on it (breaker 54c F1); nothing else about a program changes.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 from ..cachedir import cache_root, keep_text, kept_text, private
 from .base import Toolchain
-from .build import SYSTEM_READABLE, BuildFault, CompileLimits, cached_build, deadline, first_errors, run_confined
+from .build import (PROGRAM_LIMIT_MIB, SYSTEM_READABLE, BuildFault, CompileLimits, NotKept, cached_build, deadline,
+                    first_errors, run_confined)
 
 HEADER = "bits/stdc++.h"
 WANTED_BEFORE_MAKING = 3  # compiles that would have used it: then it is made (it costs about three)
 LIMIT_MIB = 256  # the .gch is about 120 MiB (g++ 12): the size and file limits of its build
+# Made only with this much free beside it: the header took a nearly full disk's last 120 MiB, and the
+# compiles after it were IE, "under 64 MiB free" (breaker 54c F2)
+FREE_MIB = LIMIT_MIB + 4 * PROGRAM_LIMIT_MIB
 USES_HEADER = re.compile(rb"#\s*include\s*<bits/stdc\+\+\.h>")
-_made: dict[tuple, tuple[Path, int, int]] = {}  # this process's verified headers: folder, size, mtime of the .gch
+DEPENDS = "depends.json"  # the headers the .gch was made from, as they stood: (path, size, mtime)
+_made: dict[tuple, tuple[Path, list]] = {}  # this process's checked headers: folder, its files as they stood
+_failed: set[tuple] = set()  # made in vain by this process (a failure not kept): not tried again here
 
 
 def header_folder(toolchain: Toolchain, standard: str, flags: tuple[str, ...], files: dict[str, bytes]) -> str | None:
@@ -41,48 +52,102 @@ def header_folder(toolchain: Toolchain, standard: str, flags: tuple[str, ...], f
         return None
     key = (toolchain.version, toolchain.programs["g++"], standard, flags)
     known = _made.get(key)
-    if known and _unchanged(*known):
+    if known and _stats(known[0]) == known[1]:
         return str(known[0])
-    if not _wanted(key):
+    if key in _failed or not _wanted(key):
         return None
     try:
         with _Maker() as mine:
-            if not mine:
+            if not mine or shutil.disk_usage(cache_root()).free < FREE_MIB << 20:
                 return None
-            outcome = cached_build(["stdc++.h", *key], lambda folder: _make(toolchain, standard, flags, folder),
-                                   limit_mib=LIMIT_MIB)
+            outcome = _current(key, lambda folder: _make(toolchain, standard, flags, folder))
     except (BuildFault, OSError):  # (the judge's trouble making it: compiled without it)
         return None
     if not outcome.ok:
+        _failed.add(key)
         return None
-    made = outcome.folder / f"{HEADER}.gch"
-    info = made.stat()
-    _made[key] = (outcome.folder, info.st_size, info.st_mtime_ns)
+    _made[key] = (outcome.folder, _stats(outcome.folder))
     return str(outcome.folder)
 
 
+def _current(key: tuple, make):
+    """The kept header, made again if a header it was made from changed since (g++ does not check: a
+    .gch made before a glibc upgrade that left g++'s version line as it was is used as it stands,
+    breaker 54c F7)."""
+    outcome = cached_build(["stdc++.h", *key], make, limit_mib=LIMIT_MIB)
+    if outcome.ok and _depends_changed(outcome.folder):
+        shutil.rmtree(outcome.folder, ignore_errors=True)
+        outcome = cached_build(["stdc++.h", *key], make, limit_mib=LIMIT_MIB)
+    return outcome
+
+
 def _make(toolchain: Toolchain, standard: str, flags: tuple[str, ...], folder: Path) -> tuple[bool, str, dict]:
-    """Precompile the real header (found through g++'s own search, as a file including it would) into
-    folder/bits/stdc++.h.gch, beside the text g++ reads where the .gch does not apply."""
+    """Precompile the real header (found as a file including it finds it) into folder/bits/stdc++.h.gch,
+    beside the text g++ reads where the .gch does not apply, and what it was made from (DEPENDS). The
+    .gch is made from the header's own path, so that a message about a line in it names the chain of
+    headers a compile without it names (made from a file including it, "from including.hpp:1:"
+    replaced the contestant's file at the end of that chain: breaker 54c F5)."""
     (folder / "bits").mkdir()
     (folder / "including.hpp").write_text(f"#include <{HEADER}>\n")
-    argv = [toolchain.programs["g++"], f"-std={standard}", *flags, "-x", "c++-header", "including.hpp",
-            "-o", f"{HEADER}.gch"]
+    base = [toolchain.programs["g++"], f"-std={standard}", *flags]
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "TMPDIR": str(folder)}
     limits = CompileLimits(file_mib=LIMIT_MIB)
-    status, message = run_confined(argv, folder, list(SYSTEM_READABLE), {"PATH": "/usr/bin:/bin", "LC_ALL": "C",
-                                   "TMPDIR": str(folder)}, limits, until=deadline(limits))
-    (folder / "including.hpp").unlink()
+    until = deadline(limits)
+    status, message = run_confined([*base, "-x", "c++", "-M", "-MF", "depends.d", "including.hpp"], folder,
+                                   list(SYSTEM_READABLE), env, limits, until=until)
+    depends = (folder / "depends.d").read_text().replace("\\\n", " ").split()[2:] if status == 0 else []
+    real = next((path for path in depends if path.endswith(f"/{HEADER}")), None)  # (after stdc-predef.h)
+    if status == 0 and real:
+        status, message = run_confined([*base, "-x", "c++-header", real, "-o", f"{HEADER}.gch"], folder,
+                                       list(SYSTEM_READABLE), env, limits, until=until)
+    elif status == 0:
+        status, message = 1, f"g++ finds no {HEADER} of its own"
+    for made in ("including.hpp", "depends.d"):
+        (folder / made).unlink(missing_ok=True)
+    if status != 0:
+        if "No space left" in message or shutil.disk_usage(folder).free < FREE_MIB << 20:
+            raise NotKept(f"{HEADER} was not precompiled: the disk is nearly full")  # (made again later)
+        return False, first_errors(message), {}
     (folder / HEADER).write_text(f"#include_next <{HEADER}>\n")
-    return status == 0, first_errors(message) if status != 0 else "", {}
+    (folder / DEPENDS).write_text(json.dumps(_stamps(depends)))
+    return True, "", {}
 
 
-def _unchanged(folder: Path, size: int, mtime: int) -> bool:
-    """Still the .gch this process verified, in a folder only this user can write."""
+def _stamps(paths: list[str]) -> list:
+    stamps = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+            stamps.append([path, info.st_size, info.st_mtime_ns])
+        except OSError:
+            stamps.append([path, None, None])
+    return stamps
+
+
+def _depends_changed(folder: Path) -> bool:
     try:
-        info = (folder / f"{HEADER}.gch").stat()
-        return private(folder) and private(folder / "bits") and (info.st_size, info.st_mtime_ns) == (size, mtime)
+        kept = json.loads((folder / DEPENDS).read_text())
+        return _stamps([path for path, _, _ in kept]) != kept
+    except (OSError, ValueError, TypeError):
+        return True
+
+
+def _stats(folder: Path) -> list | None:
+    """Its files as they stand (name, size, modification time), if it and they are this user's alone: a
+    change in any, not only the .gch's, and it is checked again (breaker 54c F6: its text was changed
+    under a long-lived process, and a program that did not use the .gch read it)."""
+    try:
+        if not private(folder):
+            return None
+        stats = []
+        for path in sorted(folder.rglob("*")):
+            info = path.lstat()
+            if not private(path):
+                return None
+            stats.append((str(path.relative_to(folder)), info.st_size, info.st_mtime_ns))
+        return stats
     except OSError:
-        return False
+        return None
 
 
 def _wanted(key: tuple) -> bool:
