@@ -248,6 +248,25 @@ def test_a_slow_body_is_closed_and_one_address_leaves_room_for_the_others(server
     assert "Traceback" not in log and log.count("(--connections-per-address)") <= 1, log
 
 
+def test_two_addresses_with_every_place_under_way_leave_room_for_a_third(server):
+    """Breaker 54a F2: one team's uploads trickled from two addresses held all the places (each address
+    its half), and everyone else got 503 for as long as they went on. With every place a request under
+    way, a newcomer from another address takes one from the address that holds the most."""
+    server.start("-j", "1", "--connections", "10", "--connections-per-address", "5", "--header-timeout", "60")
+    where = ("127.0.0.1", server.port)
+    stalled = [socket.create_connection(where, source_address=(f"127.0.0.{2 + number % 2}", 0)) for number in range(10)]
+    for connection in stalled:
+        connection.sendall(stalled_login())  # (a body under way: 60 s to come)
+    time.sleep(1)
+    third = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.4"), timeout=30)
+    assert third.get(f"{server.url}/login").status_code == 200  # (before: 503)
+    assert sum(not still_open(connection) for connection in stalled) == 1  # (the others' bodies still to come)
+    for connection in stalled:
+        connection.close()
+    log = server.log.read_text()
+    assert "Traceback" not in log and "one of the address with the most is closed" in log, log
+
+
 def stream_of(server, cookies: httpx.Cookies) -> socket.socket:
     """A page's event stream, opened with the session's cookie (its answer's head read)."""
     connection = socket.create_connection(("127.0.0.1", server.port))
