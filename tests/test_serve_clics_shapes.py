@@ -485,3 +485,19 @@ def test_the_specs_own_schemas_when_given(tmp_path, scoring):
         validator = jsonschema.Draft202012Validator(loaded[name], registry=registry)
         errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(data)]
         assert not errors, f"{name}: {errors[:5]}"
+
+
+def test_judgements_and_runs_take_the_specs_filters(tmp_path):
+    """Breaker 54a F4: `judgements?submission_id=` and `runs?judgement_id=` answered every judgement and run
+    the caller may see."""
+    site = Site(tmp_path, extra="show_failing_test: true\n")
+    run_contest(site)
+    api = Api(site, "coach")
+    judgements = api.get("judgements")
+    assert len({j["submission_id"] for j in judgements}) > 1
+    first = judgements[0]
+    assert [j["id"] for j in api.get(f"judgements?submission_id={first['submission_id']}")] == \
+        [j["id"] for j in judgements if j["submission_id"] == first["submission_id"]]
+    runs = api.get(f"runs?judgement_id={first['id']}")
+    assert runs and {run["judgement_id"] for run in runs} == {first["id"]}
+    assert api.get("judgements?submission_id=999999") == []
