@@ -1,14 +1,12 @@
 """A problem's statement as HTML: our Markdown statements and a package's Markdown, with `$...$` and
-`$$...$$` math; a package's LaTeX statement (problem.en.tex) in the shape the Kattis format writes it
-(`\\problemname`, `\\section*`, paragraphs, math). Math becomes MathML on the server (latex2mathml),
-which browsers draw themselves: no script, no CDN. After it, what the statement file does not hold: a
+`$$...$$` math; a package's LaTeX statement (problem.en.tex: serve/latex.py). Math becomes MathML on
+the server (latex2mathml), which browsers draw themselves: no script, no CDN. After it, what the statement file does not hold: a
 package's samples (problemtools appends them to its statements too), a method problem's class in each
 contest language. And its samples as a zip to download."""
 
 from __future__ import annotations
 
 import io
-import re
 import zipfile
 
 from markupsafe import escape
@@ -16,11 +14,6 @@ from markupsafe import escape
 from ..problems.tctypes import shorten
 from ..reports.statement import STATEMENT_FILES, numbered_examples, shown_examples
 from .contest import LANGUAGE_NAMES
-
-_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
-_SECTION = re.compile(r"\\(?:sub)?section\*?\{([^}]*)\}")
-_NAME = re.compile(r"\\problemname\{([^}]*)\}")
-_ENVIRONMENT = re.compile(r"\\(?:begin|end)\{[^}]*\}(?:\{[^}]*\})*")
 
 
 def math(latex: str, block: bool = False) -> str:
@@ -40,7 +33,9 @@ def statement_html(problem) -> str:
         return "<p>(no statement file)</p>"
     text = source.read_text(encoding="utf-8", errors="replace")
     if source.suffix == ".tex":
-        return latex_html(text)
+        from .latex import latex_html
+
+        return latex_html(text, math)
     first, _, rest = text.lstrip().partition("\n")
     if first.strip() == f"# {problem.name}":  # (the page's own heading says it)
         text = rest
@@ -50,41 +45,6 @@ def statement_html(problem) -> str:
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")
     parser.use(dollarmath_plugin, renderer=lambda content, options: math(content, options.get("display_mode", False)))
     return parser.render(text)
-
-
-def latex_html(text: str) -> str:
-    """A Kattis LaTeX statement's paragraphs, sections and math (other commands are dropped, their
-    arguments kept as text)."""
-    text = re.sub(r"(?<!\\)%.*", "", text)
-    parts = []
-    for paragraph in re.split(r"\n\s*\n", text):
-        paragraph = _ENVIRONMENT.sub("", paragraph).strip()
-        heading = _SECTION.fullmatch(paragraph.split("\n", 1)[0].strip())
-        if heading:
-            parts.append(f"<h2>{escape(heading.group(1))}</h2>")
-            paragraph = paragraph.split("\n", 1)[1].strip() if "\n" in paragraph else ""
-        name = _NAME.search(paragraph)
-        if name:
-            paragraph = _NAME.sub("", paragraph).strip()
-        if paragraph:
-            parts.append(f"<p>{_inline(paragraph)}</p>")
-    return "\n".join(parts)
-
-
-def _inline(text: str) -> str:
-    out, at = [], 0
-    for found in _MATH.finditer(text):
-        out.append(_plain(text[at:found.start()]))
-        out.append(math(found.group(1), True) if found.group(1) is not None else math(found.group(2)))
-        at = found.end()
-    out.append(_plain(text[at:]))
-    return "".join(out)
-
-
-def _plain(text: str) -> str:
-    text = re.sub(r"\\(?:emph|textbf|textit|texttt)\{([^}]*)\}", r"\1", text)
-    text = re.sub(r"\\[a-zA-Z]+\*?", "", text).replace("~", " ").replace("``", "\u201c").replace("''", "\u201d")
-    return str(escape(text.replace("{", "").replace("}", "")))
 
 
 SAMPLE_SHOWN = 20000  # characters of a sample's input or answer on its page (the zip has them whole)
