@@ -240,3 +240,41 @@ def test_a_trivial_ac_is_judged_while_two_other_teams_looping_submissions_are_gr
     finally:
         site.grader.stop()
     assert site.store.judgement(trivial)["verdict"] == "AC"
+
+
+def test_a_rejudge_waits_for_new_submissions_and_holds_back_none_of_its_teams(tmp_path):
+    """Breaker 54b F4: after the coach rejudged a team's three submissions, the team's new one waited 14 s
+    behind them. New submissions go first, whosever; a rejudge in flight does not hold its team's new one."""
+    site = Site(tmp_path, jobs=1)
+    red, blue = site.team("red"), site.team("blue")
+    old = [site.store.add_submission(red, "adder", "python3", "a.py", ACCEPTED, False, 0) for _ in range(2)]
+    for number in old:
+        site.store.record_judgement(number, time.time(), "AC", None, 1.0, "", [])
+    assert site.store.requeue("team_id = ?", red) == 2
+    assert site.grader.next_submission() == old[0]  # (nothing new: the rejudge)
+    site.grader._in_flight[old[0]] = red
+    assert site.grader.next_submission() is None  # (one rejudge per worker at once)
+    new_red = site.store.add_submission(red, "adder", "python3", "a.py", ACCEPTED, False, 0)
+    new_blue = site.store.add_submission(blue, "adder", "python3", "a.py", ACCEPTED, False, 0)
+    assert site.grader.next_submission() == new_red  # (before: red waited for its rejudge to end)
+    site.grader._in_flight[new_red] = red
+    assert site.grader.next_submission() == new_blue
+
+
+def test_a_team_sees_its_rejudged_submission_keep_its_verdict_until_the_new_one(tmp_path):
+    """Breaker 54b F3: during a rejudge the team's list showed its AC as "queued", then "judging"."""
+    from tcjudge.serve.views import submission_view
+
+    site = Site(tmp_path)
+    number = site.store.add_submission(site.team("red"), "adder", "python3", "a.py", ACCEPTED, False, 0)
+    site.store.record_judgement(number, time.time(), "AC", None, 1.0, "", [])
+    site.store.requeue("id = ?", number)
+    row = site.store.submission(number)
+    seen = {who: submission_view(site.serve, row, caller)["verdict_text"] for who, caller in callers(site).items()}
+    assert seen == {"red": "AC", "coach": "queued"}, seen
+
+
+def callers(site: Site) -> dict:
+    from tcjudge.serve.auth import Caller
+
+    return {"red": Caller("red", "team", site.team("red")), "coach": Caller("coach", "coach", None)}

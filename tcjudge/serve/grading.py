@@ -65,6 +65,7 @@ class Grader:
         self._turn = 0
         self._stop = False
         self._in_flight: dict[int, int] = {}  # submission -> its team, while it is graded
+        self._rejudging: set[int] = set()  # those of them judged before (a coach's rejudge)
         self._at_once = 1 if options.cluster else IN_FLIGHT_PER_WORKER * max(1, options.jobs)
         self._thread = threading.Thread(target=self._loop, name="grader", daemon=True)
         self._gradings: list[threading.Thread] = []
@@ -120,15 +121,23 @@ class Grader:
 
     def next_submission(self) -> int | None:
         """The next submission to grade: the oldest of the team served longest ago, among the queued ones
-        of the teams with none being graded."""
-        busy = set(self._in_flight.values())
-        queued = [row for row in self.store.queued() if row["team_id"] not in busy]
-        if not queued:
+        of the teams with none being graded; a rejudge only when no such submission waits, at most one per
+        worker at once, beside a team's own (breaker 54b F4: a team's new submission waited 14 s behind
+        the coach's rejudge of its three earlier ones; DOMjudge judges rejudges after new submissions)."""
+        busy = {team for number, team in self._in_flight.items() if number not in self._rejudging}
+        queued = self.store.queued()
+        fresh = [row for row in queued if not row["judged_before"] and row["team_id"] not in busy]
+        if fresh:
+            chosen = min(fresh, key=lambda row: (self._served.get(row["team_id"], -1), row["id"]))
+            self._turn += 1
+            self._served[chosen["team_id"]] = self._turn
+            return chosen["id"]
+        rejudges = [row for row in queued if row["judged_before"] and row["id"] not in self._in_flight]
+        if not rejudges or len(self._rejudging) >= max(1, self.options.jobs):
             return None
-        chosen = min(queued, key=lambda row: (self._served.get(row["team_id"], -1), row["id"]))
-        self._turn += 1
-        self._served[chosen["team_id"]] = self._turn
-        return chosen["id"]
+        chosen = rejudges[0]["id"]
+        self._rejudging.add(chosen)
+        return chosen
 
     def _loop(self) -> None:
         """Start a grading thread for each submission taken, up to the pool's workers at once."""
@@ -166,7 +175,9 @@ class Grader:
         its next took the freed place before the submissions other teams sent meanwhile)."""
         with self._wake:
             team = self._in_flight.pop(number, None)
-            if team is not None:
+            if number in self._rejudging:
+                self._rejudging.discard(number)
+            elif team is not None:
                 self._turn += 1
                 self._served[team] = self._turn
             self._wake.notify_all()

@@ -223,7 +223,9 @@ class Store:
         return number
 
     def queued(self) -> list[sqlite3.Row]:
-        return self.rows("SELECT id, team_id FROM submissions WHERE state = 'queued' ORDER BY id")
+        """The submissions to grade, oldest first; `judged_before`: a rejudge's (it has a judgement)."""
+        return self.rows("SELECT s.id, s.team_id, EXISTS (SELECT 1 FROM judgements j WHERE j.submission_id = s.id) "
+                         "AS judged_before FROM submissions s WHERE s.state = 'queued' ORDER BY s.id")
 
     def submission(self, number: int) -> sqlite3.Row | None:
         return self.row("SELECT * FROM submissions WHERE id = ?", number)

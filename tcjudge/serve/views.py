@@ -24,7 +24,9 @@ def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
     CPU and memory, those of the tests the caller may see the figures of (Serve.measured)."""
     if judgement is False:
         judgement = serve.store.judgement(row["id"])
-    queued = row["state"] == "queued" or judgement is None
+    # a team sees a rejudged submission keep its verdict until the new one is written, as the coach's
+    # rejudge page says (breaker 54b F3: its AC turned "queued", then "judging", for 11 s)
+    queued = judgement is None or (row["state"] == "queued" and caller.coach)
     problem = serve.problems.get(row["problem"])
     view = {"id": row["id"], "problem": row["problem"], "problem_letter": serve.letters.get(row["problem"], ""),
             "problem_name": problem.name if problem else row["problem"],
