@@ -115,6 +115,29 @@ def test_judge_accounts_reads_a_teams_csv(tmp_path):
     assert [(r["team"], r["username"]) for r in rows] == [("The Reds", "reds"), ("The Blues", "team002")]
 
 
+def test_judge_accounts_adding_a_team_leaves_the_coachs_password_alone(tmp_path, capsys):
+    """Breaker 54b F5: adding one late team gave the coach a new password (coach.csv stale, the coach's
+    open page logged out). Only the first run, or --coach, makes the coach's password."""
+    contest = tmp_path / "practice.yaml"
+    contest.write_text(MINIMAL)
+    store = tmp_path / "s.sqlite"
+    assert main(["accounts", str(contest), "--count", "2", "--out", str(tmp_path / "first"), "--store", str(store)]) == 0
+    first = (tmp_path / "first" / "coach.csv").read_text()
+    late = tmp_path / "late.csv"
+    late.write_text("team,username\nYellow Yaks,team003\n")
+    assert main(["accounts", str(contest), "--teams", str(late), "--out", str(tmp_path / "late"), "--store", str(store)]) == 0
+    assert not (tmp_path / "late" / "coach.csv").exists()
+    assert "the coach's password is as it was" in capsys.readouterr().out
+    with sqlite3.connect(store) as db:
+        kept = db.execute("SELECT hash FROM accounts WHERE username = 'coach'").fetchone()[0]
+    from argon2 import PasswordHasher
+
+    assert PasswordHasher().verify(kept, list(csv.reader(io.StringIO(first)))[1][1])
+    assert main(["accounts", str(contest), "--teams", str(late), "--out", str(tmp_path / "again"), "--store", str(store),
+                 "--coach"]) == 0
+    assert (tmp_path / "again" / "coach.csv").read_text() != first
+
+
 class Site:
     """The app of a contest of the fixture problem `adder` (or `problem`, a folder of that slug), two
     teams (Red, Blue) and a coach, graded at -j `jobs`."""

@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to write accounts.csv, coach.csv and slips.html (default: ./accounts)")
     parser.add_argument("--store", type=Path, metavar="FILE",
                         help="the contest's store (default: reports/contest-<id>.sqlite beside the history)")
+    parser.add_argument("--coach", action="store_true",
+                        help="give the coach a new password too (by default only the first run makes the coach's "
+                             "account: adding a team leaves the coach's password and sessions alone)")
     parser.add_argument("--url", help="the address printed on the slips (default: where judge serve last listened "
                         "for this contest, else its default, http://127.0.0.1:8000/)")
 
@@ -40,11 +43,13 @@ def run(options) -> int:
     make_folder(options.out)
     store = contest_store(store_path(options.store, options.history, contest), contest.path, options.store is not None)
     try:
-        made = make_accounts(store, teams)
+        made = make_accounts(store, teams, coach=options.coach or store.account("coach") is None)
         url = slips_url(store, options.url)
     finally:
         store.close()
     for path in write_accounts(options.out, contest, made, url):
         print(f"wrote {path}")
-    print(f"{len(made) - 1} team account(s) and the coach's in {store.path}")
+    coach = any(username == "coach" for _, username, _ in made)
+    print(f"{len(made) - coach} team account(s)" + (" and the coach's" if coach else "") + f" in {store.path}"
+          + ("" if coach else " (the coach's password is as it was: --coach gives it a new one)"))
     return EXIT_OK
