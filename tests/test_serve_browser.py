@@ -122,6 +122,9 @@ def test_a_contestant_submits_and_watches_the_verdict_arrive_and_the_coach_sees_
     first_seen = verdict.text_content()
     verdict.filter(has_text="AC").wait_for(timeout=60000)  # pushed by the server-sent events, no reload
     assert first_seen in ("queued", "judging", "AC")
+    if first_seen != "AC":  # said to a screen reader too (breaker 54b F6: a verdict arrived in silence)
+        status = page.get_by_role("status")
+        assert status.text_content() == f"Submission {number}, problem A: AC", status.text_content()
     assert re.fullmatch(r"(\d+)/\1", page.locator(f"#s{number} .tests").text_content().strip())  # every test done
     checked(page)
     page.get_by_role("link", name="Scoreboard").click()
@@ -420,6 +423,7 @@ def test_clarifications_arrive_live_with_unread_badges(browser, server):
     red.get_by_role("button", name="Send").click()
     red.get_by_role("link", name="Problems").click()
     coach.locator("#unread").filter(has_text="1 unanswered").wait_for(timeout=30000)  # (no badge, nothing live before)
+    assert coach.get_by_role("status").text_content() == "1 unanswered clarification(s)"  # (breaker 54b F6)
     checked(coach)
     coach.get_by_role("link", name=re.compile("^Clarifications")).click()
     coach.get_by_label("Answer Red's question").fill("Yes.")

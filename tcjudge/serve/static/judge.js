@@ -134,6 +134,14 @@
     return new EventSource(url);
   }
 
+  // A live change a screen reader says (the page's role=status region): a verdict that arrives, new
+  // clarifications, a text grown too long. Breaker 54b F6: verdicts and badges changed in silence,
+  // and the character count was read out at every keystroke.
+  function announce(text) {
+    var region = document.getElementById("announced");
+    if (region) region.textContent = text;
+  }
+
   function liveSubmissions(source) {
     var table = document.getElementById("submissions");
     if (!table) return;
@@ -144,7 +152,11 @@
         if (only && String(s.id) !== only) return;
         var row = document.getElementById("s" + s.id) || (only ? null : added(table, s));
         if (!row) return;
-        row.querySelector(".verdict").textContent = s.verdict_text;
+        var verdict = row.querySelector(".verdict");
+        if (!s.queued && verdict.textContent !== s.verdict_text) {
+          announce("Submission " + s.id + (s.problem_letter ? ", problem " + s.problem_letter : "") + ": " + s.verdict_text);
+        }
+        verdict.textContent = s.verdict_text;
         row.querySelector(".tests").textContent = s.tests_text;
         row.querySelector(".cpu").textContent = s.cpu_text;
         row.querySelector(".memory").textContent = s.memory_text;
@@ -188,6 +200,7 @@
       var badge = document.getElementById("unread");
       var unread = Number(event.data.split("-")[0]);
       if (!badge) return;
+      if (unread > Number(badge.textContent.split(" ")[0] || 0)) announce(unread + " " + badge.getAttribute("data-word") + " clarification(s)");
       badge.textContent = unread + " " + badge.getAttribute("data-word");
       badge.hidden = unread === 0;
     });
@@ -226,11 +239,11 @@
       var most = Number(area.getAttribute("data-max"));
       var count = document.createElement("span");
       count.className = "count";
-      count.setAttribute("aria-live", "polite");
       area.parentNode.appendChild(count);
       function update() {
         var used = Array.from(area.value.replace(/\r\n/g, "\n").trim()).length;  // (as the server counts)
         count.textContent = used + " / " + most + " characters" + (used > most ? ": too long, shorten it" : "");
+        if (used > most && !count.classList.contains("over")) announce("Too long: at most " + most + " characters");
         count.classList.toggle("over", used > most);
       }
       area.addEventListener("input", update);
