@@ -372,6 +372,8 @@ def test_statement_samples_and_submission_rules(tmp_path):
     pasted = red.post("/submit", data={"csrf": token, "problem": "adder", "filename": "adder.py",
                                        "source": ACCEPTED.decode()})
     assert site.store.submission(number_of(pasted))["language"] == "python3"
+    empty = red.post("/submit", data={"csrf": token, "problem": "adder", "filename": "", "source": ""})
+    assert empty.status_code == 400 and "nothing to send" in empty.text  # (breaker 54b F8: "name the file of the paste")
     assert site.client().get("/problems").status_code == 303  # logged out: to the login page
 
 

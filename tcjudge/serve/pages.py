@@ -137,6 +137,8 @@ async def submit(request: Request):
             data, name = await upload.read(serve.source_limit + 1), upload.filename
         else:
             data = pasted.encode()
+            if not pasted.strip() and not name:  # (breaker 54b F8: told to name the file of a paste it had not made)
+                raise JudgeInputError("nothing to send: choose a file, or paste a source and name its file")
             if not name:
                 raise JudgeInputError("name the file of the pasted source (its extension picks the language)")
         zipped = name.lower().endswith(".zip")
