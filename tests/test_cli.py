@@ -124,6 +124,15 @@ def test_compile_error_is_reported_with_line(judge):
     assert code == 1 and "CE  passed 0/4" in out and "(line 5)" in out
 
 
+def test_a_program_that_reads_input_sent_to_a_method_problem_is_told_what_it_calls(judge, tmp_path):
+    """Breaker 54b F10: a stdin program sent to a method problem was told only "EOFError: EOF when reading a
+    line", not that the problem calls a class's method."""
+    program = tmp_path / "reads.py"
+    program.write_text("n = int(input())\nprint(n)\n")
+    code, out, _ = judge(*PROBLEMS, "grade", program, "--problem", "adder")
+    assert code == 1 and "EOFError" in out and "this problem gives no input: it calls Adder.add" in out, out
+
+
 def test_unknown_problem_is_a_usage_error(judge):
     code, out, err = judge(*PROBLEMS, "grade", SOLUTIONS / "accepted.py", "--problem", "nope")
     assert code == 2 and out == ""

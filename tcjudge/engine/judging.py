@@ -193,6 +193,10 @@ def judge_load(facts: RunFacts, problem: Problem) -> tuple[Verdict, str] | None:
     if outcome is None:  # it ran to the end: loaded, or the class or method is missing
         return None if kind == "loaded" else (Verdict.CE, report.get("message", ""))
     verdict, message = outcome
+    if message.startswith("EOFError") and problem.kind.mode == "method":  # (breaker 54b F10: a stdin program sent to a
+        # method problem read its input as it loaded, and was told only "EOFError: EOF when reading a line")
+        message += (f"; this problem gives no input: it calls {problem.class_name}.{problem.method} "
+                    f"(a class with that method, as its statement shows)")
     return (Verdict.CE if verdict is Verdict.RE else verdict), f"while loading the solution: {message}"
 
 
