@@ -426,6 +426,7 @@ def test_the_coach_exports_results_and_the_contest_package_and_a_team_cannot(tmp
                 "scoreboard.json", "awards.json", "event-feed.ndjson", f"submissions/{number}/files/adder.py"} <= names
         assert package.read(f"submissions/{number}/files/adder.py") == ACCEPTED
         assert json.loads(package.read("judgements.json"))[0]["judgement_type_id"] == "AC"
+        assert {entry.date_time[0] for entry in package.infolist()} == {time.localtime().tm_year}  # (not 1980)
     for export in ("export.csv", "export.json", "export.zip", "submissions.csv"):
         assert red.get(f"/coach/{export}").status_code == 404
 
