@@ -278,3 +278,23 @@ def callers(site: Site) -> dict:
     from tcjudge.serve.auth import Caller
 
     return {"red": Caller("red", "team", site.team("red")), "coach": Caller("coach", "coach", None)}
+
+
+def test_the_coach_sees_unanswered_questions_first_the_oldest_first(tmp_path):
+    """Breaker 54b F7: newest first, answered and not mixed, the two oldest unanswered sat at the bottom."""
+    from tcjudge.serve.views import clarification_threads
+
+    site = Site(tmp_path)
+    red, blue = site.team("red"), site.team("blue")
+    first = site.store.add_clarification(red, None, None, None, "first?", 0)
+    second = site.store.add_clarification(blue, None, None, None, "second?", 0)
+    answered = site.store.add_clarification(red, None, None, None, "third?", 0)
+    site.store.add_clarification(None, red, answered, None, "yes", 0)
+    site.store.add_clarification(None, None, None, None, "a broadcast", 0)
+    coach, team = callers(site)["coach"], callers(site)["red"]
+    order = [thread["question"]["text"] if thread["question"] else thread["answers"][0]["text"]
+             for thread in clarification_threads(site.serve, coach)]
+    assert order == ["first?", "second?", "a broadcast", "third?"], order
+    assert first < second
+    assert [thread["question"]["text"] if thread["question"] else thread["answers"][0]["text"]
+            for thread in clarification_threads(site.serve, team)] == ["a broadcast", "third?", "first?"]

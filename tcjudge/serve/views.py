@@ -150,7 +150,8 @@ def offered(serve: Serve) -> dict[str, str | None]:
 
 
 def clarification_threads(serve: Serve, caller: Caller) -> list[dict]:
-    """The clarifications the caller sees as threads, the newest first: a question (the coach's: every
+    """The clarifications the caller sees as threads, the newest first (the coach's unanswered questions
+    before them, the oldest first): a question (the coach's: every
     team's; a team's: its own) with the answers to it, and apart each message that answers no
     question the caller sees: a broadcast, and where it answers a question, that question's text
     quoted (a team never saw another team's question, nor its number: issue 47 said 'to question 1')."""
@@ -170,5 +171,8 @@ def clarification_threads(serve: Serve, caller: Caller) -> list[dict]:
             continue
         asked = serve.store.row("SELECT text FROM clarifications WHERE id = ?", row["reply_to"]) if row["reply_to"] else None
         threads.append({"question": None, "answers": [row], "quoted": asked["text"] if asked else None})
-    return sorted(threads, key=lambda thread: -max(row["id"] for row in
-                                                   [thread["question"] or thread["answers"][0], *thread["answers"]]))
+    return sorted(threads, key=lambda thread: (
+        not (caller.coach and thread["question"] is not None and not thread["answers"]),  # (the coach's: unanswered
+        # first, oldest first; breaker 54b F7: the two oldest unanswered sat at the bottom, under answered ones)
+        thread["question"]["id"] if caller.coach and thread["question"] is not None and not thread["answers"] else
+        -max(row["id"] for row in [thread["question"] or thread["answers"][0], *thread["answers"]])))
