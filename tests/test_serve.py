@@ -363,7 +363,8 @@ def test_statement_samples_and_submission_rules(tmp_path):
     red = site.client("red")
     assert "<h1>A: Adder</h1>" in red.get("/problems/adder").text
     with zipfile.ZipFile(io.BytesIO(red.get("/problems/adder/samples.zip").content)) as archive:
-        assert archive.namelist() and "returns:" in archive.read(archive.namelist()[0]).decode()
+        text = archive.read(archive.namelist()[0]).decode()
+        assert text.startswith("values = (") and "\nfactor = " in text and "\nreturns: " in text, text  # (breaker 54b F12)
         assert archive.namelist()[0] == "0.txt"  # adder's example-0, numbered as `judge statement` does
     assert red.get("/problems/nope").status_code == 404
     assert submit(red, name="adder.scala").status_code == 400  # not a contest language

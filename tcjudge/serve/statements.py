@@ -79,7 +79,8 @@ def signatures(problem, languages: list[str]) -> tuple[list[tuple[str, str]], li
 
 def samples_zip(problem) -> bytes:
     """The statement's examples: a program's input and answer files (N.in, N.ans); a method's
-    arguments and expected return value (N.txt); N as the statement numbers them."""
+    arguments, one `name = value` line each, and expected return value (N.txt); N as the statement
+    numbers them."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for number, example in numbered_examples(problem):
@@ -87,6 +88,7 @@ def samples_zip(problem) -> bytes:
                 archive.writestr(f"{number}.in", example.input.read())
                 archive.writestr(f"{number}.ans", example.answer.read())
             else:
-                archive.writestr(f"{number}.txt", f"arguments: {', '.join(map(repr, example.args))}\n"
-                                                  f"returns: {example.expected!r}\n")
+                named = "".join(f"{parameter.name} = {value!r}\n"  # (breaker 54b F12: "arguments: (1000, 1000,
+                                for parameter, value in zip(problem.parameters, example.args))  # 1000)" read as three)
+                archive.writestr(f"{number}.txt", f"{named}returns: {example.expected!r}\n")
     return buffer.getvalue()
