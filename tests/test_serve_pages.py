@@ -107,6 +107,9 @@ def test_the_tests_column_tells_a_team_no_failing_tests_number_unless_the_contes
     assert cells(page, wrong)["verdict"] == "WA" and cells(page, wrong)["tests"] == ""  # (was '1/4': the first failed)
     assert cells(page, right)["tests"] == "4/4"
     assert "First failing" not in red.get(f"/submissions/{wrong}").text
+    own = red.get(f"/submissions/{wrong}").text  # its own file and source (breaker 54b F9: neither was shown)
+    assert "<h2>Source (<bdi>adder.py</bdi>)</h2>" in own and "class Adder" in own
+    assert site.client("blue").get(f"/submissions/{wrong}").status_code == 404  # another team's: still nothing
     assert cells(site.client("coach").get("/submissions").text, wrong)["tests"] == "1/4"  # the coach sees it
 
     shown = Site(tmp_path / "shown", extra="show_failing_test: true\n")

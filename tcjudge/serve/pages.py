@@ -1,6 +1,6 @@
-"""The pages: log in, problems and statements, samples, submit, own submissions (verdicts arrive by
-server-sent events), the scoreboard, clarifications; a coach's: every submission with its source and
-tests, answers (the coach's actions: coach.py). Every query is filtered by the caller's team here, on the
+"""The pages: log in, problems and statements, samples, submit, own submissions with their sources
+(verdicts arrive by server-sent events), the scoreboard, clarifications; a coach's: every submission with
+its source and tests, answers (the coach's actions: coach.py). Every query is filtered by the caller's team here, on the
 server (docs/serve.md lists what each role sees).
 
 The event loop only moves bytes: a handler that reads no body is a plain function (Starlette runs it
@@ -166,7 +166,7 @@ def submission(request: Request):
     caller = need_caller(request)
     row = visible(serve, caller, request.path_params["number"])
     return serve.page(request, "submission.html", s=submission_view(serve, row, caller),
-                      judged=judgement_view(serve, row, caller), source=source_text(row) if caller.coach else None,
+                      judged=judgement_view(serve, row, caller), source=source_text(row),
                       team=serve.store.row("SELECT name FROM teams WHERE id = ?", row["team_id"])["name"])
 
 
