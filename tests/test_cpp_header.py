@@ -141,3 +141,30 @@ def test_it_is_not_made_on_a_nearly_full_disk(package, monkeypatch):
     standard = newest_standard(toolchain.programs["g++"])
     assert cpp_header.header_folder(toolchain, standard, FLAGS, {"x.cpp": SOURCES["first"].encode()}) is None
     assert _build(package, "room", SOURCES["first"]).is_file()
+
+
+def test_a_long_lived_process_notices_a_changed_header_and_tries_again_after_a_failure(package, monkeypatch):
+    """Breaker 54e: under one process (judge serve's), F-a: a system header changed after the .gch was made,
+    and the stale .gch was still used (a fresh process made it again); F-b: a failure for want of disk was
+    remembered for good, so the process never made it once the disk had room."""
+    from tcjudge.languages.build import NotKept
+
+    monkeypatch.setattr(cpp_header, "WANTED_BEFORE_MAKING", 1)
+    monkeypatch.setattr(cpp_header, "RETRY_SECONDS", 0.0)
+    toolchain = _gxx()
+    standard = newest_standard(toolchain.programs["g++"])
+    files = {"x.cpp": SOURCES["first"].encode()}
+    real_make = cpp_header._make
+
+    def no_room(*args):
+        raise NotKept("the disk is nearly full")
+
+    monkeypatch.setattr(cpp_header, "_make", no_room)
+    assert cpp_header.header_folder(toolchain, standard, FLAGS, files) is None
+    monkeypatch.setattr(cpp_header, "_make", real_make)
+    folder = cpp_header.header_folder(toolchain, standard, FLAGS, files)  # (before: None for the process's life)
+    assert folder
+    made = (Path(folder) / "bits" / "stdc++.h.gch").stat().st_ino
+    monkeypatch.setattr(cpp_header, "_stamps", lambda paths: [[path, -1, -1] for path in paths])  # (every header changed)
+    again = cpp_header.header_folder(toolchain, standard, FLAGS, files)
+    assert again and (Path(again) / "bits" / "stdc++.h.gch").stat().st_ino != made  # made anew

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 from ..cachedir import cache_root, keep_text, kept_text, private
@@ -42,7 +43,10 @@ FREE_MIB = LIMIT_MIB + 4 * PROGRAM_LIMIT_MIB
 USES_HEADER = re.compile(rb"#\s*include\s*<bits/stdc\+\+\.h>")
 DEPENDS = "depends.json"  # the headers the .gch was made from, as they stood: (path, size, mtime)
 _made: dict[tuple, tuple[Path, list]] = {}  # this process's checked headers: folder, its files as they stood
-_failed: set[tuple] = set()  # made in vain by this process (a failure not kept): not tried again here
+# made in vain by this process: not tried again here before then (breaker 54e F-b: a failure for want of disk,
+# remembered for good, left a long-lived process without it once the disk had room again)
+_failed: dict[tuple, float] = {}
+RETRY_SECONDS = 600.0
 
 
 def header_folder(toolchain: Toolchain, standard: str, flags: tuple[str, ...], files: dict[str, bytes]) -> str | None:
@@ -52,9 +56,9 @@ def header_folder(toolchain: Toolchain, standard: str, flags: tuple[str, ...], f
         return None
     key = (toolchain.version, toolchain.programs["g++"], standard, flags)
     known = _made.get(key)
-    if known and _stats(known[0]) == known[1]:
-        return str(known[0])
-    if key in _failed or not _wanted(key):
+    if known and _stats(known[0]) == known[1] and not _depends_changed(known[0]):
+        return str(known[0])  # (its headers looked at each time: breaker 54e F-a, a long-lived process kept a stale one)
+    if time.monotonic() < _failed.get(key, 0.0) or not _wanted(key):
         return None
     try:
         with _Maker() as mine:
@@ -64,7 +68,7 @@ def header_folder(toolchain: Toolchain, standard: str, flags: tuple[str, ...], f
     except (BuildFault, OSError):  # (the judge's trouble making it: compiled without it)
         return None
     if not outcome.ok:
-        _failed.add(key)
+        _failed[key] = time.monotonic() + RETRY_SECONDS
         return None
     _made[key] = (outcome.folder, _stats(outcome.folder))
     return str(outcome.folder)
