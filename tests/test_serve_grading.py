@@ -181,10 +181,11 @@ def test_a_team_whose_long_grading_just_ended_goes_after_the_teams_served_meanwh
     assert reds_next > chosen
 
 
-def test_a_slow_runs_worker_turns_to_a_waiting_run_of_a_team_served_before(monkeypatch):
-    """Breaker 54a: two teams' slow submissions held both workers of -j 2 for minutes, and a third
-    team's trivial one waited 470-564 s. Now a slow run's worker turns, at the end of a test and after
-    TURN_SECONDS on it, to a run with no worker of a team served before its own."""
+def test_a_worker_turns_to_the_waiting_run_that_has_had_least_of_the_workers_time(monkeypatch):
+    """Breaker 54a: two teams' slow submissions held both workers of -j 2 for minutes, and a third team's
+    trivial one waited 470-564 s; breaker 54d: served in turns between teams, a trivial one slowed by load
+    waited a whole round (10-37 s). A worker, TURN_SECONDS on its run, turns at the end of a test to the
+    waiting run that has had less of the workers' time, and that run keeps it while it has had least."""
     from tcjudge.engine import feed as feed_module
 
     monkeypatch.setattr(feed_module, "TURN_SECONDS", 0.0)
@@ -195,12 +196,16 @@ def test_a_slow_runs_worker_turns_to_a_waiting_run_of_a_team_served_before(monke
         done(feed, red, 0, wall_ms=2000)
         done(feed, green, 0, wall_ms=2000)
         assert workers.take(feed, 0) == ("red", 1)  # nobody waits: it keeps to its run
-        handed_in(feed, "blue", "blue", 3)
+        blue = handed_in(feed, "blue", "blue", 3)
         done(feed, red, 1, wall_ms=2000)
-        assert workers.take(feed, 0) == ("blue", 0)  # blue, never served, before red's next test
-        assert workers.take(feed, 1) == ("red", 2)  # round robin: red got its worker before green got one
-        done(feed, red, 2, wall_ms=2000)
-        assert workers.take(feed, 1) == ("green", 1)  # and green before red's turn
+        assert workers.take(feed, 0) == ("blue", 0)  # blue, served least, before red's next test
+        done(feed, blue, 0, wall_ms=900)  # (slow under load: it still has had least)
+        assert workers.take(feed, 0) == ("blue", 1)
+        assert workers.take(feed, 1) == ("green", 1)  # red waits, but has had more than green
+        done(feed, blue, 1, wall_ms=900)
+        assert workers.take(feed, 0) == ("blue", 2)
+        done(feed, blue, 2, wall_ms=900)
+        assert workers.take(feed, 0) == ("red", 2)  # blue done: red takes the free worker
     finally:
         feed.close()
         workers.close()

@@ -267,6 +267,29 @@ def test_two_addresses_with_every_place_under_way_leave_room_for_a_third(server)
     assert "Traceback" not in log and "one of the address with the most is closed" in log, log
 
 
+def test_many_addresses_of_one_network_with_every_place_under_way_leave_room_for_another(server):
+    """Breaker 54d F2: 110 addresses of 127.0/16, one trickled upload each, held --connections 100 (no one
+    address held more than the newcomer's would): the places are shared between networks (/24, /48)."""
+    server.start("-j", "1", "--connections", "10", "--header-timeout", "60")
+    where = ("127.0.0.1", server.port)
+    stalled = [socket.create_connection(where, source_address=(f"127.0.5.{2 + number}", 0)) for number in range(10)]
+    for connection in stalled:
+        connection.sendall(stalled_login())
+    time.sleep(1)
+    other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.6.1"), timeout=30)
+    assert other.get(f"{server.url}/login").status_code == 200  # (before: 503)
+    for connection in stalled:
+        connection.close()
+
+
+def test_networks_are_ipv4_24_and_ipv6_48():
+    from tcjudge.serve.server import network_of
+
+    assert network_of("127.0.5.7") == network_of("127.0.5.200") == "127.0.5.0/24" != network_of("127.0.6.1")
+    assert network_of("2001:db8:1:2::5") == network_of("2001:db8:1:ffff::9") == "2001:db8:1::/48"
+    assert network_of("::ffff:10.1.2.3") == "10.1.2.0/24" and network_of("testclient") == "testclient"
+
+
 def stream_of(server, cookies: httpx.Cookies) -> socket.socket:
     """A page's event stream, opened with the session's cookie (its answer's head read)."""
     connection = socket.create_connection(("127.0.0.1", server.port))

@@ -47,10 +47,11 @@ class Tests:
 # its zygote is never taken back). A run whose test took longer (one that exceeds its time limit) keeps
 # one thread: at -j 2, another team's submission finds the other one free (issue 47).
 HELP_BELOW_MS = 250
-# A slow run's thread turns to a run that waits with no thread, of a team served before this run's, once
-# it has worked this long on its run (round robin between teams, a turn at least this long): two teams' slow submissions on both threads of -j 2 held them for
-# minutes, and a third team's trivial one waited 470-564 s (breaker 54a). A thread moves between runs at
-# the end of a test (never taking one back), and a move costs a zygote, hence not after every test.
+# A run's thread turns to a run that waits with no thread and has had less of the workers' time, once it
+# has worked this long on its run (Feed._turn_over): two teams' slow submissions on both threads of -j 2
+# held them for minutes, and a third team's trivial one waited 470-564 s (breaker 54a). A thread moves
+# between runs at the end of a test (never taking one back), and a move costs a zygote, hence not after
+# every test.
 TURN_SECONDS = 3.0
 
 
@@ -68,6 +69,7 @@ class _Entry:
         self.reported = 0  # tests whose result (or skip) came back
         self.quick: bool | None = None  # each test done so far under HELP_BELOW_MS (None: none done yet)
         self.error: BaseException | None = None  # raised by its on_test: its grade() raises it
+        self.spent_ms = 0.0  # the wall time its tests took so far: its attained service (Feed._turn_over)
         self.ready = True  # its program is built (a feed that builds apart: once a builder has built it)
         self.building = False
 
@@ -85,7 +87,7 @@ class Feed:
     served longest ago (round robin between shares: one team's twenty submissions do not hold back
     another team's one), then the oldest; with none, it waits. So at -j N, N runs are graded at once,
     a lone quick run on every thread, and a run handed in while a slow one is graded finds a thread; a
-    slow run's thread turns, after TURN_SECONDS on it, to a run of a team served before its own.
+    run's thread turns, after TURN_SECONDS on it, to a waiting run that has had less of the workers' time.
 
     `builds_apart`: a run's program is built by the pool's builder threads (take_build, built), and its
     tests are handed out once it is: a compile holds no test thread (breaker 54a: two teams' compiles
@@ -198,6 +200,7 @@ class Feed:
             entry.reported += 1
             if result.verdict is not None:
                 entry.quick = entry.quick is not False and result.wall_ms < HELP_BELOW_MS
+                entry.spent_ms += result.wall_ms
             self._changed.notify_all()  # (a run done, or one that a waiting thread may help now)
 
     def _choose(self, current: _Entry | None, me: int) -> _Entry | None:
@@ -208,15 +211,18 @@ class Feed:
                 and not self._turn_over(current, me, waiting):
             return current
         free = [entry for entry in waiting if entry is not current and (entry.workers == 0 or entry.quick)]
-        return min(free, key=lambda entry: (entry.workers, self._served.get(entry.share, -1), entry.order),
-                   default=None)
+        return min(free, key=lambda entry: (entry.workers, entry.spent_ms, self._served.get(entry.share, -1),
+                                            entry.order), default=None)
 
     def _turn_over(self, current: _Entry, me: int, waiting: list[_Entry]) -> bool:
-        """Whether this thread leaves its slow run for a run with no thread of a team served before."""
-        if current.quick is not False or time.monotonic() - self._since.get(me, 0.0) < TURN_SECONDS:
+        """Whether this thread, TURN_SECONDS on its run, leaves it for a run with no thread that has had less
+        of the workers' time (the least served first: a trivial submission sent while slow ones are graded
+        takes the next worker to end a test, and keeps it to its end; breaker 54d: served in turns, one
+        that took over 3 s under load, or whose tests took over 0.25 s there, waited a whole round, 10-37 s
+        beside three to six slow teams, 171 s for a normal one beside more)."""
+        if time.monotonic() - self._since.get(me, 0.0) < TURN_SECONDS:
             return False
-        mine = self._served.get(current.share, -1)
-        return any(entry.workers == 0 and self._served.get(entry.share, -1) < mine for entry in waiting)
+        return any(entry.workers == 0 and entry.spent_ms < current.spent_ms for entry in waiting)
 
     def _leave(self, me: int) -> None:
         """This thread works on no run now."""

@@ -2,15 +2,15 @@
 each through the run owner (runs.grade_and_record: recorded in the run history like any run) on one
 pool kept for the server's life (local, or the --cluster's).
 
-At -j N, up to 4N submissions are graded at once, at most one of each team (a team's verdicts come in
-its submission order); they are compiled by 2N builder threads and their tests share the pool's N
-workers through a feed (engine/feed.py): a lone submission of quick tests takes every worker, a slow
-one keeps one, a submission that comes while every worker is busy takes the first that finishes a
-test, and a slow one's worker turns to another team's waiting one after a couple of seconds. So one team's time-limit-exceeded
-submission does not hold back another team's trivial one (issue 47: a TLE held the one grading
-thread, and the other teams waited 21 s). Fair sharing: the next submission is the oldest of the
-team served longest ago, a team counting as served when its grading ends (a team that sends twenty
-submissions in a burst, or whose gradings take long, does not hold back another team's one). On a --cluster, one submission at a time (Dask spreads its tests over its workers).
+At -j N, the oldest queued submission of every team is graded at once (a team's verdicts come in its
+submission order); they are compiled by 2N builder threads and their tests share the pool's N workers
+through a feed (engine/feed.py): a lone submission of quick tests takes every worker, a slow one keeps
+one, a submission that comes while every worker is busy takes the first that finishes a test, and a
+worker turns, after 3 s on a submission, to a waiting one that has had less of the workers' time (the
+least served first). So other teams' slow or time-limit-exceeded submissions do not hold back a team's
+trivial one (issue 47: a TLE held the one grading thread, and the other teams waited 21 s; breaker 54a
+and 54d: slow ones held every place). Rejudges go after new submissions, at most N at once. On a
+--cluster, one submission at a time (Dask spreads its tests over its workers).
 A judgement keeps each test's verdict, figures and message, and what the first failing test printed
 and returned: the coach's page shows them beside the expected answer; a team's sees none of them
 (views.py). A judge failure is an IE judgement with its reason, which a coach can rejudge; the
@@ -47,10 +47,6 @@ STOP_WAIT = 5  # seconds a stopping server waits for its grading threads to end
 # seconds before a judgement that could not be stored (a full disk) is written again, or a submission
 # whose grading failed beyond a judge error is taken again
 RETRY_AFTER = 30
-# Submissions graded at once per worker (-j), one per team: more than the workers, so that a team's
-# submission is handed to the feed while slow ones hold every worker, and takes a worker when one of
-# them ends a test (Feed.TURN_SECONDS); at N per worker, not every queued one (a page says "judging").
-IN_FLIGHT_PER_WORKER = 4
 
 
 class Grader:
@@ -66,7 +62,10 @@ class Grader:
         self._stop = False
         self._in_flight: dict[int, int] = {}  # submission -> its team, while it is graded
         self._rejudging: set[int] = set()  # those of them judged before (a coach's rejudge)
-        self._at_once = 1 if options.cluster else IN_FLIGHT_PER_WORKER * max(1, options.jobs)
+        # a cluster's: one at a time; a local pool's: one per team, however many, so that a team's submission
+        # is in the feed while slow ones hold every worker, and takes the next worker to end a test (breaker
+        # 54d: with 4N at once, 4N teams' slow submissions held every place for minutes)
+        self._at_once = 1 if options.cluster else sys.maxsize
         self._thread = threading.Thread(target=self._loop, name="grader", daemon=True)
         self._gradings: list[threading.Thread] = []
         self._work = Path(tempfile.mkdtemp(prefix="judge-serve-"))

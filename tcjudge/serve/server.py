@@ -19,6 +19,7 @@ import socket
 import sys
 import threading
 import time
+import ipaddress
 from ipaddress import ip_address
 
 import h11
@@ -91,6 +92,7 @@ class Connections:
         self.per_address = min(most, per_address or max(1, most // 2))
         self.open: set[Guarded] = set()
         self.addresses: dict[str, int] = {}  # address -> its connections open
+        self.networks: dict[str, int] = {}  # network (network_of) -> its connections open
         self.idle: dict[Guarded, None] = {}  # (a dict keeps their order)
         self.say = Said()
 
@@ -125,16 +127,24 @@ class Connections:
                 return False
         self.open.add(connection)
         self.addresses[address] = self.addresses.get(address, 0) + 1
+        network = network_of(address)
+        self.networks[network] = self.networks.get(network, 0) + 1
         self.idle[connection] = None
         return True
 
     def _hog(self, newcomer: str) -> Guarded | None:
-        """With every place taken by a request under way, one connection of the address that holds the most,
-        if that is more than the newcomer's address would hold with it: the places are shared between
-        addresses, so two addresses whose uploads trickle cannot hold them all (breaker 54a F2: one team's
-        session from two addresses held all 1000 with bodies sent at 1.3 KiB a second, and everyone
-        else got 503 for as long as it went on; --connections-per-address is half of them)."""
-        most = max(self.addresses, key=self.addresses.__getitem__, default=None)
+        """With every place taken by a request under way, one connection of the network that holds the most
+        (an IPv4 /24, an IPv6 /48: network_of), if that is more than the newcomer's network would hold with
+        it: the places are shared between networks, so a few addresses, or many of one network, whose
+        uploads trickle cannot hold them all (breaker 54a F2: one team's session from two addresses held
+        all 1000 with bodies sent at 1.3 KiB a second, and everyone else got 503 for as long as it went
+        on; breaker 54d F2: then 1,010 addresses of 127.0/16, one connection each); else, one of the address
+        that holds the most, as the newcomer's own network may be the one that holds them."""
+        mine = network_of(newcomer)
+        most = max(self.networks, key=self.networks.__getitem__, default=None)
+        if most is not None and most != mine and self.networks[most] > self.networks.get(mine, 0) + 1:
+            return next((connection for connection in self.open if network_of(connection.address) == most), None)
+        most = max(self.addresses, key=self.addresses.__getitem__, default=None)  # (within the newcomer's network)
         if most is None or self.addresses[most] <= self.addresses.get(newcomer, 0) + 1:
             return None
         return next((connection for connection in self.open if connection.address == most), None)
@@ -145,6 +155,10 @@ class Connections:
             self.addresses[connection.address] -= 1
             if not self.addresses[connection.address]:
                 del self.addresses[connection.address]
+            network = network_of(connection.address)
+            self.networks[network] -= 1
+            if not self.networks[network]:
+                del self.networks[network]
         self.idle.pop(connection, None)
 
     def loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
@@ -252,6 +266,19 @@ class Guarded(H11Protocol):
     def _forget(self) -> None:
         self._disarm()
         self.shared.forget(self)
+
+
+@functools.lru_cache(maxsize=4096)
+def network_of(address: str) -> str:
+    """The network an address is counted in when the places are shared (Connections._hog): an IPv4 /24 (an
+    IPv4 address in IPv6 as such), an IPv6 /48 (a site's: one host may use a whole /64); else the string."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped:
+        parsed = parsed.ipv4_mapped
+    return str(ipaddress.ip_network(f"{parsed}/{24 if parsed.version == 4 else 48}", strict=False))
 
 
 def most_connections(asked: int | None) -> int:
