@@ -50,6 +50,7 @@ def run(options) -> int:
     for path in write_accounts(options.out, contest, made, url):
         print(f"wrote {path}")
     coach = any(username == "coach" for _, username, _ in made)
-    print(f"{len(made) - coach} team account(s)" + (" and the coach's" if coach else "") + f" in {store.path}"
-          + ("" if coach else " (the coach's password is as it was: --coach gives it a new one)"))
+    if not coach:
+        print("the coach's password is as it was (--coach gives it a new one)")
+    print(f"{len(made) - coach} team account(s)" + (" and the coach's" if coach else "") + f" in {store.path}")
     return EXIT_OK
