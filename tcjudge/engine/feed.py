@@ -83,9 +83,9 @@ class Feed:
     threads (Pool.feed) until the feed closes. A thread keeps to its run while the run has tests left,
     unless others work on it too and it is slow, or another run waits without a thread (a worker
     serves one solution: moving costs a zygote). A thread that needs a run takes one that has no
-    thread, else a quick one (HELP_BELOW_MS), the one with the fewest threads, then of the share
-    served longest ago (round robin between shares: one team's twenty submissions do not hold back
-    another team's one), then the oldest; with none, it waits. So at -j N, N runs are graded at once,
+    thread, else a quick one (HELP_BELOW_MS), the one with the fewest threads, then the one that has had
+    least of the workers' time, then of the share served longest ago (one team's twenty submissions do
+    not hold back another team's one), then the oldest; with none, it waits. So at -j N, N runs are graded at once,
     a lone quick run on every thread, and a run handed in while a slow one is graded finds a thread; a
     run's thread turns, after TURN_SECONDS on it, to a waiting run that has had less of the workers' time.
 
