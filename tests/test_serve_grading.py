@@ -211,6 +211,30 @@ def test_a_worker_turns_to_the_waiting_run_that_has_had_least_of_the_workers_tim
         workers.close()
 
 
+def test_a_teams_fresh_submissions_carry_its_share_of_the_workers_time(monkeypatch):
+    """Breaker 54f: counted per submission, teams that kept sending small ones always had a fresh one
+    "least served", and another team's normal submission waited as long as they went on (168-294 s)."""
+    from tcjudge.engine import feed as feed_module
+
+    monkeypatch.setattr(feed_module, "TURN_SECONDS", 0.0)
+    feed, workers = Feed(), Workers(1)
+    try:
+        normal = handed_in(feed, "normal", "blue", 10)
+        assert workers.take(feed, 0) == ("normal", 0)
+        done(feed, normal, 0, wall_ms=1000)
+        small = handed_in(feed, "small", "red", 3)
+        assert workers.take(feed, 0) == ("small", 0)  # red had none of the workers' time: its turn
+        for index in range(3):
+            done(feed, small, index, wall_ms=400)
+            if index < 2:
+                assert workers.take(feed, 0) == ("small", index + 1)
+        handed_in(feed, "small-again", "red", 3)  # (fresh, but red has had 1.2 s of the workers, blue 1 s)
+        assert workers.take(feed, 0) == ("normal", 1)  # (before: small-again, its own time 0)
+    finally:
+        feed.close()
+        workers.close()
+
+
 def test_a_feed_that_builds_apart_hands_out_a_run_once_a_builder_built_it():
     """Breaker 54a: compiles that burn their 30 s of CPU held both workers of -j 2 (a compile ran on the
     worker that took the run's first test). Built by a builder thread, a run's tests wait for it and

@@ -282,12 +282,27 @@ def test_many_addresses_of_one_network_with_every_place_under_way_leave_room_for
         connection.close()
 
 
-def test_networks_are_ipv4_24_and_ipv6_48():
-    from tcjudge.serve.server import network_of
+def test_networks_are_widest_first_down_to_the_address():
+    from tcjudge.serve.server import networks_of
 
-    assert network_of("127.0.5.7") == network_of("127.0.5.200") == "127.0.5.0/24" != network_of("127.0.6.1")
-    assert network_of("2001:db8:1:2::5") == network_of("2001:db8:1:ffff::9") == "2001:db8:1::/48"
-    assert network_of("::ffff:10.1.2.3") == "10.1.2.0/24" and network_of("testclient") == "testclient"
+    assert [text for _, text in networks_of("127.10.5.7")] == ["127.0.0.0/8", "127.10.0.0/16", "127.10.5.0/24",
+                                                                "127.10.5.7/32"]
+    assert [text for _, text in networks_of("2001:db8:1:2::5")][:2] == ["2001:db8::/32", "2001:db8:1::/48"]
+    assert networks_of("::ffff:10.1.2.3") == networks_of("10.1.2.3") and networks_of("testclient")[0] == (0, "testclient")
+
+
+def test_many_networks_of_one_wider_one_with_every_place_under_way_leave_room_for_another(server):
+    """Breaker 54f F2: 100 /24s of one /16, one trickled upload each, held --connections 100."""
+    server.start("-j", "1", "--connections", "10", "--header-timeout", "60")
+    where = ("127.0.0.1", server.port)
+    stalled = [socket.create_connection(where, source_address=(f"127.10.{number}.1", 0)) for number in range(10)]
+    for connection in stalled:
+        connection.sendall(stalled_login())
+    time.sleep(1)
+    other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.1.0.99"), timeout=30)
+    assert other.get(f"{server.url}/login").status_code == 200  # (before: 503)
+    for connection in stalled:
+        connection.close()
 
 
 def stream_of(server, cookies: httpx.Cookies) -> socket.socket:

@@ -53,6 +53,10 @@ HELP_BELOW_MS = 250
 # between runs at the end of a test (never taking one back), and a move costs a zygote, hence not after
 # every test.
 TURN_SECONDS = 3.0
+# A team's share of the workers' time is the time its tests took, halved every HALF_LIFE_SECONDS (Feed.load):
+# counted per submission, teams that kept sending small ones had always a fresh one "least served", and
+# another team's normal submission waited as long as they went on (breaker 54f: 168-294 s)
+HALF_LIFE_SECONDS = 60.0
 
 
 class FeedClosed(Exception):
@@ -69,7 +73,6 @@ class _Entry:
         self.reported = 0  # tests whose result (or skip) came back
         self.quick: bool | None = None  # each test done so far under HELP_BELOW_MS (None: none done yet)
         self.error: BaseException | None = None  # raised by its on_test: its grade() raises it
-        self.spent_ms = 0.0  # the wall time its tests took so far: its attained service (Feed._turn_over)
         self.ready = True  # its program is built (a feed that builds apart: once a builder has built it)
         self.building = False
 
@@ -83,11 +86,11 @@ class Feed:
     threads (Pool.feed) until the feed closes. A thread keeps to its run while the run has tests left,
     unless others work on it too and it is slow, or another run waits without a thread (a worker
     serves one solution: moving costs a zygote). A thread that needs a run takes one that has no
-    thread, else a quick one (HELP_BELOW_MS), the one with the fewest threads, then the one that has had
-    least of the workers' time, then of the share served longest ago (one team's twenty submissions do
+    thread, else a quick one (HELP_BELOW_MS), the one with the fewest threads, then the one whose share has
+    had least of the workers' time lately (load), then of the share served longest ago (one team's twenty submissions do
     not hold back another team's one), then the oldest; with none, it waits. So at -j N, N runs are graded at once,
     a lone quick run on every thread, and a run handed in while a slow one is graded finds a thread; a
-    run's thread turns, after TURN_SECONDS on it, to a waiting run that has had less of the workers' time.
+    run's thread turns, after TURN_SECONDS on it, to a waiting run whose share has had less of it lately.
 
     `builds_apart`: a run's program is built by the pool's builder threads (take_build, built), and its
     tests are handed out once it is: a compile holds no test thread (breaker 54a: two teams' compiles
@@ -103,6 +106,7 @@ class Feed:
         self._on: dict[int, _Entry] = {}  # worker thread -> the entry of its last test
         self._since: dict[int, float] = {}  # worker thread -> when it took its first test of that entry
         self._served: dict[object, int] = {}  # share -> the turn when a run of it last got its first thread
+        self._loads: dict[object, tuple[float, float]] = {}  # share -> (its decayed time on the workers, when)
         self._turns = itertools.count(1)
         self._order = itertools.count()  # runs in the order they were handed in
         self._closed = False
@@ -200,7 +204,7 @@ class Feed:
             entry.reported += 1
             if result.verdict is not None:
                 entry.quick = entry.quick is not False and result.wall_ms < HELP_BELOW_MS
-                entry.spent_ms += result.wall_ms
+                self._loads[entry.share] = (self.load(entry.share) + result.wall_ms, time.monotonic())
             self._changed.notify_all()  # (a run done, or one that a waiting thread may help now)
 
     def _choose(self, current: _Entry | None, me: int) -> _Entry | None:
@@ -211,18 +215,24 @@ class Feed:
                 and not self._turn_over(current, me, waiting):
             return current
         free = [entry for entry in waiting if entry is not current and (entry.workers == 0 or entry.quick)]
-        return min(free, key=lambda entry: (entry.workers, entry.spent_ms, self._served.get(entry.share, -1),
+        return min(free, key=lambda entry: (entry.workers, self.load(entry.share), self._served.get(entry.share, -1),
                                             entry.order), default=None)
 
+    def load(self, share) -> float:
+        """The time the share's tests took on the workers, in ms, halved every HALF_LIFE_SECONDS since."""
+        kept, when = self._loads.get(share, (0.0, 0.0))
+        return kept * 0.5 ** ((time.monotonic() - when) / HALF_LIFE_SECONDS) if kept else 0.0
+
     def _turn_over(self, current: _Entry, me: int, waiting: list[_Entry]) -> bool:
-        """Whether this thread, TURN_SECONDS on its run, leaves it for a run with no thread that has had less
-        of the workers' time (the least served first: a trivial submission sent while slow ones are graded
-        takes the next worker to end a test, and keeps it to its end; breaker 54d: served in turns, one
-        that took over 3 s under load, or whose tests took over 0.25 s there, waited a whole round, 10-37 s
-        beside three to six slow teams, 171 s for a normal one beside more)."""
+        """Whether this thread, TURN_SECONDS on its run, leaves it for a run with no thread whose share (team)
+        has had less of the workers' time lately (load: the least served first; a trivial submission sent
+        while slow ones are graded takes the next worker to end a test, and keeps it to its end; breaker
+        54d: served in turns, one that took over 3 s under load, or whose tests took over 0.25 s there,
+        waited a whole round, 10-37 s beside three to six slow teams, 171 s for a normal one beside more)."""
         if time.monotonic() - self._since.get(me, 0.0) < TURN_SECONDS:
             return False
-        return any(entry.workers == 0 and entry.spent_ms < current.spent_ms for entry in waiting)
+        mine = self.load(current.share)
+        return any(entry.workers == 0 and self.load(entry.share) < mine for entry in waiting)
 
     def _leave(self, me: int) -> None:
         """This thread works on no run now."""

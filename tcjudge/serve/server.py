@@ -92,7 +92,7 @@ class Connections:
         self.per_address = min(most, per_address or max(1, most // 2))
         self.open: set[Guarded] = set()
         self.addresses: dict[str, int] = {}  # address -> its connections open
-        self.networks: dict[str, int] = {}  # network (network_of) -> its connections open
+        self.networks: dict[tuple[int, str], int] = {}  # network (networks_of) -> its connections open
         self.idle: dict[Guarded, None] = {}  # (a dict keeps their order)
         self.say = Said()
 
@@ -127,27 +127,27 @@ class Connections:
                 return False
         self.open.add(connection)
         self.addresses[address] = self.addresses.get(address, 0) + 1
-        network = network_of(address)
-        self.networks[network] = self.networks.get(network, 0) + 1
+        for network in networks_of(address):
+            self.networks[network] = self.networks.get(network, 0) + 1
         self.idle[connection] = None
         return True
 
     def _hog(self, newcomer: str) -> Guarded | None:
-        """With every place taken by a request under way, one connection of the network that holds the most
-        (an IPv4 /24, an IPv6 /48: network_of), if that is more than the newcomer's network would hold with
-        it: the places are shared between networks, so a few addresses, or many of one network, whose
-        uploads trickle cannot hold them all (breaker 54a F2: one team's session from two addresses held
-        all 1000 with bodies sent at 1.3 KiB a second, and everyone else got 503 for as long as it went
-        on; breaker 54d F2: then 1,010 addresses of 127.0/16, one connection each); else, one of the address
-        that holds the most, as the newcomer's own network may be the one that holds them."""
-        mine = network_of(newcomer)
-        most = max(self.networks, key=self.networks.__getitem__, default=None)
-        if most is not None and most != mine and self.networks[most] > self.networks.get(mine, 0) + 1:
-            return next((connection for connection in self.open if network_of(connection.address) == most), None)
-        most = max(self.addresses, key=self.addresses.__getitem__, default=None)  # (within the newcomer's network)
-        if most is None or self.addresses[most] <= self.addresses.get(newcomer, 0) + 1:
-            return None
-        return next((connection for connection in self.open if connection.address == most), None)
+        """With every place taken by a request under way, one connection of the network that holds the most,
+        widest first (networks_of: an IPv4 /8, /16, /24, the address; IPv6 /32, /48, /64, the address), if
+        that is more than the newcomer's network of that width would hold with it: the places are shared
+        between networks, so neither a few addresses nor many of one network whose uploads trickle can hold
+        them all (breaker 54a F2: one team's session from two addresses held all 1000 with bodies sent at
+        1.3 KiB a second, and everyone else got 503 for as long as it went on; breaker 54d F2: then 1,010
+        addresses of 127.0/16, one connection each; breaker 54f F2: then 100 /24s of one /16, one each)."""
+        for mine in networks_of(newcomer):
+            counts = {network: count for network, count in self.networks.items()
+                      if network[0] == mine[0] and network != mine}
+            most = max(counts, key=counts.__getitem__, default=None)
+            if most is not None and counts[most] > self.networks.get(mine, 0) + 1:
+                return next((connection for connection in self.open
+                             if most in networks_of(connection.address)), None)
+        return None
 
     def forget(self, connection: Guarded) -> None:
         if connection in self.open:
@@ -155,10 +155,10 @@ class Connections:
             self.addresses[connection.address] -= 1
             if not self.addresses[connection.address]:
                 del self.addresses[connection.address]
-            network = network_of(connection.address)
-            self.networks[network] -= 1
-            if not self.networks[network]:
-                del self.networks[network]
+            for network in networks_of(connection.address):
+                self.networks[network] -= 1
+                if not self.networks[network]:
+                    del self.networks[network]
         self.idle.pop(connection, None)
 
     def loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
@@ -268,17 +268,22 @@ class Guarded(H11Protocol):
         self.shared.forget(self)
 
 
+WIDTHS = {4: (8, 16, 24, 32), 6: (32, 48, 64, 128)}  # the networks a place is shared between, widest first
+
+
 @functools.lru_cache(maxsize=4096)
-def network_of(address: str) -> str:
-    """The network an address is counted in when the places are shared (Connections._hog): an IPv4 /24 (an
-    IPv4 address in IPv6 as such), an IPv6 /48 (a site's: one host may use a whole /64); else the string."""
+def networks_of(address: str) -> tuple[tuple[int, str], ...]:
+    """The networks an address is counted in when the places are shared (Connections._hog), widest first,
+    each as (its place in WIDTHS, its text), the address itself last (an IPv4 address in IPv6 as IPv4); a
+    peer that is not an address: itself, at each place."""
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:
-        return address
+        return tuple((place, address) for place in range(4))
     if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped:
         parsed = parsed.ipv4_mapped
-    return str(ipaddress.ip_network(f"{parsed}/{24 if parsed.version == 4 else 48}", strict=False))
+    return tuple((place, str(ipaddress.ip_network(f"{parsed}/{width}", strict=False)))
+                 for place, width in enumerate(WIDTHS[parsed.version]))
 
 
 def most_connections(asked: int | None) -> int:
