@@ -267,16 +267,20 @@ def test_two_addresses_with_every_place_under_way_leave_room_for_a_third(server)
     assert "Traceback" not in log and "one of the address with the most is closed" in log, log
 
 
-def test_many_addresses_of_one_network_with_every_place_under_way_leave_room_for_another(server):
-    """Breaker 54d F2: 110 addresses of 127.0/16, one trickled upload each, held --connections 100 (no one
-    address held more than the newcomer's would): the places are shared between networks (/24, /48)."""
+@pytest.mark.parametrize("attackers, newcomer", [
+    ("127.0.5.{}", "127.0.6.1"),  # breaker 54d F2: 110 addresses of 127.0/16, one upload each
+    ("127.10.{}.1", "127.1.0.99"),  # breaker 54f F2: 100 /24s of one /16, one upload each
+])
+def test_many_addresses_of_one_network_with_every_place_under_way_leave_room_for_another(server, attackers, newcomer):
+    """One trickled upload from each of many addresses of one network held every place (no one address, then
+    no one /24, held more than the newcomer's would): the places are shared between networks, widest first."""
     server.start("-j", "1", "--connections", "10", "--header-timeout", "60")
     where = ("127.0.0.1", server.port)
-    stalled = [socket.create_connection(where, source_address=(f"127.0.5.{2 + number}", 0)) for number in range(10)]
+    stalled = [socket.create_connection(where, source_address=(attackers.format(2 + number), 0)) for number in range(10)]
     for connection in stalled:
         connection.sendall(stalled_login())
     time.sleep(1)
-    other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.6.1"), timeout=30)
+    other = httpx.Client(transport=httpx.HTTPTransport(local_address=newcomer), timeout=30)
     assert other.get(f"{server.url}/login").status_code == 200  # (before: 503)
     for connection in stalled:
         connection.close()
@@ -289,20 +293,6 @@ def test_networks_are_widest_first_down_to_the_address():
                                                                 "127.10.5.7/32"]
     assert [text for _, text in networks_of("2001:db8:1:2::5")][:2] == ["2001:db8::/32", "2001:db8:1::/48"]
     assert networks_of("::ffff:10.1.2.3") == networks_of("10.1.2.3") and networks_of("testclient")[0] == (0, "testclient")
-
-
-def test_many_networks_of_one_wider_one_with_every_place_under_way_leave_room_for_another(server):
-    """Breaker 54f F2: 100 /24s of one /16, one trickled upload each, held --connections 100."""
-    server.start("-j", "1", "--connections", "10", "--header-timeout", "60")
-    where = ("127.0.0.1", server.port)
-    stalled = [socket.create_connection(where, source_address=(f"127.10.{number}.1", 0)) for number in range(10)]
-    for connection in stalled:
-        connection.sendall(stalled_login())
-    time.sleep(1)
-    other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.1.0.99"), timeout=30)
-    assert other.get(f"{server.url}/login").status_code == 200  # (before: 503)
-    for connection in stalled:
-        connection.close()
 
 
 def stream_of(server, cookies: httpx.Cookies) -> socket.socket:
