@@ -139,7 +139,7 @@ class Grader:
         return chosen
 
     def _loop(self) -> None:
-        """Start a grading thread for each submission taken, up to the pool's workers at once."""
+        """Start a grading thread for each submission taken (a cluster's: one at a time; a local pool's: one per team)."""
         while True:
             with self._wake:
                 while not self._stop and len(self._in_flight) >= self._at_once:
