@@ -151,7 +151,7 @@ def test_a_contestant_submits_and_watches_the_verdict_arrive_and_the_coach_sees_
     coach.wait_for_url(re.compile(r".*rejudged=1$"))
     coach.locator(f"#s{number} .verdict").filter(has_text="AC").wait_for(timeout=60000)
     coach.get_by_role("link", name="Clarifications").click()
-    coach.get_by_label("Answer Red's question").fill("Yes.")
+    coach.get_by_label("Answer the question from Red").fill("Yes.")
     coach.get_by_role("button", name="Answer").click()
     checked(coach)
     coach.get_by_role("link", name="Scoreboard").click()
@@ -426,7 +426,7 @@ def test_clarifications_arrive_live_with_unread_badges(browser, server):
     assert coach.get_by_role("status").text_content() == "1 unanswered clarification(s)"  # (breaker 54b F6)
     checked(coach)
     coach.get_by_role("link", name=re.compile("^Clarifications")).click()
-    coach.get_by_label("Answer Red's question").fill("Yes.")
+    coach.get_by_label("Answer the question from Red").fill("Yes.")
     coach.get_by_role("checkbox", name=re.compile("to every team")).check()
     coach.get_by_role("button", name="Answer").click()
     assert not coach.locator("#unread").is_visible()
@@ -615,3 +615,34 @@ def test_a_page_open_across_the_freeze_says_frozen_without_a_reload(browser, ser
         page.locator("#frozen").wait_for(state="hidden", timeout=30000)
     board.locator("p.frozen").wait_for(state="detached", timeout=30000)
     assert all(page.evaluate("window.notReloaded") for page in open_pages)
+
+
+def test_open_pages_follow_a_team_added_elsewhere_the_end_and_a_server_that_went_away(browser, servers):
+    """Breaker 54b: a team added by `judge accounts` (another process) during the contest was on no
+    open scoreboard until a reload; a page left open across the end still said "ends"; and while the
+    server was down the pages looked live. Each now shows without a reload."""
+    from tcjudge.serve.accounts import make_accounts
+    from tcjudge.serve.store import Store
+
+    ahead = 25  # seconds from now to the end of the contest
+    running = servers(contest(start=(datetime.now(timezone.utc) + timedelta(seconds=ahead) - timedelta(hours=2)).isoformat()))
+    team = browser.new_context(bypass_csp=True)
+    board = log_in(team, running, "red", check=False)
+    board.get_by_role("link", name="Scoreboard").click()
+    problems = team.new_page()
+    problems.goto(f"{running.url}/problems")
+    assert "ends" in problems.locator("p.times").inner_text()
+    for page in (board, problems):
+        page.evaluate("window.notReloaded = true")
+    store = Store(running.store_path)
+    make_accounts(store, [("Late Larks", "larks")], coach=False)
+    store.close()
+    board.locator("#scoreboard").get_by_text("Late Larks").wait_for(timeout=30000)  # (before: only after a reload)
+    problems.locator("p.times").get_by_text("ended").wait_for(timeout=(ahead + 30) * 1000)  # (before: "ends" stayed)
+    assert "Started" in problems.locator("p.times").inner_text()
+    running.kill(9)
+    board.get_by_role("alert").get_by_text("No connection to the judge").wait_for(timeout=30000)  # (before: nothing)
+    checked(board)
+    running.start(same_port=True)
+    board.get_by_role("alert").wait_for(state="detached", timeout=60000)
+    assert all(page.evaluate("window.notReloaded") for page in (board, problems))

@@ -95,6 +95,21 @@ def cells(page: str, number: int) -> dict:
     return {name: row.split(f'class="{name}">', 1)[1].split("<", 1)[0] for name in ("verdict", "tests", "cpu", "memory")}
 
 
+def test_a_submissions_language_is_named_and_its_verdict_explained(tmp_path):
+    """Breaker 54b: the language column said "python3", an id, and no page said what RE, CE or IE
+    meant. Now the language's name, each verdict's words in its cell's title, and a legend."""
+    site = Site(tmp_path)
+    red = site.client("red")
+    wrong = number_of(submit(red, WRONG))
+    site.grader.grade(wrong)
+    for page in (red.get("/submissions").text, red.get(f"/submissions/{wrong}").text):
+        row = page[page.index(f'id="s{wrong}"'):]
+        row = row[:row.index("</tr>")]
+        assert '<td title="wrong answer" class="verdict">WA</td>' in row and "<td>Python 3</td>" in row
+        assert '<abbr title="run-time error">RE</abbr> run-time error' in page  # the legend
+        assert '<abbr title="compile error">CE</abbr>' in page and "python3" not in row
+
+
 def test_the_tests_column_tells_a_team_no_failing_tests_number_unless_the_contest_shows_it(tmp_path):
     (tmp_path / "hidden").mkdir()
     (tmp_path / "shown").mkdir()

@@ -49,11 +49,13 @@ class Server:
         self.process = None
         self.log = tmp_path / "server.log"
 
-    def start(self, *options: str) -> None:
-        """`options`: more of serve's own (--cluster ADDRESS); -j 1 otherwise."""
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+    def start(self, *options: str, same_port: bool = False) -> None:
+        """`options`: more of serve's own (--cluster ADDRESS); -j 1 otherwise. `same_port`: the port of
+        its last start (open pages reconnect to it)."""
+        if not same_port:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                self.port = probe.getsockname()[1]
         self.process = subprocess.Popen(tethered(  # a server outlives its parent: this one ends with the tests
             [sys.executable, str(ROOT / "judge.py"), "--problems", str(FIXTURE_PROBLEMS), "--history",
              str(self.tmp / "history.sqlite"), "serve", str(self.contest), "--store", str(self.store_path),

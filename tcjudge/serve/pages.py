@@ -28,7 +28,8 @@ from .state import (FORM_LIMITS, TooMany, caller_of, cookie_name, disk_full, for
                     static_file, with_form)
 from .store import DiskFull
 from .statements import samples, samples_zip, signatures, statement_html
-from .views import clarification_threads, judgement_view, offered, own_rows, source_text, submission_view, visible
+from .views import (VERDICT_WORDS, clarification_threads, judgement_view, offered, own_rows, source_text, submission_view,
+                    visible)
 
 STREAMED = 100  # the newest submissions an event stream sends
 
@@ -158,14 +159,14 @@ def submissions(request: Request):
     caller = need_caller(request)
     views = [submission_view(serve, row, caller, judgement) | {"team": row["team"]}
              for row, judgement in own_rows(serve, caller)]
-    return serve.page(request, "submissions.html", submissions=views)
+    return serve.page(request, "submissions.html", submissions=views, verdict_words=VERDICT_WORDS)
 
 
 def submission(request: Request):
     serve = serve_of(request)
     caller = need_caller(request)
     row = visible(serve, caller, request.path_params["number"])
-    return serve.page(request, "submission.html", s=submission_view(serve, row, caller),
+    return serve.page(request, "submission.html", s=submission_view(serve, row, caller), verdict_words=VERDICT_WORDS,
                       judged=judgement_view(serve, row, caller), source=source_text(row),
                       team=serve.store.row("SELECT name FROM teams WHERE id = ?", row["team_id"])["name"])
 
@@ -216,7 +217,7 @@ def events(request: Request):
             if quiet:
                 await asyncio.sleep(0.5)
                 continue
-            version = serve.grader.version if board else serve.grader.team_version(caller.team_id)
+            version = await run_in_threadpool(serve.board_version) if board else serve.grader.team_version(caller.team_id)
             if version != seen:
                 seen = version
                 if board:  # (said when the board as the caller sees it changed: Serve.board_digest)

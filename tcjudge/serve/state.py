@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import threading
+import time
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -30,6 +31,7 @@ FORM_BYTES = 64 * 1024  # a form's body beyond a source (a clarification's 4000 
 # a team's submissions at once (breaker 50c: one team stored 200 of 253 KiB in 18 s, about 25 GiB an hour,
 # and nothing slowed it): those waiting for their first judgement, and those sent in any minute
 QUEUED, PER_MINUTE = 10, 20
+TEAMS_LOOKED_EVERY = 2.0  # seconds: how stale a scoreboard page may be about a team added from another process
 
 
 class TooMany(JudgeInputError):
@@ -62,7 +64,8 @@ class Serve:
         self.templates.filters["letter"] = lambda slug: self.letters.get(slug, slug)
         self.templates.filters["titled"] = lambda slug: (f"{self.letters[slug]}: {problems[slug].name}"
                                                          if slug in problems else slug)
-        self._boards: dict[bool, tuple[tuple, str]] = {}  # coach? -> ((the grader's version, started), board_digest)
+        self._boards: dict[bool, tuple[tuple, str]] = {}  # coach? -> (board_version(), board_digest)
+        self._teams: tuple[float, tuple] = (-TEAMS_LOOKED_EVERY, ())  # (when looked, the teams table's signature)
         self.clarified = 0  # moves when a clarification is sent or read: the pages' streams look again
         # writes the event feed's news (the start's problems and state) before an event that may name
         # them: api.announce, which api.static_events sets here (the API is a floor above)
@@ -119,13 +122,26 @@ class Serve:
         grader counts. A scoreboard page's stream says "board" when this changes: the grader's counter
         moves with every test of every team, and told a team in the freeze when other teams' hidden
         gradings ran, and how long each took (issue 47)."""
-        version = (self.grader.version, self.clock.started)  # (the start shows the problems)
+        version = self.board_version()
         if self._boards.get(coach, (None,))[0] != version:
             board = standings(self.store, self.contest, self.clock, self.shown_problems(coach), coach)
             board.pop("time")
             shown = json.dumps(board, sort_keys=True).encode()
             self._boards[coach] = (version, hashlib.sha256(shown).hexdigest()[:16])
         return self._boards[coach][1]
+
+    def board_version(self) -> tuple:
+        """What moves when the scoreboard may have changed: the grader's counter, the start (it shows the
+        problems), and the teams, which `judge accounts` adds from another process (breaker 54b: a team
+        added during the contest was on no open scoreboard until a reload); the teams are looked at
+        once per TEAMS_LOOKED_EVERY seconds at most, whatever the number of streams asking."""
+        looked, teams = self._teams
+        if time.monotonic() - looked >= TEAMS_LOOKED_EVERY:
+            found = self.store.row("SELECT COUNT(*) AS n, COALESCE(MAX(id), 0) AS newest, "
+                                   "COALESCE(SUM(LENGTH(name)), 0) AS letters FROM teams")
+            teams = (found["n"], found["newest"], found["letters"])
+            self._teams = (time.monotonic(), teams)
+        return self.grader.version, self.clock.started, teams
 
     def submit(self, caller: Caller, problem: str, filename: str, data: bytes, zipped: bool) -> int:
         """Store a team's submission (committed before the answer) and wake the grader; JudgeInputError

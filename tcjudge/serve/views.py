@@ -12,8 +12,14 @@ from starlette.exceptions import HTTPException
 
 from .auth import Caller
 from .grading import every_test
+from .contest import LANGUAGE_NAMES
 from .state import TEAM_SEES, Serve
 from .store import ident
+
+# the verdicts' words, as a submissions table's legend and its cells' titles say them (breaker 54b: "RE",
+# "CE", "IE" were abbreviations no page explained); IE costs no penalty (docs/serve.md)
+VERDICT_WORDS = {"AC": "accepted", "WA": "wrong answer", "TLE": "time limit exceeded", "MLE": "memory limit exceeded",
+                 "RE": "run-time error", "CE": "compile error", "IE": "judging error (the judge's, not yours)"}
 
 
 def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
@@ -30,7 +36,8 @@ def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
     problem = serve.problems.get(row["problem"])
     view = {"id": row["id"], "problem": row["problem"], "problem_letter": serve.letters.get(row["problem"], ""),
             "problem_name": problem.name if problem else row["problem"],
-            "language": row["language"], "filename": row["filename"],
+            "language": row["language"], "language_name": LANGUAGE_NAMES.get(row["language"], row["language"]),
+            "filename": row["filename"],
             "minute": row["contest_ms"] // 60000, "team_id": row["team_id"], "queued": queued,
             "verdict": judgement["verdict"] if judgement else None, "score": judgement["score"] if judgement else None}
     if queued:
@@ -44,7 +51,8 @@ def submission_view(serve: Serve, row, caller: Caller, judgement=False) -> dict:
         if judgement["verdict"] in ("CE", "IE") and not ran:
             figures = None  # nothing ran: no figures
     measured = serve.measured(caller, row["problem"], figures["tests"]) if figures else []
-    return view | {"verdict_text": verdict, "tests_text": _tests_text(serve, row, caller, figures, view),
+    return view | {"verdict_text": verdict, "verdict_words": "" if queued else VERDICT_WORDS.get(view["verdict"], ""),
+                   "tests_text": _tests_text(serve, row, caller, figures, view),
                    "cpu_text": f"{round(max(t['cpu_ms'] for t in measured))} ms" if measured else "",
                    "memory_text": f"{max(t['memory_mib'] for t in measured):.1f} MiB" if measured else ""}
 

@@ -52,6 +52,14 @@
       if (shown.textContent !== text) shown.textContent = text;
       var frozen = !clock.final && (clock.frozen !== null || (clock.next !== null && now >= clock.next));
       if (mark && mark.hidden === frozen) mark.hidden = !frozen;
+      // (a page's "Starts ... ends ..." turns to "Started", "ended" as the moments pass: breaker 54b saw
+      // "ends" on a page left open across the end)
+      var words = document.querySelectorAll("[data-passed]");
+      for (var i = 0; i < words.length; i++) {
+        if (now >= Number(words[i].getAttribute("data-at")) && words[i].textContent !== words[i].getAttribute("data-passed")) {
+          words[i].textContent = words[i].getAttribute("data-passed");
+        }
+      }
     };
     tick();
     setInterval(tick, 1000);
@@ -96,7 +104,7 @@
     cell(row, "", "verdict");
     cell(row, "", "tests");
     cell(row, s.minute);
-    cell(row, s.language);
+    cell(row, s.language_name);
     cell(row, "", "cpu");
     cell(row, "", "memory");
     table.tBodies[0].insertBefore(row, table.tBodies[0].firstChild);
@@ -157,6 +165,7 @@
           announce("Submission " + s.id + (s.problem_letter ? ", problem " + s.problem_letter : "") + ": " + s.verdict_text);
         }
         verdict.textContent = s.verdict_text;
+        if (s.verdict_words) verdict.title = s.verdict_words; else verdict.removeAttribute("title");
         row.querySelector(".tests").textContent = s.tests_text;
         row.querySelector(".cpu").textContent = s.cpu_text;
         row.querySelector(".memory").textContent = s.memory_text;
@@ -255,6 +264,37 @@
   checkedSubmit();
   countedTexts(document);
   localTimes(document);
+  // A stream that fails to reconnect for LOST_AFTER ms (the server is down, or the network) says so at
+  // the top of the page until it is back (breaker 54b: the pages looked live while the server was down);
+  // the browser keeps reconnecting by itself, and the stream's first events say the state now.
+  var LOST_AFTER = 4000;
+
+  function lostSign(source) {
+    var timer = null;
+    function back() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      var note = document.getElementById("lost");
+      if (note) {
+        note.remove();
+        announce("Connection to the judge is back");
+      }
+    }
+    source.addEventListener("open", back);
+    source.addEventListener("error", function () {
+      if (timer !== null || document.getElementById("lost")) return;
+      timer = setTimeout(function () {
+        timer = null;
+        if (source.readyState === EventSource.OPEN) return;
+        var note = document.createElement("p");
+        note.id = "lost";
+        note.setAttribute("role", "alert");
+        note.textContent = "No connection to the judge: this page is not being updated. Trying again…";
+        document.body.insertBefore(note, document.body.firstChild);
+      }, LOST_AFTER);
+    });
+  }
+
   // The page's stream, its listeners on it. Ended by the server to make room for a newer stream of the
   // session (a fifth tab), it says "crowded": closed, not reconnected (each reconnect ended the next
   // oldest, without end: breaker 47c), and opened again when the tab is looked at once more, which
@@ -262,6 +302,7 @@
   function live() {
     var source = stream();
     if (!source) return;
+    lostSign(source);
     liveSubmissions(source);
     liveBoard(source);
     liveClock(source);
