@@ -62,3 +62,22 @@ def test_a_test_after_a_failure_that_another_worker_runs_is_ended(tmp_path):
         [result] = pool.grade([run])
     assert [t.verdict for t in result.tests] == [Verdict.WA, None, None, None], result.tests
     assert all(later is None or later.verdict is None for later in run.results[1:]), run.results
+
+
+def test_each_worker_takes_a_run_of_its_own_before_helping_one_that_has_a_worker():
+    """issue 48: at -j2 both workers took the tests of the first run (a submission that must time out:
+    the test after its first failure ran beside it to the margin, 4 s each on joinedsessions), then
+    both the second's. Now the second worker takes the second run, and helps a run only when every
+    run left has a worker; a thread's test sent ahead is its own run's next one."""
+    from tcjudge.engine.feed import Tests
+
+    problem = load_problem(FIXTURE_PROBLEMS / "adder")
+    first, second = (SolutionRun(problem, TESTDATA / "solutions" / f"{name}.py", problem.tests[:2], True)
+                     for name in ("time_limit", "accepted"))
+    jobs = Tests([first, second])
+    assert jobs.take() == (first, 0)
+    assert jobs.take() == (second, 0)  # (before: (first, 1), beside the first's test 0)
+    assert jobs.take_ahead(second, 2) == (second, 1)  # the second worker's next, sent ahead
+    assert jobs.take() == (first, 1)  # every run has a worker: help the first
+    first.pending = second.pending = 0
+    assert jobs.take() is None and jobs.qsize() == 0

@@ -20,26 +20,52 @@ if TYPE_CHECKING:
 
 
 class Tests:
-    """The tests of a fixed list of runs, in order: a grading's (Pool.grade)."""
+    """The tests of a fixed list of runs: a grading's (Pool.grade). Each run's tests are handed out in
+    order; a thread takes the next test of the first run that no other thread is in, and helps a run
+    that has one only when every run left has: at -j2, two threads in one run that stops at its first
+    failure ran the test after that failure too, to its end (issue 48: a submission that must time out
+    timed out twice, 4 s each, in joinedsessions), and each thread kept a zygote of every run."""
 
     open = False  # nothing is handed in later: a worker that finds none left ends
 
     def __init__(self, runs: list[SolutionRun]):
-        self._jobs = deque((run, index) for run in runs for index in range(len(run.tests)))
+        self._left = [(run, deque(range(len(run.tests)))) for run in runs]
+        self._count = sum(len(run.tests) for run in runs)
         self._lock = threading.Lock()
 
     def qsize(self) -> int:
-        return len(self._jobs)
+        return self._count
 
     def take(self, wait: bool = False) -> tuple[SolutionRun, int] | None:
         with self._lock:
-            return self._jobs.popleft() if self._jobs else None
+            return self._next(None)
 
     def take_ahead(self, run: SolutionRun, workers: int) -> tuple[SolutionRun, int] | None:
-        """The next test, whoever's it is (kept for this thread's next turn when it is another run's);
-        never one of a grading's last tests at several workers: another thread may be idle to take it."""
+        """The next test this thread would take once its test of `run` is done (kept for its next turn
+        when it is another run's); never one of a grading's last tests at several workers: another
+        thread may be idle to take it."""
         with self._lock:
-            return self._jobs.popleft() if len(self._jobs) >= workers else None
+            return self._next(run) if self._count >= workers else None
+
+    def _next(self, own: SolutionRun | None) -> tuple[SolutionRun, int] | None:
+        """The first run left that no thread but this one (in `own`) is in, else the first run left. The
+        runs passed over each have a thread in them: at most one per worker."""
+        chosen, index = None, 0
+        while index < len(self._left):
+            run, indices = self._left[index]
+            if not indices:
+                del self._left[index]
+                continue
+            # its tests in flight: handed out and not yet done (the pool counts run.pending down as each ends)
+            if run.pending - len(indices) - (run is own) <= 0:
+                chosen = run, indices
+                break
+            chosen = chosen or (run, indices)
+            index += 1
+        if chosen is None:
+            return None
+        self._count -= 1
+        return chosen[0], chosen[1].popleft()
 
 
 # A run gets a second thread only while each of its tests done so far took under this much wall time: a
