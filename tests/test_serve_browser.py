@@ -293,7 +293,7 @@ def test_every_page_fits_a_phone_and_a_laptop_without_scrolling_sideways(browser
     pages = {"red": ["/problems", "/problems/adder", "/submit", "/submissions", f"/submissions/{wrong}", "/scoreboard",
                      "/clarifications"],
              "coach": ["/problems", "/submissions", f"/submissions/{wrong}", "/scoreboard", "/clarifications",
-                       f"/coach/rejudge?submission={wrong}"]}
+                       f"/coach/rejudge?submission={wrong}", "/coach/teams", "/submissions?team=1"]}
     for width, height in SIZES:
         for username, paths in pages.items():
             context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)

@@ -110,6 +110,32 @@ def test_a_submissions_language_is_named_and_its_verdict_explained(tmp_path):
         assert '<abbr title="compile error">CE</abbr>' in page and "python3" not in row
 
 
+def test_the_coach_has_a_teams_page_leading_to_each_teams_submissions(tmp_path):
+    """Breaker 54b: no Teams page for the coach (DOMjudge's jury has one). Now every team with its
+    account, rank, solved count, submissions sent and waiting and its last minute; its name leads to
+    its submissions alone. A team gets 404 for the page, and its own list whatever it asks."""
+    site = Site(tmp_path)
+    red, blue = site.client("red"), site.client("blue")
+    right, wrong = number_of(submit(red)), number_of(submit(blue, WRONG))
+    site.grader.grade(right)
+    site.grader.grade(wrong)
+    waiting = number_of(submit(blue, WRONG))
+    coach = site.client("coach")
+    page = coach.get("/coach/teams").text
+    assert 'href="/coach/teams" aria-current="page">Teams' in page and "<h1>Teams (2)</h1>" in page
+    rows = {re.search(r"<bdi>(\w+)</bdi>", row).group(1): re.findall(r"<td>([^<]*)</td>", row)
+            for row in page.split('<td class="team">')[1:]}
+    assert rows == {"Blue": ["blue", "2", "0", "0", "2", "1", "0"], "Red": ["red", "1", "1", "0", "1", "0", "0"]}
+    blue_id = site.store.row("SELECT id FROM teams WHERE name = 'Blue'")["id"]
+    listed = coach.get(f"/submissions?team={blue_id}").text
+    assert "Submissions of <bdi>Blue</bdi>" in listed and f'id="s{wrong}"' in listed and f'id="s{waiting}"' in listed
+    assert f'id="s{right}"' not in listed and f'data-team="{blue_id}"' in listed
+    assert coach.get("/submissions?team=999").status_code == 404 and coach.get("/submissions?team=x").status_code == 400
+    assert red.get("/coach/teams").status_code == 404 and "Teams" not in red.get("/problems").text
+    mine = red.get(f"/submissions?team={blue_id}").text  # (a team's own list, whatever it asks)
+    assert f'id="s{right}"' in mine and f'id="s{wrong}"' not in mine
+
+
 def test_the_tests_column_tells_a_team_no_failing_tests_number_unless_the_contest_shows_it(tmp_path):
     (tmp_path / "hidden").mkdir()
     (tmp_path / "shown").mkdir()

@@ -1,5 +1,5 @@
 """The coach's actions: rejudge (a submission, a problem, a team), freeze, unfreeze and finalize the
-contest, and export it (CSV, JSON, the CLICS contest package). A team asking for any of these gets
+contest, and export it (CSV, JSON, the CLICS contest package); the teams at a glance. A team asking for any of these gets
 404, as if the page did not exist. Each contest action is offered, and done, only where it applies
 (views.offered: finalize after the end, issue 47); a rejudge, an unfreeze and a finalize are asked on
 a page that says what they will do (GET) and done by its form (POST).
@@ -166,7 +166,25 @@ def _download(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
+def teams(request: Request):
+    """Every team with its accounts, its submissions (sent, waiting), its place on the coach's scoreboard
+    and its last submission, each linked to its submissions (DOMjudge's jury has such a page: breaker
+    54b found none)."""
+    serve = serve_of(request)
+    need_coach(request)
+    placed = {row["team_id"]: row for row in standings(serve.store, serve.contest, serve.clock, list(serve.problems),
+                                                         True)["rows"]}
+    found = serve.store.rows(
+        "SELECT t.id, t.name, (SELECT group_concat(a.username, ', ') FROM accounts a WHERE a.team_id = t.id) AS usernames, "
+        "COUNT(s.id) AS sent, COALESCE(SUM(s.state = 'queued'), 0) AS waiting, MAX(s.contest_ms) AS last_ms "
+        "FROM teams t LEFT JOIN submissions s ON s.team_id = t.id GROUP BY t.id ORDER BY t.name")
+    listed = [{"id": row["id"], "name": row["name"], "usernames": row["usernames"] or "", "sent": row["sent"],
+               "waiting": row["waiting"], "last": "" if row["last_ms"] is None else row["last_ms"] // 60000,
+               "placed": placed.get(row["id"])} for row in found]
+    return serve.page(request, "teams.html", teams=listed, scoring=serve.contest.scoring)
+
+
 def routes() -> list[Route]:
-    return [Route("/coach/rejudge", with_form(rejudge, coach=True), methods=["GET", "POST"]),
+    return [Route("/coach/teams", teams), Route("/coach/rejudge", with_form(rejudge, coach=True), methods=["GET", "POST"]),
             Route("/coach/freeze", with_form(freeze, coach=True), methods=["GET", "POST"]),
             Route("/coach/export.{format:str}", export), Route("/coach/submissions.csv", submission_list)]

@@ -155,11 +155,17 @@ async def submit(request: Request):
 
 
 def submissions(request: Request):
+    """A team's own submissions; the coach's: every team's, or one team's (?team=ID: the Teams page's links)."""
     serve = serve_of(request)
     caller = need_caller(request)
+    team = None
+    if caller.coach and "team" in request.query_params:
+        team = serve.store.row("SELECT id, name FROM teams WHERE id = ?", number(request.query_params, "team"))
+        if team is None:
+            raise HTTPException(404, "no such team")
     views = [submission_view(serve, row, caller, judgement) | {"team": row["team"]}
-             for row, judgement in own_rows(serve, caller)]
-    return serve.page(request, "submissions.html", submissions=views, verdict_words=VERDICT_WORDS)
+             for row, judgement in own_rows(serve, caller, team=team["id"] if team else None)]
+    return serve.page(request, "submissions.html", submissions=views, verdict_words=VERDICT_WORDS, team=team)
 
 
 def submission(request: Request):

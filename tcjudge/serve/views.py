@@ -121,13 +121,14 @@ LISTED = ("s.id, s.team_id, s.problem, s.language, s.filename, s.contest_ms, s.s
           "j.verdict, j.score, j.max_cpu_ms, j.message, j.tests")
 
 
-def own_rows(serve: Serve, caller: Caller, limit: int = -1) -> list[tuple]:
-    """(submission, its valid judgement or None) of the caller's team (a coach: all), newest first,
-    in one query (no source read)."""
-    where = "" if caller.coach else "WHERE s.team_id = ? "
+def own_rows(serve: Serve, caller: Caller, limit: int = -1, team: int | None = None) -> list[tuple]:
+    """(submission, its valid judgement or None) of the caller's team (a coach: all, or `team`'s),
+    newest first, in one query (no source read)."""
+    team = team if caller.coach else caller.team_id
+    where = "" if team is None else "WHERE s.team_id = ? "
     rows = serve.store.rows(f"SELECT {LISTED} FROM submissions s JOIN teams t ON t.id = s.team_id LEFT JOIN "
                             f"judgements j ON j.submission_id = s.id AND j.valid = 1 {where}ORDER BY s.id DESC LIMIT ?",
-                            *(() if caller.coach else (caller.team_id,)), limit)
+                            *(() if team is None else (team,)), limit)
     return [(row, row if row["verdict"] is not None else None) for row in rows]
 
 

@@ -154,10 +154,12 @@
     var table = document.getElementById("submissions");
     if (!table) return;
     var only = table.getAttribute("data-only");
+    var team = table.getAttribute("data-team");  // (the coach's list of one team's submissions)
     var judged = table.getAttribute("data-judged") === "1";
     source.addEventListener("submissions", function (event) {
       JSON.parse(event.data).reverse().forEach(function (s) {
         if (only && String(s.id) !== only) return;
+        if (team && String(s.team_id) !== team) return;
         var row = document.getElementById("s" + s.id) || (only ? null : added(table, s));
         if (!row) return;
         var verdict = row.querySelector(".verdict");
