@@ -76,6 +76,18 @@ def test_tied_teams_share_a_rank_and_a_medal_and_the_next_rank_counts_them(tmp_p
     assert found["silver-medal"] == [] and found["bronze-medal"] == [ids["Green"]]
 
 
+def test_teams_tied_in_the_minutes_the_board_shows_share_a_rank_and_a_medal(tmp_path):
+    """Breaker 55b F1: two teams shown tied (1 solved, 0 penalty, solved at 0') were ranked 1 and 2,
+    and only one had gold: the last first AC's time was compared in ms (0:00:51.5 against 0:00:53.0)."""
+    site = Site(tmp_path, freeze="0m", extra="medals: {gold: 1, silver: 1, bronze: 1}\n")
+    for username, ms in (("red", 51_500), ("blue", 53_000)):
+        number = site.store.add_submission(site.team(username), "adder", "python3", "a.py", ACCEPTED, False, ms)
+        site.store.record_judgement(number, time.time(), "AC", None, 1.0, "", [])
+    assert all(found == {"Blue": 1, "Red": 1} for found in ranks(site).values())  # (was Red 1, Blue 2)
+    found = {award["id"]: sorted(award["team_ids"]) for award in awards(site.serve)}
+    assert found["gold-medal"] == sorted(str(site.team(name)) for name in ("red", "blue"))
+
+
 def test_ioi_teams_of_one_score_share_a_rank(tmp_path):
     site = Site(tmp_path, freeze="0m", extra="scoring: ioi\n")
     make_accounts(site.store, [("Green", "green")], coach=False)

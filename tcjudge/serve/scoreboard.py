@@ -217,7 +217,9 @@ def standings(store, contest, clock, problems: list[str], coach: bool) -> dict:
         solved = sum(cell["solved_ms"] is not None for cell in mine)
         penalty = sum(cell["penalty"] for cell in mine if cell["solved_ms"] is not None)
         score = round(sum(cell["score"] or 0 for cell in mine), 3)
-        last = max((cell["solved_ms"] for cell in mine if cell["solved_ms"] is not None), default=0)
+        # the minute of its last first AC, as the pages show it and penalties count (breaker 55b: compared in
+        # ms, two teams shown tied, 2 solved at 0', were ranked 3 and 4 by 1.5 s, and one lost its medal)
+        last = max((cell["solved_ms"] // 60000 for cell in mine if cell["solved_ms"] is not None), default=0)
         rows.append({"team_id": team, "name": name, "solved": solved, "penalty": penalty, "score": score,
                      "last": last, "cells": mine})
     _rank(rows, contest.scoring)
