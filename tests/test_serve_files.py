@@ -113,9 +113,18 @@ def test_a_package_without_a_time_limit_is_timed_at_the_first_start_alone(tmp_pa
     contest = contest_file(tmp_path, "Kept", "./digitsum")
     first = serve_once(tmp_path, contest)
     assert "Timing" in first and re.search(r"digitsum: time limit \S+ s \(computed", first)
+    limit = re.search(r"digitsum: time limit (\S+) s", first).group(1)
     second = serve_once(tmp_path, contest)
-    assert "Timing" not in second, second  # the same history: the limit is kept there
-    assert re.search(r"digitsum: time limit \S+ s \(.*; kept from \d{4}-\d\d-\d\d \d\d:\d\d\)", second), second
+    assert "Timing" not in second, second  # the limit is the contest's
+    assert re.search(rf"digitsum: time limit {limit} s \(computed.*; this contest's since its first start\)", second), second
+    (tmp_path / "reports" / "history.sqlite").unlink()  # (as an upgraded judge, or another machine: no kept limit)
+    third = serve_once(tmp_path, contest)  # breaker 55b F2: timed again at a restart, 10 s became 9 s
+    assert "Timing" not in third and f"digitsum: time limit {limit} s" in third, third
+    secret = tmp_path / "digitsum" / "data" / "secret" / "small"
+    shutil.copy(next(secret.glob("*.in")), secret / "zz-added.in")
+    shutil.copy(next(secret.glob("*.ans")), secret / "zz-added.ans")
+    changed = serve_once(tmp_path, contest)
+    assert "its package changed since this contest computed its time limit" in changed and "Timing" in changed
 
 
 def _descriptors_on(path) -> int:

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 import ipaddress
+import json
 from ipaddress import ip_address
 
 import h11
@@ -299,9 +300,10 @@ def most_connections(asked: int | None) -> int:
     return max(FEWEST, files - FILES_KEPT)
 
 
-def load_problems(options, contest) -> dict:
+def load_problems(options, contest, store=None) -> dict:
     """slug -> Problem, in the contest's order; a problem that cannot be read is the contest file's
-    error at its line."""
+    error at its line. A package's computed time limit is the contest's from its first start on
+    (`store`: pinned_limit), whatever the judge or the machine's load later."""
     from .. import languages
     from ..problems.catalog import Catalog
     from ..runs import settle_time_limit
@@ -312,13 +314,53 @@ def load_problems(options, contest) -> dict:
         try:
             catalog = Catalog(folder.parent, options.solutions, languages.EXTENSIONS)
             problem = catalog.problem(folder.name)
-            settle_time_limit(options, catalog, problem)
+            if store is None or not pinned_limit(store, problem):
+                settle_time_limit(options, catalog, problem)
+                if store is not None:
+                    pin_limit(store, problem)
         except JudgeInputError as err:
             raise JudgeInputError(f"problem {written!r}: {err}", contest.path, contest.problem_lines[index]) from None
         if problem.slug in problems:
             raise JudgeInputError(f"two problems are named {problem.slug!r}", contest.path, contest.problem_lines[index])
         problems[problem.slug] = problem
     return problems
+
+
+def _limit_key(problem) -> str:
+    return f"time-limit:{problem.slug}"
+
+
+def pinned_limit(store, problem) -> bool:
+    """Give a package without a time limit the one this contest computed at its first start, while the
+    package's files that decide verdicts are those it was computed from (True); False when there is
+    none to take. Breaker 55b F2: a restart mid-contest computed it again (an edited judge keys the kept
+    limits anew) and moved a problem from 10 s to 9 s after submissions were judged at 10 s; it also
+    kept the server down 74 s."""
+    from ..problems.timing import UNSET
+    from ..reports.fingerprints import problem_hash
+
+    if problem.timing is None or not problem.time_limit_from.startswith(UNSET):
+        return True  # (a limit of its own: nothing to pin)
+    kept = store.meta(_limit_key(problem))
+    if kept is None:
+        return False
+    pinned = json.loads(kept)
+    if pinned["problem"] != problem_hash(problem.path):
+        print(f"judge: warning: {problem.slug}: its package changed since this contest computed its time limit "
+              f"({pinned['limit']:g} s): computed again", file=sys.stderr)
+        return False
+    problem.time_limit = pinned["limit"]
+    problem.time_limit_from = f"{pinned['from']}; this contest's since its first start"
+    return True
+
+
+def pin_limit(store, problem) -> None:
+    """Keep a package's computed time limit as this contest's (pinned_limit)."""
+    from ..reports.fingerprints import problem_hash
+
+    if problem.timing is not None and problem.time_limit_from.startswith("computed"):
+        store.set_meta(_limit_key(problem), json.dumps({"limit": problem.time_limit, "from": problem.time_limit_from,
+                                                        "problem": problem_hash(problem.path)}))
 
 
 def serve(options) -> int:
@@ -331,8 +373,8 @@ def serve(options) -> int:
     from .store import contest_store
 
     contest = load_contest(options.contest)
-    problems = load_problems(options, contest)
     store = contest_store(store_path(options.store, options.history, contest), contest.path, options.store is not None)
+    problems = load_problems(options, contest, store)
     if not store.row("SELECT 1 FROM accounts LIMIT 1"):
         print(f"judge: note: no accounts yet: judge accounts {options.contest} --count N", file=sys.stderr)
     grader = Grader(store, problems, contest, options)
