@@ -646,3 +646,22 @@ def test_open_pages_follow_a_team_added_elsewhere_the_end_and_a_server_that_went
     running.start(same_port=True)
     board.get_by_role("alert").wait_for(state="detached", timeout=60000)
     assert all(page.evaluate("window.notReloaded") for page in (board, problems))
+
+
+def test_pages_open_before_the_start_show_the_problems_once_it_comes(browser, servers):
+    """Breaker 55b F3: a problems page and a submit page opened before the start kept saying "not
+    started" and offering no problem (sending gave "no problem ''") until reloaded."""
+    ahead = 20  # seconds from now to the start
+    soon = servers(contest(start=(datetime.now(timezone.utc) + timedelta(seconds=ahead)).isoformat()))
+    team = browser.new_context(bypass_csp=True)
+    listed = log_in(team, soon, "red", check=False)
+    form = team.new_page()
+    form.goto(f"{soon.url}/submit")
+    assert "not started" in listed.locator("main").inner_text() and form.locator("#problem option").count() == 0
+    for page in (listed, form):
+        page.evaluate("window.notReloaded = true")
+    listed.get_by_role("link", name="Adder", exact=True).wait_for(timeout=(ahead + 30) * 1000)  # (before: never)
+    form.locator("#problem option").first.wait_for(state="attached", timeout=30000)
+    assert "not started" not in listed.locator("main").inner_text()
+    assert all(page.evaluate("window.notReloaded") for page in (listed, form))
+    checked(form)

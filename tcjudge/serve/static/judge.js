@@ -54,6 +54,17 @@
       if (mark && mark.hidden === frozen) mark.hidden = !frozen;
       // (a page's "Starts ... ends ..." turns to "Started", "ended" as the moments pass: breaker 54b saw
       // "ends" on a page left open across the end)
+      // (a page's parts shown before the start, the problems list and the submit form's choice, are
+      // fetched again once it has come: breaker 55b saw "not started yet" and an empty choice stay)
+      var waiting = document.querySelectorAll("[data-at-start]");
+      if (waiting.length && now >= clock.start + 1000) {
+        var ids = [];
+        for (var k = 0; k < waiting.length; k++) {
+          waiting[k].removeAttribute("data-at-start");
+          ids.push(waiting[k].id);
+        }
+        swapped(ids);
+      }
       var words = document.querySelectorAll("[data-passed]");
       for (var i = 0; i < words.length; i++) {
         if (now >= Number(words[i].getAttribute("data-at")) && words[i].textContent !== words[i].getAttribute("data-passed")) {
