@@ -366,9 +366,10 @@ def test_a_compiles_activity_counts_every_threads_waits_for_a_cpu(tmp_path):
 def test_a_herd_of_processes_woken_at_once_is_counted_once(idle_rule, monkeypatch, tmp_path):
     """Breaker 53c H1: 300 processes blocked on one pipe, woken at once, each waited for a CPU while
     those ahead of it ran: their waits summed to 275 s in 2.6 s, on 0.3 s of CPU, and the compile,
-    asleep after, held its place to the wall bound. The longest wait counts, not their sum."""
+    asleep after, held its place to the wall bound. The longest wait counts, not their sum. (60 of
+    them here, each with its `sleep`: a compile has at most COMPILE_TASKS tasks.)"""
     monkeypatch.setattr(build, "IDLE_AFTER", 3.0)  # (the herd wakes at 1 s)
-    herd = ("sleep 1 | { exec 3<&0; for n in $(seq 150); do "
+    herd = ("sleep 1 | { exec 3<&0; for n in $(seq 60); do "
             "(read x <&3; i=0; while [ $i -lt 400 ]; do i=$((i + 1)); done; sleep 40) & done; wait; }")
     with pytest.raises(build.NotKept, match="a compiler does not sleep"):
         build.run_confined(["/bin/sh", "-c", herd], tmp_path, list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"})
@@ -389,3 +390,33 @@ def test_a_compile_makes_no_user_namespace(tmp_path):
                                          {"PATH": "/usr/bin:/bin"})
     assert status == 0 and "refused" in message and "made" not in message and "thread" in message, message
     assert "niceness 0" in message and "SCHED_OTHER" in message, message  # (F7: waiting counts as activity)
+
+
+def _compile_cgroups() -> bool:
+    from tcjudge.engine.sandbox.cgroup import probe
+
+    return probe()[0]
+
+
+@pytest.mark.skipif(not _compile_cgroups(), reason="no cgroup this user may write: a compile is bounded per process")
+def test_a_compiles_processes_together_are_bounded_in_tasks_cpu_and_memory(tmp_path):
+    """Breaker 55a F1: a Haskell source's Template Haskell started 200 busy shells at compile time (load
+    190 for the whole 120 s wall bound, then IE "machine too busy": no penalty, again and again), and 4
+    processes of 1 GiB each (the rlimits bound each process, not their sum). A compile's processes now
+    share a cgroup: at most COMPILE_TASKS tasks, its memory limit and HELPERS_MIB more, and TOGETHER
+    times one process's CPU; past that CPU, all are killed: CE at its limits."""
+    from tcjudge.languages.compile_child import COMPILE_TASKS
+
+    readable, env = list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"}
+    limits = build.CompileLimits(cpu_seconds=3, wall_seconds=60.0, memory_mib=256)
+    status, message = build.run_confined(["/bin/sh", "-c", f"for i in $(seq {COMPILE_TASKS + 50}); do "
+                                          "(while :; do :; done) & done; wait"], tmp_path, readable, env, limits)
+    assert "Cannot fork" in message and status not in (0, None), message  # (before: 178 shells, to the bound)
+    status, message = build.run_confined(["/bin/sh", "-c", "for i in 1 2 3; do (while :; do :; done) & done; wait"],
+                                         tmp_path, readable, env, limits)
+    assert status is None and "the compile's processes together used" in message, message  # CE, at its limits
+    (tmp_path / "eat.py").write_text("b = bytearray(200 << 20)\nfor i in range(0, len(b), 4096): b[i] = 1\n"
+                                     "print('ate', flush=True)\nimport time; time.sleep(3)\n")
+    status, message = build.run_confined(["/bin/sh", "-c", "for i in 1 2 3 4 5; do python3 eat.py & done; wait"],
+                                         tmp_path, readable, env, limits)
+    assert message.count("ate") < 5, message  # 5 x 200 MiB over 256 + 512 MiB: one killed (before: all 5)

@@ -25,10 +25,79 @@ def confine_and_exec(spec_json: str) -> None:
     limits, Landlock, then the compiler. It ends as the compiler did (the same status or signal)."""
     spec = json.loads(spec_json)
     _die_with_the_judge(spec.get("judge"))  # (absent from a judge started before an upgrade on disk)
+    bounds = _bounded(spec)
     if _own_namespaces():
-        _end_with(_run_in_namespace(spec))
-    compiler = _start_compiler(spec)
-    _end_as(compiler)
+        status = _run_in_namespace(spec)
+    else:
+        status = _wait_for(_start_compiler(spec))
+    if bounds is not None:
+        bounds.close()
+    _end_with(status)
+
+
+# A compile's processes together, where a cgroup holds them: at most COMPILE_TASKS tasks (threads included:
+# a JVM's javac or kotlinc has about 30, rustc one per codegen unit), the compiler's memory limit and
+# HELPERS_MIB more, and TOGETHER times one process's CPU limit (the assembler and linker beside cc1plus).
+# Breaker 55a F1: a Haskell source's Template Haskell started 200 busy shells (load 190, for the whole
+# 120 s wall bound, then the judge's "machine too busy": IE, no penalty, again and again) and 4 processes
+# of 1 GiB each (RLIMIT_DATA bounds each process, not their sum).
+COMPILE_TASKS, HELPERS_MIB, TOGETHER, WATCH_EVERY = 128, 512, 1.5, 0.25
+
+
+class _Bounds:
+    """The compile's cgroup, its CPU watched from a thread of the supervisor: past the processes' CPU
+    together, every one of them is killed (the compiler's SIGKILL: the judge's CE at its limits)."""
+
+    def __init__(self, cgroups, slot, cpu_seconds: float):
+        import threading
+
+        self.cgroups, self.slot, self.cpu_seconds = cgroups, slot, cpu_seconds
+        self.done = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        from tcjudge.engine.sandbox.cgroup import kill_members
+
+        while not self.done.wait(WATCH_EVERY):
+            used = self.cgroups.cpu_seconds(self.slot)
+            if used is not None and used > self.cpu_seconds:
+                os.write(1, f"\n(the compile's processes together used {used:.1f} s of CPU, more than the "
+                            f"{self.cpu_seconds:g} s they may use together)\n".encode())
+                kill_members(self.slot.dirs[0])
+                return
+
+    def close(self) -> None:
+        """Kill what is left in it (nothing, after a PID namespace's end), and remove it."""
+        from tcjudge.engine.sandbox.cgroup import kill_members
+
+        self.done.set()
+        for _ in range(100):
+            kill_members(self.slot.dirs[0])
+            if self.cgroups.remove(self.slot):
+                break
+            time.sleep(0.01)
+        self.cgroups.close()
+
+
+def _bounded(spec: dict) -> _Bounds | None:
+    """The compile's own cgroup (spec's "joins": its files the compiler writes itself into), or None
+    where there is none to make (no cgroup this user may write: the limits and the supervisor's kill
+    are then all there is)."""
+    from tcjudge.engine.sandbox.cgroup import PREFIX, Cgroups
+
+    try:
+        cgroups, _ = Cgroups.open(f"{PREFIX}{os.getpid()}-compile")
+        if cgroups is None:
+            return None
+        try:
+            slot = cgroups.create(spec["data"] + (HELPERS_MIB << 20), tasks=COMPILE_TASKS)
+        except OSError:
+            cgroups.close()
+            return None
+    except OSError:
+        return None
+    spec["joins"] = [os.fsdecode(path) for path in slot.tree_joins]
+    return _Bounds(cgroups, slot, spec["cpu"] * TOGETHER)
 
 
 def _start_compiler(spec: dict) -> int:
@@ -114,15 +183,15 @@ def _die_with_the_judge(judge: int | None) -> None:
         os.killpg(0, signal.SIGKILL)
 
 
-def _end_as(compiler: int) -> None:
-    """Wait for the compiler (reaping the helpers adopted meanwhile), then end with its status: a
-    signal that killed it kills this process too, so the judge reads what the compiler met."""
+def _wait_for(compiler: int) -> int:
+    """Wait for the compiler (reaping the helpers adopted meanwhile) and kill what it left: its wait
+    status, which this process ends with (_end_with), so the judge reads what the compiler met."""
     while True:
         pid, status = os.wait()
         if pid == compiler:
             break
     _kill_descendants()  # (what left the group: breaker 50c's `setsid sleep` outlived the compile)
-    _end_with(status)
+    return status
 
 
 def _end_with(status: int) -> None:
@@ -130,8 +199,9 @@ def _end_with(status: int) -> None:
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(number, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
+        if number not in (signal.SIGKILL, signal.SIGSTOP):  # (their handlers cannot be set: EINVAL, which was
+            signal.signal(number, signal.SIG_DFL)           # "cannot start the compiler" for a compiler killed)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
         os.kill(os.getpid(), number)
         os._exit(128 + number)  # (a signal whose default is not to end a process: never one that killed it)
     os._exit(os.waitstatus_to_exitcode(status))
@@ -182,8 +252,15 @@ def _reap() -> None:
 
 
 def _confine_and_exec(spec: dict) -> None:
-    """In the compiler's process: limits, Landlock, then exec the compiler."""
+    """In the compiler's process: its cgroup, limits, Landlock, then exec the compiler."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if spec.get("joins"):
+        from tcjudge.engine.sandbox.cgroup import Cgroups
+
+        try:
+            Cgroups.join(tuple(os.fsencode(path) for path in spec["joins"]))
+        except OSError:  # (a user namespace the kernel will not let move it: bounded as before, per process)
+            pass
     resource.setrlimit(resource.RLIMIT_CPU, (spec["cpu"], spec["cpu"] + 1))
     resource.setrlimit(resource.RLIMIT_DATA, (spec["data"], spec["data"]))
     resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))

@@ -135,8 +135,9 @@ class Cgroups:
             pass
         return cls(1, bases), ""
 
-    def create(self, memory_bytes: int) -> Slot:
-        """An empty cgroup with the limits of one test (in every hierarchy): a recycled one, or new."""
+    def create(self, memory_bytes: int, tasks: int = MAX_TASKS) -> Slot:
+        """An empty cgroup with the limits of one test (in every hierarchy): a recycled one, or new.
+        `tasks`: its pids.max, where it is made (a compile's: languages/compile_child.py)."""
         limit = memory_bytes + HEADROOM
         if self._free:
             slot = self._free.pop()
@@ -154,7 +155,7 @@ class Cgroups:
             for path in dict.fromkeys(paths.values()):
                 os.mkdir(path)
                 made.append(path)
-            _write(paths["pids"], "pids.max", MAX_TASKS)
+            _write(paths["pids"], "pids.max", tasks)
             self._set_memory(paths["memory"], limit)
         except OSError:
             for path in made:
