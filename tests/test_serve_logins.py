@@ -171,3 +171,34 @@ def test_http_basic_reads_a_username_as_the_form_does_and_keeps_nothing_of_a_ref
 
     assert sum(isinstance(outcome, auth.Busy) for outcome in asyncio.run(many())) == 4
     assert checker._checking == {}
+
+
+def test_an_address_past_its_free_failures_takes_one_turn_whatever_the_names(tmp_path, quick):
+    """Breaker 55a F2: guesses from one address, a random name each, each had a turn of its own and
+    waited its delay beside the others: 16 password checks a second from one address, and every other
+    login waited behind them on the two hashing threads (13-89 s). Past FREE_PER_ADDRESS failures, an
+    address's attempts take one turn: one check at a time, each after its delay."""
+    checker = auth.Auth(Site(tmp_path).store)
+    for number in range(auth.FREE_PER_ADDRESS):
+        assert asyncio.run(checker.check_password(f"nobody{number}", "guess", "10.0.0.9")) is None
+    checking, most, verify = [0], [0], checker._verify
+
+    def counted(*args):
+        checking[0] += 1
+        most[0] = max(most[0], checking[0])
+        try:
+            return verify(*args)
+        finally:
+            checking[0] -= 1
+
+    checker._verify = counted
+
+    async def flood():
+        return await asyncio.gather(*(checker.check_password(f"random{n}", "guess", "10.0.0.9")
+                                      for n in range(auth.WAITING_PER_TURN + 4)), return_exceptions=True)
+
+    outcomes = asyncio.run(flood())
+    assert most[0] == 1  # (before: 2, the hashing threads both on one address's guesses)
+    assert outcomes.count(None) == auth.WAITING_PER_TURN
+    assert sum(isinstance(outcome, auth.Busy) for outcome in outcomes) == 4  # the rest refused at once
+    assert asyncio.run(checker.check_password("red", "guess", "10.0.0.10")) is None  # another address: its own

@@ -13,7 +13,9 @@ bits: guessing them online is hopeless at any rate, so the throttle needs only t
 Attempts on one account from one address take their turns, one at a time, each waiting its delay
 once the attempt before it is decided (breaker 47c: 40 wrong passwords sent at once all waited the
 one delay read before any of them failed, 5-10 guesses a second); more than WAITING_PER_TURN waiting
-on one turn are refused at once (Busy: 429), not queued. A turn per account alone let a guesser
+on one turn are refused at once (Busy: 429), not queued. An address past FREE_PER_ADDRESS failures
+takes one turn for all its attempts, whatever the names they try (breaker 55a F2: a name per guess
+made a turn per guess, and one address had 16 checks a second). A turn per account alone let a guesser
 keep the owner out (breaker 52b: ten connections of wrong guesses kept the queue full, and the
 owner's right password was 429 for as long as they went on): another address has its own turn, and
 so does a browser that has logged into the account before, which holds a device cookie for it
@@ -172,6 +174,12 @@ class Auth:
                 past = max(past, len(recent) - free + 1)
         return 0.0 if past <= 0 else min(MOST_DELAY, FIRST_DELAY * 2 ** min(past - 1, 32))
 
+    def _recent(self, key: str) -> int:
+        """The failures counted on `key` in the window."""
+        with self._lock:
+            now = time.time()
+            return sum(now - t < WINDOW for t in self._failures.get(key, []))
+
     def _count(self, *keys: str) -> None:
         """An attempt's outcome: a failure on its account and address (or its device), a login on its account."""
         with self._lock:
@@ -215,7 +223,12 @@ class Auth:
         """The caller, or None for a wrong username or password; checked in its turn, after its delay.
         Busy where too many attempts wait their turn."""
         device = self.device(username, device_cookie)
-        async with self._turn(device or f"user:{username} addr:{address}"):
+        # an address past its free failures takes one turn for all its attempts, whatever the names
+        # (breaker 55a F2: guesses at a random name each from one address waited their delays side by
+        # side, 16 password checks a second, and every other login queued behind them for 13-89 s)
+        suspect = device is None and self._recent(f"addr:{address}") >= FREE_PER_ADDRESS
+        async with self._turn(f"addr:{address}") if suspect else contextlib.nullcontext(), \
+                self._turn(device or f"user:{username} addr:{address}"):
             await asyncio.sleep(self.delay(username, address, device))
             failed = (device,) if device else (f"user:{username}", f"addr:{address}")
             account = await anyio.to_thread.run_sync(self.store.account, username)
