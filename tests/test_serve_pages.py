@@ -136,6 +136,23 @@ def test_the_coach_has_a_teams_page_leading_to_each_teams_submissions(tmp_path):
     assert f'id="s{right}"' in mine and f'id="s{wrong}"' not in mine
 
 
+def test_the_coachs_open_scoreboard_is_told_when_finalize_comes_with_the_last_judgement(tmp_path):
+    """Breaker 55b F5: the last judgement (a WA after the team's AC: the board unchanged) left the open
+    coach's scoreboard without "Finalize…" until a reload: its stream said nothing, the board's digest
+    being the same. The coach's digest now follows what its actions depend on."""
+    import time as clock
+
+    site = Site(tmp_path, start=ENDED)
+    right = site.store.add_submission(site.team("red"), "adder", "python3", "a.py", b"x", False, 60000)
+    site.store.record_judgement(right, clock.time(), "AC", None, 1.0, "", [])
+    late = site.store.add_submission(site.team("red"), "adder", "python3", "a.py", b"x", False, 120000)
+    waiting = site.serve.board_digest(True), site.serve.board_digest(False)
+    site.store.record_judgement(late, clock.time(), "WA", None, 1.0, "", [])
+    site.grader.version += 1  # (as grading it moves it)
+    assert site.serve.board_digest(False) == waiting[1]  # the teams' board: unchanged
+    assert site.serve.board_digest(True) != waiting[0]  # (before: the same, and no "Finalize…" until a reload)
+
+
 def test_the_tests_column_tells_a_team_no_failing_tests_number_unless_the_contest_shows_it(tmp_path):
     (tmp_path / "hidden").mkdir()
     (tmp_path / "shown").mkdir()
@@ -229,6 +246,25 @@ def test_clarifications_are_threads_with_unread_badges_and_a_broadcast_answer_qu
     assert page.index("Your question") < page.index("May values be empty?") < page.index("Answer to every team")
     assert "A question:" not in page
     assert coach.post("/clarifications", data={"csrf": token, "text": "?", "reply_to": "99"}).status_code == 400
+
+
+def test_the_coachs_answer_forms_name_their_question_and_the_pages_say_what_they_mean(tmp_path):
+    """Breaker 55b: three answer boxes named "Answer the question from team001" and five "Answer"
+    buttons (F6); a question sent before the start said "minute -3" (F10); a refused file listed
+    language ids where the page says names (F10); a scoreboard column cut its problem's name, with no
+    title (F8)."""
+    site = Site(tmp_path)
+    first = site.store.add_clarification(site.team("red"), None, None, None, "Before?", -180_000)
+    second = site.store.add_clarification(site.team("red"), None, None, None, "During?", 60_000)
+    page = site.client("coach").get("/clarifications").text
+    for number in (first, second):
+        assert f'>Answer question {number}, from <bdi class="team">Red</bdi></label>' in page
+        assert f'aria-label="Answer question {number}">Answer</button>' in page
+        assert f"Question {number} from <bdi>Red</bdi>" in page
+    assert "before the start" in page and "minute -" not in page and "minute 1" in page
+    refused = submit(site.client("red"), ACCEPTED, name="adder.txt").text
+    assert "Python 3: .py" in refused and "(python3" not in refused
+    assert 'title="A: Adder"' in site.client("red").get("/scoreboard").text
 
 
 

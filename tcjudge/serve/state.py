@@ -126,6 +126,8 @@ class Serve:
         if self._boards.get(coach, (None,))[0] != version:
             board = standings(self.store, self.contest, self.clock, self.shown_problems(coach), coach)
             board.pop("time")
+            if coach:  # (the coach's actions it offers: finalize once the last judgement came, breaker 55b F5)
+                board["actions"] = [self.clock.ended, self.clock.finalized, bool(self.store.queued())]
             shown = json.dumps(board, sort_keys=True).encode()
             self._boards[coach] = (version, hashlib.sha256(shown).hexdigest()[:16])
         return self._boards[coach][1]
@@ -141,7 +143,7 @@ class Serve:
                                    "COALESCE(SUM(LENGTH(name)), 0) AS letters FROM teams")
             teams = (found["n"], found["newest"], found["letters"])
             self._teams = (time.monotonic(), teams)
-        return self.grader.version, self.clock.started, teams
+        return self.grader.version, self.clock.started, self.clock.ended, teams
 
     def submit(self, caller: Caller, problem: str, filename: str, data: bytes, zipped: bool) -> int:
         """Store a team's submission (committed before the answer) and wake the grader; JudgeInputError
@@ -167,8 +169,9 @@ class Serve:
             filename = safe_name(filename)
             language = {language_of_name(filename, self.contest.languages)} - {None}
             if not language:
-                raise JudgeInputError(f"{filename}: not a file of the contest's languages "
-                                      f"({', '.join(self.contest.languages)})")
+                raise JudgeInputError(f"{filename}: not a file of the contest's languages ("
+                                      + ", ".join(f"{LANGUAGE_NAMES[lid]}: {' '.join(LANGUAGE_IDS[lid])}"
+                                                  for lid in self.contest.languages) + ")")
         if zipped and len(names) > 1 and not self.problems[problem].kind.program:
             raise JudgeInputError(f"{problem} takes one file (a class), not several")
         language_id = next(iter(language))
