@@ -42,8 +42,8 @@ def test_a_latex_statement_reads_as_its_pdf_does():
     text = re.sub(r"<math.*?</math>", "[math]", html, flags=re.DOTALL)
     assert "Max lives in Berlin" in text and "Max at a desk" in text  # (before: "lives in  and")
     assert "\\" not in text and "0.31" not in text and "prompt" not in text and "-0.5cm" not in text
-    assert '<figure class="illustration"><figcaption>Max at a desk, <a href="https://example.com/a%20b">Some ' \
-           'Author</a></figcaption></figure>' in html
+    assert '<figure class="illustration"><figcaption>Figure 1: Max at a desk, <a href="https://example.com/a%20b">' \
+           'Some Author</a></figcaption></figure>' in html
     assert "<em>Dungeons &amp; Dragons</em> at 50% of the time \u2013 or \u2018sometimes\u2019." in text
     assert "\u201chello\u201d in <code>main.cpp</code>" in text
     assert text.index("<h2>Input</h2>") < text.index("<ul>") < text.index("<h2>Output</h2>")
@@ -53,6 +53,16 @@ def test_a_latex_statement_reads_as_its_pdf_does():
     assert "<mn>10</mn>" in bound and "<mn>5</mn>" in bound and "maxn" not in bound
     pair = re.findall(r"<math.*?</math>", html, flags=re.DOTALL)[0]
     assert "<mi>a</mi>" in pair and "<mi>b</mi>" in pair and "pair" not in pair
+
+
+def test_a_reference_to_a_figure_is_its_number():
+    """Breaker 55b F4: `Figure~\\ref{fig:bricks}` read "Figure ." (a \\ref was dropped). Figures and
+    \\illustrations are numbered in order, as LaTeX numbers them, and their captions say it; a \\ref to
+    any other label is left out, as before."""
+    html = latex_html("As in Figure~\\ref{fig:b}, not \\ref{eq:x}.\n\\illustration{0.3}{a.pdf}{First}\n"
+                      "\\begin{figure}\\caption{Bricks}\\label{fig:b}\\end{figure}", math)
+    assert re.search(r"As in Figure\s2, not \.", html), html  # (before: "As in Figure , not .")
+    assert "<figcaption>Figure 1: First</figcaption>" in html and "<figcaption>Figure 2: Bricks</figcaption>" in html
 
 
 def test_a_macro_that_uses_itself_stops():

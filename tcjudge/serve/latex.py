@@ -13,6 +13,7 @@ run-on text in one paragraph.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Callable
 
@@ -111,6 +112,8 @@ def latex_html(text: str, math: Callable[[str, bool], str]) -> str:
     text = expand_macros(text)
     for environment in DROPPED_ENVIRONMENTS:
         text = re.sub(rf"\\begin\{{{environment}\}}.*?\\end\{{{environment}\}}", "", text, flags=re.DOTALL)
+    text = _numbered_references(text)
+    figures = itertools.count(1)  # (numbered as _numbered_references numbers them)
     html, paragraph, lists = [], [], []  # lists: each open list's tag and whether an item of it is open
 
     def flush() -> None:
@@ -139,7 +142,7 @@ def latex_html(text: str, math: Callable[[str, bool], str]) -> str:
             close = text.find("\\end{figure}", at)
             close = close if close >= 0 else len(text)
             caption = re.search(r"\\caption\b", text[at:close])
-            html.append(_figure(group(text[at:close], caption.end())[0] if caption else "", math))
+            html.append(_figure(group(text[at:close], caption.end())[0] if caption else "", math, next(figures)))
             at = close + len("\\end{figure}")
         elif token.startswith("\\item"):
             if lists:
@@ -149,7 +152,7 @@ def latex_html(text: str, math: Callable[[str, bool], str]) -> str:
             _, end = group(text, at)
             _, end = group(text, end)
             caption, at = group(text, end)
-            html.append(_figure(caption, math))
+            html.append(_figure(caption, math, next(figures)))
         elif token.startswith("\\") and "section" in token:
             title, at = group(text, at)
             level = 2 + token.count("sub")
@@ -162,9 +165,22 @@ def latex_html(text: str, math: Callable[[str, bool], str]) -> str:
     return "\n".join(html)
 
 
-def _figure(caption: str, math) -> str:
+def _numbered_references(text: str) -> str:
+    """Each \\ref{label} of a figure's \\label (figures and \\illustrations numbered in order, as LaTeX
+    numbers them) written as its number; any other, as LaTeX's "??" would be, left out (breaker 55b F4:
+    "as shown in Figure ." for `Figure~\\ref{fig:bricks}`)."""
+    numbers, count = {}, 0
+    for found in re.finditer(r"\\begin\{figure\}(.*?)\\end\{figure\}|\\illustration\b", text, flags=re.DOTALL):
+        count += 1
+        for label in re.findall(r"\\label\{([^}]*)\}", found.group(1) or ""):
+            numbers[label] = str(count)
+    return re.sub(r"\\(?:auto|c|C)?ref\{([^}]*)\}", lambda found: numbers.get(found.group(1), ""), text)
+
+
+def _figure(caption: str, math, number: int) -> str:
     shown = _inline(caption, math).strip()
-    return f'<figure class="illustration"><figcaption>{shown or "(an illustration)"}</figcaption></figure>'
+    return (f'<figure class="illustration"><figcaption>Figure {number}: {shown or "(an illustration)"}</figcaption>'
+            f'</figure>')
 
 
 def _inline(text: str, math) -> str:
