@@ -210,6 +210,33 @@ def test_ctrl_c_during_a_grading_leaves_it_queued_and_the_restart_judges_it(serv
     assert all(verdicts == ["TLE"] for verdicts in server.judged().values()), server.judged()
 
 
+def test_ctrl_c_with_api_feeds_open_ends_them_without_a_traceback(server):
+    """Breaker 55a F3: Ctrl-C with 8 API event feeds open: uvicorn cancelled each past its graceful
+    shutdown, one traceback each (390 lines). The server now ends every open stream as it stops."""
+    import threading
+
+    server.start()
+    opened = threading.Barrier(5)
+
+    def hold() -> None:
+        try:
+            with httpx.stream("GET", f"{server.url}/api/contests/burst/event-feed", auth=("red", server.passwords["red"]),
+                              timeout=30) as feed:
+                opened.wait(timeout=30)
+                for _ in feed.iter_raw():
+                    pass
+        except (httpx.HTTPError, threading.BrokenBarrierError):
+            pass
+
+    holders = [threading.Thread(target=hold, daemon=True) for _ in range(4)]
+    for holder in holders:
+        holder.start()
+    opened.wait(timeout=30)
+    server.kill(signal.SIGINT)
+    log = server.log.read_text()
+    assert "Traceback" not in log and "Exception in ASGI application" not in log, log  # (before: one per feed)
+
+
 def test_a_client_that_goes_away_mid_upload_leaves_no_row_and_no_traceback(server):
     server.start()
     body = json.dumps({"problem_id": "adder", "language_id": "python3",

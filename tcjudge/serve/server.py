@@ -395,7 +395,7 @@ def serve(options) -> int:
     server = uvicorn.Server(uvicorn_config(options, app, connections))
     threading.Thread(target=_say_where, args=(server, store), name="judge-serve-address", daemon=True).start()
     try:
-        asyncio.run(_serving(server, connections))
+        asyncio.run(_serving(server, connections, state.auth))
     finally:
         grader.stop()
         store.close()
@@ -419,10 +419,24 @@ def uvicorn_config(options, app, connections: Connections):
     return config
 
 
-async def _serving(server, connections: Connections) -> None:
-    """uvicorn's Server.run, with the loop's errors handled by Connections.loop_error."""
+async def _serving(server, connections: Connections, auth=None) -> None:
+    """uvicorn's Server.run, with the loop's errors handled by Connections.loop_error; once it is asked
+    to stop, every open event stream (`auth`'s: the pages' and the API's feeds) ends at its next look,
+    within the graceful shutdown (breaker 55a F3: each open API feed was cancelled past it, a
+    traceback each in the log; the pages' streams end by themselves)."""
     asyncio.get_running_loop().set_exception_handler(connections.loop_error)
-    await server.serve()
+
+    async def end_streams_at_exit() -> None:
+        while not server.should_exit:
+            await asyncio.sleep(0.1)
+        auth.end_streams(lambda stream: True)
+
+    watcher = asyncio.create_task(end_streams_at_exit()) if auth is not None else None
+    try:
+        await server.serve()
+    finally:
+        if watcher is not None:
+            watcher.cancel()
 
 
 def _say_where(server, store) -> None:
