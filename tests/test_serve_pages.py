@@ -153,6 +153,29 @@ def test_the_coachs_open_scoreboard_is_told_when_finalize_comes_with_the_last_ju
     assert site.serve.board_digest(True) != waiting[0]  # (before: the same, and no "Finalize…" until a reload)
 
 
+def test_a_rejudge_says_so_lists_every_judgement_for_the_coach_and_the_final_board_shows_medals(tmp_path):
+    """Breaker 55b F9: after a rejudge, ?rejudged=2 said nothing, the coach's submission page showed its
+    latest judgement alone, and the medals were only in the exports (DOMjudge shows all three)."""
+    import time as clock
+
+    site = Site(tmp_path, start=ENDED, extra="medals: {gold: 1, silver: 0, bronze: 1}\n")
+    right = site.store.add_submission(site.team("red"), "adder", "python3", "a.py", b"x", False, 60000)
+    site.store.record_judgement(right, clock.time(), "WA", None, 1.0, "", [])
+    site.store.requeue("id = ?", right)
+    site.store.record_judgement(right, clock.time(), "AC", None, 1.0, "", [])
+    coach = site.client("coach")
+    page = coach.get(f"/submissions/{right}?rejudged=1").text
+    assert "1 submission(s) sent to be judged again" in page
+    history = page[page.index('id="history"'):page.index("</table>", page.index('id="history"'))]
+    assert history.index("WA") < history.index("no (rejudged)") < history.index("AC") < history.index("yes")
+    assert "sent to be judged again" in coach.get("/submissions?rejudged=2").text
+    assert 'id="history"' not in site.client("red").get(f"/submissions/{right}?rejudged=1").text  # (the coach's)
+    assert "medal" not in site.client("red").get("/scoreboard").text  # not final yet
+    site.serve.clock.finalize()
+    board = site.client("blue").get("/scoreboard").text
+    assert '<bdi>Red</bdi> <span class="medal gold">gold medal</span>' in board and "bronze medal" not in board
+
+
 def test_the_tests_column_tells_a_team_no_failing_tests_number_unless_the_contest_shows_it(tmp_path):
     (tmp_path / "hidden").mkdir()
     (tmp_path / "shown").mkdir()

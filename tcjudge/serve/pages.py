@@ -28,8 +28,8 @@ from .state import (FORM_LIMITS, TooMany, caller_of, cookie_name, disk_full, for
                     static_file, with_form)
 from .store import DiskFull
 from .statements import samples, samples_zip, signatures, statement_html
-from .views import (VERDICT_WORDS, clarification_threads, judgement_view, offered, own_rows, source_text, submission_view,
-                    visible)
+from .views import (VERDICT_WORDS, clarification_threads, judgement_history, judgement_view, offered, own_rows,
+                    source_text, submission_view, visible)
 
 STREAMED = 100  # the newest submissions an event stream sends
 
@@ -165,7 +165,16 @@ def submissions(request: Request):
             raise HTTPException(404, "no such team")
     views = [submission_view(serve, row, caller, judgement) | {"team": row["team"]}
              for row, judgement in own_rows(serve, caller, team=team["id"] if team else None)]
-    return serve.page(request, "submissions.html", submissions=views, verdict_words=VERDICT_WORDS, team=team)
+    return serve.page(request, "submissions.html", submissions=views, verdict_words=VERDICT_WORDS, team=team,
+                      notice=rejudged_notice(request))
+
+
+def rejudged_notice(request: Request) -> str:
+    """What a rejudge's redirect (?rejudged=N) says on the page it lands on (breaker 55b F9: nothing)."""
+    count = request.query_params.get("rejudged", "")
+    if not count.isascii() or not count.isdigit() or len(count) > 9:
+        return ""
+    return f"{int(count)} submission(s) sent to be judged again: each keeps its verdict until its new one is written."
 
 
 def submission(request: Request):
@@ -173,6 +182,8 @@ def submission(request: Request):
     caller = need_caller(request)
     row = visible(serve, caller, request.path_params["number"])
     return serve.page(request, "submission.html", s=submission_view(serve, row, caller), verdict_words=VERDICT_WORDS,
+                      notice=rejudged_notice(request) if caller.coach else "",
+                      history=judgement_history(serve, row["id"]) if caller.coach else [],
                       judged=judgement_view(serve, row, caller), source=source_text(row),
                       team=serve.store.row("SELECT name FROM teams WHERE id = ?", row["team_id"])["name"])
 
@@ -246,7 +257,14 @@ def scoreboard(request: Request):
     serve = serve_of(request)
     caller = need_caller(request)
     board = standings(serve.store, serve.contest, serve.clock, serve.shown_problems(caller.coach), caller.coach)
-    return serve.page(request, "scoreboard.html", board=board, offered=offered(serve) if caller.coach else None)
+    medals = {}  # the final board's medals, as its awards say them (breaker 55b F9: only in the exports)
+    if serve.clock.finalized and serve.contest.medals:
+        from .exports import awards
+
+        medals = {int(team): award["id"].removesuffix("-medal") for award in awards(serve)
+                  if award["id"].endswith("-medal") for team in award["team_ids"]}
+    return serve.page(request, "scoreboard.html", board=board, offered=offered(serve) if caller.coach else None,
+                      medals=medals)
 
 
 TEXT_CHARS = 4000  # a clarification's characters at most (its form counts them; a maxlength cut a paste silently)

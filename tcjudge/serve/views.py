@@ -121,6 +121,15 @@ LISTED = ("s.id, s.team_id, s.problem, s.language, s.filename, s.contest_ms, s.s
           "j.verdict, j.score, j.max_cpu_ms, j.message, j.tests")
 
 
+def judgement_history(serve: Serve, number: int) -> list[dict]:
+    """Every judgement of a submission, oldest first, for the coach (DOMjudge's jury lists every judging:
+    breaker 55b F9 saw the latest alone after a rejudge): its verdict, when it ended, whether it counts."""
+    return [{"id": row["id"], "verdict": row["verdict"] + ("" if row["score"] is None else f" {row['score']:g}"),
+             "ended_ms": int(row["ended"] * 1000), "valid": bool(row["valid"])}
+            for row in serve.store.rows("SELECT id, verdict, score, ended, valid FROM judgements WHERE submission_id = ? "
+                                        "ORDER BY id", number)]
+
+
 def own_rows(serve: Serve, caller: Caller, limit: int = -1, team: int | None = None) -> list[tuple]:
     """(submission, its valid judgement or None) of the caller's team (a coach: all, or `team`'s),
     newest first, in one query (no source read)."""
