@@ -394,6 +394,11 @@ def test_clics_post_submission_with_basic_auth(tmp_path):
     assert response.json()["team_id"] == str(site.team("red"))
     assert api.post(url, json=body | {"language_id": "cpp"}, auth=("red", site.passwords["red"])).status_code == 400
     assert api.post(url, json=body, auth=("coach", site.passwords["coach"])).status_code == 403
+    red = ("red", site.passwords["red"])  # breaker 55a: another team's id, or a time, was taken silently
+    for given in ({"team_id": str(site.team("blue"))}, {"time": "2026-01-01T00:00:00Z"}, {"contest_time": "0:00:00"}):
+        refused = api.post(url, json=body | given, auth=red)
+        assert refused.status_code == 400 and ("team_id" in refused.text or "no time" in refused.text), refused.text
+    assert api.post(url, json=body | {"team_id": str(site.team("red"))}, auth=red).status_code == 200  # its own
     site.grader.grade(number)
     judgements = api.get(f"/api/contests/{site.contest.id}/judgements", auth=("red", site.passwords["red"])).json()
     assert [(j["submission_id"], j["judgement_type_id"]) for j in judgements] == [(str(number), "AC")]

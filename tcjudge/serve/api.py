@@ -361,6 +361,12 @@ async def post_submission(request: Request):
         files = data["files"]
         if "id" in data or not isinstance(files, list) or len(files) != 1:
             raise ValueError("a team gives no id, and one files item")
+        # (a team submits as itself, at the server's time: breaker 55a took another team_id, and a time,
+        # silently, where the spec fails a request with a property not acceptable)
+        if "time" in data or "contest_time" in data:
+            raise ValueError("a team gives no time: the server's is the submission's")
+        if "team_id" in data and str(data["team_id"]) != str(caller.team_id):
+            raise ValueError(f"team_id {str(data['team_id'])[:20]!r} is not the caller's team")
         archive = base64.b64decode(files[0]["data"], validate=True)
     except (ValueError, KeyError, TypeError, binascii.Error, RecursionError) as err:  # (JSON nested too deep)
         raise HTTPException(400, f"expected {{problem_id, language_id, files: [{{data: base64 zip}}]}}: {err}") from None
