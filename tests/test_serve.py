@@ -115,6 +115,38 @@ def test_judge_accounts_reads_a_teams_csv(tmp_path):
     assert [(r["team"], r["username"]) for r in rows] == [("The Reds", "reds"), ("The Blues", "team002")]
 
 
+def test_a_late_team_without_a_username_takes_no_other_teams_account(tmp_path, capsys):
+    """Breaker 55d F1: a late team's file of one row (no username) made it team001, which took the first
+    team's account (its sessions ended, it left every scoreboard, its first solve went to another). A
+    team given no username keeps its own account's, else gets the first free teamNNN; a username that
+    is another team's (or the coach's) is refused, naming it."""
+    contest = tmp_path / "practice.yaml"
+    contest.write_text(MINIMAL)
+    store = tmp_path / "s.sqlite"
+    assert main(["accounts", str(contest), "--count", "2", "--out", str(tmp_path / "first"), "--store", str(store)]) == 0
+    late = tmp_path / "late.csv"
+    late.write_text("team\nNewcomers\n")
+
+    def accounts_of(folder: str) -> list[tuple[str, str]]:
+        return [(r["team"], r["username"]) for r in csv.DictReader((tmp_path / folder / "accounts.csv").open())]
+
+    assert main(["accounts", str(contest), "--teams", str(late), "--out", str(tmp_path / "late"), "--store", str(store)]) == 0
+    assert accounts_of("late") == [("Newcomers", "team003")]  # (before: team001, the first team's)
+    assert main(["accounts", str(contest), "--teams", str(late), "--out", str(tmp_path / "again"), "--store", str(store)]) == 0
+    assert accounts_of("again") == [("Newcomers", "team003")]  # its own account, a new password
+    assert main(["accounts", str(contest), "--count", "4", "--out", str(tmp_path / "more"), "--store", str(store)]) == 0
+    assert accounts_of("more")[:2] == [("team001", "team001"), ("team002", "team002")]
+    with sqlite3.connect(store) as db:  # (teams team003 and team004 take the next free usernames)
+        owners = dict(db.execute("SELECT a.username, t.name FROM accounts a JOIN teams t ON t.id = a.team_id"))
+    assert owners == {"team001": "team001", "team002": "team002", "team003": "Newcomers", "team004": "team003",
+                      "team005": "team004"}
+    capsys.readouterr()
+    taken = tmp_path / "taken.csv"
+    taken.write_text("team,username\nThieves,team001\n")
+    assert main(["accounts", str(contest), "--teams", str(taken), "--out", str(tmp_path / "no"), "--store", str(store)]) == 2
+    assert "username 'team001' is the account of 'team001'" in capsys.readouterr().err
+
+
 def test_judge_accounts_adding_a_team_leaves_the_coachs_password_alone(tmp_path, capsys):
     """Breaker 54b F5: adding one late team gave the coach a new password (coach.csv stale, the coach's
     open page logged out). Only the first run, or --coach, makes the coach's password."""

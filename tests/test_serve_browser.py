@@ -665,3 +665,20 @@ def test_pages_open_before_the_start_show_the_problems_once_it_comes(browser, se
     assert "not started" not in listed.locator("main").inner_text()
     assert all(page.evaluate("window.notReloaded") for page in (listed, form))
     checked(form)
+
+
+def test_a_page_whose_session_ended_says_logged_out_not_no_connection(browser, server):
+    """Breaker 55d F2: a new password for the team (`judge accounts`) ended its session, and its open
+    page said "No connection to the judge ... Trying again" with the server up."""
+    from tcjudge.serve.accounts import make_accounts
+    from tcjudge.serve.store import Store
+
+    board = log_in(browser.new_context(bypass_csp=True), server, "red", check=False)
+    board.get_by_role("link", name="Scoreboard").click()
+    store = Store(server.store_path)
+    make_accounts(store, [("Red", "red")], coach=False)  # a new password: its sessions end
+    store.close()
+    alert = board.get_by_role("alert").filter(has_text="You are logged out")
+    alert.wait_for(timeout=60000)  # (before: "No connection to the judge")
+    assert "No connection" not in alert.inner_text()
+    checked(board)

@@ -147,8 +147,15 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
     lookalikes([row["name"] for row in store.rows("SELECT name FROM teams ORDER BY id")] + [team for team, _ in teams])
     ph = hasher()
     made = []
+    owners = {row["username"]: row["team"] for row in store.rows(  # username -> its team's name ('' for the coach)
+        "SELECT a.username, COALESCE(t.name, '') AS team FROM accounts a LEFT JOIN teams t ON t.id = a.team_id")}
     for number, (team, username) in enumerate(teams, 1):
-        username = username or f"team{number:03}"
+        username = username or _username_of(owners, team, number)
+        if owners.get(username, team) != team:  # (breaker 55d: an account moved to another team, silently)
+            raise JudgeInputError(f"username {username!r} is the account of "
+                                  f"{'the coach' if not owners[username] else repr(owners[username])}: give team "
+                                  f"{team!r} another, or none")
+        owners[username] = team
         password = new_password()
         store.put_account(username, team, "team", ph.hash(password))
         made.append((team, username, password))
@@ -157,6 +164,18 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
         store.put_account("coach", None, "coach", ph.hash(password))
         made.append(("", "coach", password))
     return made
+
+
+def _username_of(owners: dict[str, str], team: str, number: int) -> str:
+    """A team given no username: the one its account has, else the first `teamNNN` from its row's number on
+    that no account has. Breaker 55d: a late team's file of one row made it team001, which took the
+    first team's account (its sessions ended, it left every scoreboard, its first solve went to another)."""
+    own = sorted(name for name, owner in owners.items() if owner == team)
+    if own:
+        return own[0]
+    while f"team{number:03}" in owners:
+        number += 1
+    return f"team{number:03}"
 
 
 def write_accounts(out: Path, contest, accounts: list[tuple[str, str, str]], url: str) -> list[Path]:

@@ -299,11 +299,28 @@
       timer = setTimeout(function () {
         timer = null;
         if (source.readyState === EventSource.OPEN) return;
-        var note = document.createElement("p");
-        note.id = "lost";
-        note.setAttribute("role", "alert");
-        note.textContent = "No connection to the judge: this page is not being updated. Trying again…";
-        document.body.insertBefore(note, document.body.firstChild);
+        // the server up and this page's session over (logged out, a new password): said so, not "no
+        // connection" (breaker 55d F2); a page's GET sends a caller with no session to the login page
+        fetch(location.pathname, {credentials: "same-origin", redirect: "manual"}).then(function (answer) {
+          return answer.type === "opaqueredirect" || answer.status === 401 || answer.status === 403 ?
+            "You are logged out (your session ended): log in again to see this page updated." :
+            "Live updates stopped: reload the page to see it updated.";
+        }, function () {
+          return "No connection to the judge: this page is not being updated. Trying again…";
+        }).then(function (text) {
+          if (source.readyState === EventSource.OPEN || document.getElementById("lost")) return;
+          var note = document.createElement("p");
+          note.id = "lost";
+          note.setAttribute("role", "alert");
+          note.textContent = text;
+          if (/logged out/.test(text)) {
+            var link = document.createElement("a");
+            link.href = "/login";
+            link.textContent = " Log in";
+            note.appendChild(link);
+          }
+          document.body.insertBefore(note, document.body.firstChild);
+        });
       }, LOST_AFTER);
     });
   }
