@@ -150,12 +150,13 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
     owners = {row["username"]: row["team"] for row in store.rows(  # username -> its team's name ('' for the coach)
         "SELECT a.username, COALESCE(t.name, '') AS team FROM accounts a LEFT JOIN teams t ON t.id = a.team_id")}
     for number, (team, username) in enumerate(teams, 1):
-        username = username or _username_of(owners, team, number)
-        if owners.get(username, team) != team:  # (breaker 55d: an account moved to another team, silently)
+        stored = store.stored_name(team)
+        username = username or _username_of(owners, stored, number)
+        if owners.get(username, stored) != stored:  # (breaker 55d: an account moved to another team, silently)
             raise JudgeInputError(f"username {username!r} is the account of "
                                   f"{'the coach' if not owners[username] else repr(owners[username])}: give team "
                                   f"{team!r} another, or none")
-        owners[username] = team
+        owners[username] = stored
         password = new_password()
         store.put_account(username, team, "team", ph.hash(password))
         made.append((team, username, password))

@@ -186,6 +186,11 @@ class Store:
             add_event(db, "teams", str(number), team_json({"id": number, "name": name}))  # first announce, after contest)
         return number
 
+    @staticmethod
+    def stored_name(name: str) -> str:
+        """A team's name as the store keeps it (tamed)."""
+        return tamed(name)
+
     def has_team(self, name: str) -> bool:
         """Whether a team of this name is stored (as team_id would store it)."""
         return self.row("SELECT 1 FROM teams WHERE name = ?", tamed(name)) is not None
