@@ -252,6 +252,29 @@ def test_a_feed_that_builds_apart_hands_out_a_run_once_a_builder_built_it():
         workers.close()
 
 
+def test_a_python_submission_is_built_while_every_builder_compiles_another_teams():
+    """Breaker 55c F1: four teams' compiles, each just under its bounds (120 s), held every builder, and
+    another team's trivial Python submission waited 75-120 s for one. The light builder takes only the
+    runs whose build takes a moment (Python's), so one is always there for them."""
+    feed = Feed(builds_apart=True)
+    try:
+        slow = [handed_in(feed, f"slow{n}.cpp", team, 1) for n, team in enumerate(("red", "green", "blue", "gold"))]
+        with ThreadPoolExecutor(4) as builders:
+            taken = [builders.submit(feed.take_build).result() for _ in slow]
+            assert sorted(map(id, taken)) == sorted(map(id, slow))  # all of them compiling
+        quick = handed_in(feed, "quick.py", "white", 1)
+        handed_in(feed, "later.cpp", "black", 1)
+        with ThreadPoolExecutor(1) as light:
+            assert light.submit(feed.take_build, True).result() is quick  # (before: no builder free)
+            waiting = light.submit(feed.take_build, True)
+            time.sleep(0.3)
+            assert not waiting.done()  # never a compile: later.cpp waits for a general builder
+            feed.close()
+            assert waiting.result() is None
+    finally:
+        feed.close()
+
+
 def test_a_trivial_ac_is_judged_while_two_other_teams_looping_submissions_are_graded(tmp_path):
     """Breaker 54a, end to end at -j 2: red's and green's looping submissions (every test run: ioi) on
     both workers, and blue's trivial one is judged, and in blue's feed, while both are still graded."""

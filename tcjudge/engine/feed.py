@@ -85,6 +85,16 @@ TURN_SECONDS = 3.0
 HALF_LIFE_SECONDS = 60.0
 
 
+def _light_build(run: SolutionRun) -> bool:
+    """Whether a run's build takes a moment (its language's `light_build`)."""
+    from .. import languages
+
+    try:
+        return languages.for_path(run.solution).light_build
+    except Exception:  # noqa: BLE001 - (a name of no language: its build says so, on a builder)
+        return False
+
+
 class FeedClosed(Exception):
     """The feed closed (the server stops) before a run handed in was graded."""
 
@@ -101,6 +111,7 @@ class _Entry:
         self.error: BaseException | None = None  # raised by its on_test: its grade() raises it
         self.ready = True  # its program is built (a feed that builds apart: once a builder has built it)
         self.building = False
+        self.light = False  # its build takes a moment (Python's): the light builder takes it too
 
     @property
     def left(self) -> int:
@@ -155,6 +166,7 @@ class Feed:
             entries = [_Entry(run, share, on_test, next(self._order)) for run in runs]
             for entry in entries:
                 entry.ready = not self.builds_apart
+                entry.light = self.builds_apart and _light_build(entry.run)
             self._entries.update((id(entry.run), entry) for entry in entries)
             self._changed.notify_all()
             while not self._closed and any(entry.reported < len(entry.run.tests) for entry in entries):
@@ -183,12 +195,15 @@ class Feed:
                     return None
                 self._changed.wait()
 
-    def take_build(self) -> SolutionRun | None:
+    def take_build(self, light_only: bool = False) -> SolutionRun | None:
         """A builder thread's next run to build (the team served longest ago first, then the oldest),
-        waiting for one; None once the feed closes."""
+        waiting for one; None once the feed closes. `light_only`: the light builder's, a run whose build
+        takes a moment (a Python submission waited 75-120 s for a builder while four teams' compiles,
+        each just under its bounds, held all of them: breaker 55c F1)."""
         with self._changed:
             while not self._closed:
-                unbuilt = [entry for entry in self._entries.values() if not entry.ready and not entry.building]
+                unbuilt = [entry for entry in self._entries.values() if not entry.ready and not entry.building
+                           and (entry.light or not light_only)]
                 if unbuilt:
                     entry = min(unbuilt, key=lambda entry: (self._served.get(entry.share, -1), entry.order))
                     entry.building = True

@@ -181,12 +181,13 @@ class Pool:
         until the feed closes. More than the workers: a compile is not cut short, and a team whose compile
         burns its 30 s of CPU holds a builder that long (one each: a team has one submission graded at a
         time), so N such teams leave the other N builders to everyone else; not one per submission graded,
-        as each compile may take its 2 GiB (CompileLimits)."""
+        as each compile may take its 2 GiB (CompileLimits). One more, the light builder, builds only the
+        runs whose build takes a moment (Python's): those never wait for a compile to end."""
         if not getattr(jobs, "builds_apart", False):
             return []
 
-        def build() -> None:
-            while (run := jobs.take_build()) is not None:
+        def build(light_only: bool) -> None:
+            while (run := jobs.take_build(light_only)) is not None:
                 try:
                     with run.lock:
                         if not run.built and run.load_outcome is None:
@@ -194,8 +195,9 @@ class Pool:
                 finally:
                     jobs.built(run)
 
-        return [threading.Thread(target=build, name="feed builder", daemon=True)
-                for _ in range(FEED_BUILDERS_PER_WORKER * count)]
+        return [threading.Thread(target=build, args=(False,), name="feed builder", daemon=True)
+                for _ in range(FEED_BUILDERS_PER_WORKER * count)] + [
+            threading.Thread(target=build, args=(True,), name="feed light builder", daemon=True)]
 
     def _callback(self, function: Callable, *args) -> None:
         """Call a progress callback under the lock; its failure stops the grading (not only the

@@ -60,6 +60,7 @@ class Language:
     install_hint = ""  # how to get the missing compiler
     kattis_code = ""  # its code in the Kattis languages table: a package's include/<code>/ is given to it
     entry_marker: re.Pattern | None = None  # what marks a program's entry file in a folder of several
+    light_build = False  # its build, if any, takes a moment: judge serve's light builder takes it (engine/feed.py)
 
     @property
     def source_extensions(self) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ class Python(Language):
               "(interpreter profile: no execve); a Kattis package's Python 3 runs on PyPy 3 where it is installed")
 
     kattis_code = "python3"
+    light_build = True  # (none for CPython; a package's PyPy build is a byte-compile)
     entry_marker = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.MULTILINE)
 
     def dialect(self, path: Path) -> Language:
