@@ -46,33 +46,33 @@ COMPILE_TASKS, HELPERS_MIB, TOGETHER, WATCH_EVERY = 128, 512, 1.5, 0.25
 
 class _Bounds:
     """The compile's cgroup, its CPU watched from a thread of the supervisor: past the processes' CPU
-    together, every one of them is killed (the compiler's SIGKILL: the judge's CE at its limits)."""
+    together, every one of them is killed (the compiler's SIGKILL: the judge's CE at its limits). The
+    thread starts before the namespaces (a process that unshared its PID namespace can start none) and
+    imports nothing once started, so the forks that follow copy no import lock of it."""
 
     def __init__(self, cgroups, slot, cpu_seconds: float):
         import threading
 
-        self.cgroups, self.slot, self.cpu_seconds = cgroups, slot, cpu_seconds
+        from tcjudge.engine.sandbox.cgroup import kill_members  # (imported before any fork)
+
+        self.cgroups, self.slot, self.cpu_seconds, self._kill = cgroups, slot, cpu_seconds, kill_members
         self.done = threading.Event()
         threading.Thread(target=self._watch, daemon=True).start()
 
     def _watch(self) -> None:
-        from tcjudge.engine.sandbox.cgroup import kill_members
-
         while not self.done.wait(WATCH_EVERY):
             used = self.cgroups.cpu_seconds(self.slot)
             if used is not None and used > self.cpu_seconds:
                 os.write(1, f"\n(the compile's processes together used {used:.1f} s of CPU, more than the "
                             f"{self.cpu_seconds:g} s they may use together)\n".encode())
-                kill_members(self.slot.dirs[0])
+                self._kill(self.slot.dirs[0])
                 return
 
     def close(self) -> None:
         """Kill what is left in it (nothing, after a PID namespace's end), and remove it."""
-        from tcjudge.engine.sandbox.cgroup import kill_members
-
         self.done.set()
         for _ in range(100):
-            kill_members(self.slot.dirs[0])
+            self._kill(self.slot.dirs[0])
             if self.cgroups.remove(self.slot):
                 break
             time.sleep(0.01)
