@@ -632,12 +632,16 @@ def test_open_pages_follow_a_team_added_elsewhere_the_end_and_a_server_that_went
     problems = team.new_page()
     problems.goto(f"{running.url}/problems")
     assert "ends" in problems.locator("p.times").inner_text()
-    for page in (board, problems):
+    teams = log_in(browser.new_context(bypass_csp=True), running, "coach", check=False)
+    teams.goto(f"{running.url}/coach/teams")
+    for page in (board, problems, teams):
         page.evaluate("window.notReloaded = true")
     store = Store(running.store_path)
     make_accounts(store, [("Late Larks", "larks")], coach=False)
     store.close()
     board.locator("#scoreboard").get_by_text("Late Larks").wait_for(timeout=30000)  # (before: only after a reload)
+    teams.locator("#teams").get_by_text("Late Larks").wait_for(timeout=30000)  # (breaker 55d F3: the Teams page too)
+    assert teams.evaluate("window.notReloaded")
     problems.locator("p.times").get_by_text("ended").wait_for(timeout=(ahead + 30) * 1000)  # (before: "ends" stayed)
     assert "Started" in problems.locator("p.times").inner_text()
     running.kill(9)

@@ -143,7 +143,7 @@
   // caller's clarifications when they change from what the page showed (body's data-clarified).
   function stream() {
     var table = document.getElementById("submissions");
-    var board = document.getElementById("scoreboard");
+    var board = document.getElementById("scoreboard") || document.getElementById("teams");
     var shown = document.body.getAttribute("data-clarified");
     if (!table && !board && !shown) return null;
     var url = table ? table.getAttribute("data-live") : board ? board.getAttribute("data-live") : "/events?submissions=0";
@@ -191,12 +191,13 @@
   // The scoreboard as the server shows it now, and what it says of the freeze (its times, the board's
   // note, the coach's actions); on the problems page, its times.
   function boardShown() {
-    var ids = document.getElementById("board-state") ? ["board-state", "scoreboard"] : ["times"];
+    var ids = document.getElementById("board-state") ? ["board-state", "scoreboard"] :
+      document.getElementById("teams") ? ["teams"] : ["times"];
     if (document.getElementById(ids[0])) swapped(ids);
   }
 
-  function liveBoard(source) {
-    if (!document.getElementById("scoreboard")) return;
+  function liveBoard(source) {  // (the scoreboard, and the coach's Teams page: breaker 55d F3)
+    if (!document.getElementById("scoreboard") && !document.getElementById("teams")) return;
     source.addEventListener("board", boardShown);
   }
 
