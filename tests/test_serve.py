@@ -145,6 +145,15 @@ def test_a_late_team_without_a_username_takes_no_other_teams_account(tmp_path, c
     taken.write_text("team,username\nThieves,team001\n")
     assert main(["accounts", str(contest), "--teams", str(taken), "--out", str(tmp_path / "no"), "--store", str(store)]) == 2
     assert "username 'team001' is the account of 'team001'" in capsys.readouterr().err
+    taken.write_text("team,username\nImpostor,TEAM002\nFake Coach,Coach\n")  # (breaker 55e F2: case)
+    assert main(["accounts", str(contest), "--teams", str(taken), "--out", str(tmp_path / "no"), "--store", str(store)]) == 2
+    assert "username 'TEAM002' is 'team002' but for case, the account of 'team002'" in capsys.readouterr().err
+    taken.write_text("team,username\nFake Coach,Coach\n")
+    assert main(["accounts", str(contest), "--teams", str(taken), "--out", str(tmp_path / "no"), "--store", str(store)]) == 2
+    assert "'coach' but for case, the account of the coach" in capsys.readouterr().err
+    taken.write_text("team,username\nNew2,team010\nNew3,team010\n")  # (breaker 55e F3: said "team 'New3'")
+    assert main(["accounts", str(contest), "--teams", str(taken), "--out", str(tmp_path / "no"), "--store", str(store)]) == 2
+    assert "username 'team010' is listed twice" in capsys.readouterr().err
 
 
 def test_judge_accounts_adding_a_team_leaves_the_coachs_password_alone(tmp_path, capsys):

@@ -686,3 +686,13 @@ def test_a_page_whose_session_ended_says_logged_out_not_no_connection(browser, s
     alert.wait_for(timeout=60000)  # (before: "No connection to the judge")
     assert "No connection" not in alert.inner_text()
     checked(board)
+    # breaker 55e F1: the session ended while the server was down: "No connection" stayed once it was back
+    blue = log_in(browser.new_context(bypass_csp=True), server, "blue", check=False)
+    blue.get_by_role("link", name="Scoreboard").click()
+    server.kill(9)
+    blue.get_by_role("alert").filter(has_text="No connection to the judge").wait_for(timeout=30000)
+    store = Store(server.store_path)
+    make_accounts(store, [("Blue", "blue")], coach=False)
+    store.close()
+    server.start(same_port=True)
+    blue.get_by_role("alert").filter(has_text="You are logged out").wait_for(timeout=60000)

@@ -63,7 +63,8 @@ def read_teams(path: Path) -> list[tuple[str, str | None]]:
         if user is not None and not _valid_username(user):
             raise JudgeInputError(f"username {user!r}: letters, digits, '_', '.', '-' only", path, number)
         if (user or name) in seen:
-            raise JudgeInputError(f"team {name!r} is listed twice", path, number)
+            raise JudgeInputError(f"username {user!r} is listed twice" if user else f"team {name!r} is listed twice",
+                                  path, number)
         seen.add(user or name)
         teams.append((name, user))
     if not teams:
@@ -152,10 +153,12 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
     for number, (team, username) in enumerate(teams, 1):
         stored = store.stored_name(team)
         username = username or _username_of(owners, stored, number)
-        if owners.get(username, stored) != stored:  # (breaker 55d: an account moved to another team, silently)
-            raise JudgeInputError(f"username {username!r} is the account of "
-                                  f"{'the coach' if not owners[username] else repr(owners[username])}: give team "
-                                  f"{team!r} another, or none")
+        # (breaker 55d: an account moved to another team, silently; 55e: BLUE and COACH beside blue and coach)
+        same = next((name for name in owners if name.casefold() == username.casefold() and owners[name] != stored), None)
+        if same is not None:
+            whose = "the coach" if not owners[same] else repr(owners[same])
+            raise JudgeInputError(f"username {username!r} is {'' if same == username else f'{same!r} but for case, '}"
+                                  f"the account of {whose}: give team {team!r} another, or none")
         owners[username] = stored
         password = new_password()
         store.put_account(username, team, "team", ph.hash(password))

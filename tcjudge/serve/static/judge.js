@@ -295,33 +295,42 @@
       }
     }
     source.addEventListener("open", back);
+    // what is true now: the server down, or up with this page's session over (logged out, a new
+    // password: breaker 55d F2), or up with the stream ended; a page's GET sends a caller with no
+    // session to the login page
+    function check() {
+      fetch(location.pathname, {credentials: "same-origin", redirect: "manual"}).then(function (answer) {
+        return answer.type === "opaqueredirect" || answer.status === 401 || answer.status === 403 ?
+          "You are logged out (your session ended): log in again to see this page updated." :
+          "Live updates stopped: reload the page to see it updated.";
+      }, function () {
+        return "No connection to the judge: this page is not being updated. Trying again…";
+      }).then(function (text) {
+        if (source.readyState === EventSource.OPEN) return;
+        var note = document.getElementById("lost") || document.createElement("p");
+        note.id = "lost";
+        note.setAttribute("role", "alert");
+        note.textContent = text;
+        if (/logged out/.test(text)) {
+          var link = document.createElement("a");
+          link.href = "/login";
+          link.textContent = " Log in";
+          note.appendChild(link);
+        }
+        if (!note.parentNode) document.body.insertBefore(note, document.body.firstChild);
+      });
+    }
     source.addEventListener("error", function () {
+      // a stream the browser will not reopen (the server answered it, its session gone: breaker 55e
+      // F1 saw "No connection" stay once the server was back) is looked at again now
+      if (source.readyState === EventSource.CLOSED && document.getElementById("lost")) {
+        check();
+        return;
+      }
       if (timer !== null || document.getElementById("lost")) return;
       timer = setTimeout(function () {
         timer = null;
-        if (source.readyState === EventSource.OPEN) return;
-        // the server up and this page's session over (logged out, a new password): said so, not "no
-        // connection" (breaker 55d F2); a page's GET sends a caller with no session to the login page
-        fetch(location.pathname, {credentials: "same-origin", redirect: "manual"}).then(function (answer) {
-          return answer.type === "opaqueredirect" || answer.status === 401 || answer.status === 403 ?
-            "You are logged out (your session ended): log in again to see this page updated." :
-            "Live updates stopped: reload the page to see it updated.";
-        }, function () {
-          return "No connection to the judge: this page is not being updated. Trying again…";
-        }).then(function (text) {
-          if (source.readyState === EventSource.OPEN || document.getElementById("lost")) return;
-          var note = document.createElement("p");
-          note.id = "lost";
-          note.setAttribute("role", "alert");
-          note.textContent = text;
-          if (/logged out/.test(text)) {
-            var link = document.createElement("a");
-            link.href = "/login";
-            link.textContent = " Log in";
-            note.appendChild(link);
-          }
-          document.body.insertBefore(note, document.body.firstChild);
-        });
+        if (source.readyState !== EventSource.OPEN) check();
       }, LOST_AFTER);
     });
   }
