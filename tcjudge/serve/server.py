@@ -300,7 +300,7 @@ def most_connections(asked: int | None) -> int:
     return max(FEWEST, files - FILES_KEPT)
 
 
-def load_problems(options, contest, store=None) -> dict:
+def load_problems(options, contest, store) -> dict:
     """slug -> Problem, in the contest's order; a problem that cannot be read is the contest file's
     error at its line. A package's computed time limit is the contest's from its first start on
     (`store`: pinned_limit), whatever the judge or the machine's load later."""
@@ -314,10 +314,9 @@ def load_problems(options, contest, store=None) -> dict:
         try:
             catalog = Catalog(folder.parent, options.solutions, languages.EXTENSIONS)
             problem = catalog.problem(folder.name)
-            if store is None or not pinned_limit(store, problem):
+            if not pinned_limit(store, problem):
                 settle_time_limit(options, catalog, problem)
-                if store is not None:
-                    pin_limit(store, problem)
+                pin_limit(store, problem)
         except JudgeInputError as err:
             raise JudgeInputError(f"problem {written!r}: {err}", contest.path, contest.problem_lines[index]) from None
         if problem.slug in problems:
