@@ -423,3 +423,43 @@ def test_a_compiles_processes_together_are_bounded_in_tasks_cpu_and_memory(tmp_p
     status, message = build.run_confined(["/bin/sh", "-c", "for i in $(seq 8); do python3 eat.py & done; wait"],
                                          tmp_path, readable, env, limits)
     assert message.count("ate") < 8, message  # 8 x 200 MiB over 256 + 512 MiB: some killed (before: all 8)
+
+
+@pytest.mark.skipif(not _compile_cgroups(), reason="no cgroup this user may write: a compile is bounded per process")
+def test_a_compiles_processes_weigh_as_one_process_on_the_cpus(tmp_path):
+    """Breaker 55c F2: four teams' compiles of 128 busy threads each (Template Haskell) held an honest
+    submission 32-68 s at load 432: each thread weighed as much as a test. A compile's cgroup is a
+    scheduling group too (the cpu controller, where this user may use it), which a process that starts a
+    session of its own does not leave (autogroup groups sessions only outside a cpu cgroup)."""
+    import threading
+
+    from tcjudge.engine.sandbox import cgroup
+
+    marks = ("3.14159", "2.71828")  # (a sleep's argument: found from outside, where /proc/<pid>/cgroup is readable)
+    probe = f"sleep {marks[0]} & setsid sleep {marks[1]} & wait"
+    compile = threading.Thread(target=build.run_confined, args=(["/bin/sh", "-c", probe], tmp_path,
+                                                                 list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"}))
+    compile.start()
+    listings: dict[str, str] = {}
+    deadline = time.monotonic() + 30
+    while len(listings) < 2 and time.monotonic() < deadline:
+        for process in psutil.process_iter(["cmdline"]):
+            mark = next((mark for mark in marks if process.info["cmdline"] == ["sleep", mark]), None)
+            if mark is not None and mark not in listings:
+                try:
+                    listings[mark] = Path(f"/proc/{process.pid}/cgroup").read_text()
+                except OSError:
+                    pass
+        time.sleep(0.05)
+    compile.join()
+    assert len(listings) == 2, listings
+    mounts = cgroup._mounts()
+    for listing in listings.values():
+        lines = dict(line.split(":", 2)[1:] for line in listing.split() if line.count(":") >= 2)
+        if cgroup.SCHEDULING in mounts:  # v1 (or hybrid): the cpu hierarchy's own line
+            cpu = next(path for controllers, path in lines.items() if "cpu" in controllers.split(","))
+            assert "-compile/" in cpu, listing  # (before: "/", every thread its own weight)
+        else:  # v2: the compile's cgroup, whose home hands the cpu controller down
+            assert "-compile/" in lines[""], listing
+            home = cgroup.home_of(mounts[""], cgroup._own_folder(mounts[""]))
+            assert "cpu" in Path(home, "cgroup.subtree_control").read_text().split()

@@ -37,7 +37,8 @@ def confine_and_exec(spec_json: str) -> None:
 
 # A compile's processes together, where a cgroup holds them: at most COMPILE_TASKS tasks (threads included:
 # a JVM's javac or kotlinc has about 30, rustc one per codegen unit), the compiler's memory limit and
-# HELPERS_MIB more, and TOGETHER times one process's CPU limit (the assembler and linker beside cc1plus).
+# HELPERS_MIB more, TOGETHER times one process's CPU limit (the assembler and linker beside cc1plus), and
+# one process's weight on the CPUs where the cpu controller may be used (cgroup.SCHEDULING).
 # Breaker 55a F1: a Haskell source's Template Haskell started 200 busy shells (load 190, for the whole
 # 120 s wall bound, then the judge's "machine too busy": IE, no penalty, again and again) and 4 processes
 # of 1 GiB each (RLIMIT_DATA bounds each process, not their sum).
@@ -86,7 +87,7 @@ def _bounded(spec: dict) -> _Bounds | None:
     from tcjudge.engine.sandbox.cgroup import PREFIX, Cgroups
 
     try:
-        cgroups, _ = Cgroups.open(f"{PREFIX}{os.getpid()}-compile")
+        cgroups, _ = Cgroups.open(f"{PREFIX}{os.getpid()}-compile", scheduling=True)
         if cgroups is None:
             return None
         try:

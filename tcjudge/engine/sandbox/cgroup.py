@@ -48,6 +48,10 @@ MAX_TASKS = 64  # threads and processes of one test (a TopCoder solution needs o
 HEADROOM = 64 * 1024 * 1024  # bytes over the memory limit for kernel memory, page cache, the interpreter
 CONTROLLERS = ("pids", "memory")
 ACCOUNTING = "cpuacct"  # v1: the hierarchy that counts a cgroup's CPU time (v2: cpu.stat, always there)
+# The cpu controller, for a compile's cgroup alone (Cgroups.open's `scheduling`): its processes, however many,
+# share one process's weight on the CPUs (breaker 55c F2: four teams' compiles of 128 busy threads each held an
+# honest submission 32-68 s, each thread weighing as much as its compile). Tests' cgroups are left out of it.
+SCHEDULING = "cpu"
 
 
 PREFIX = "judge-"  # a zygote's folder is judge-<its pid>; judge-<pid>-<what> for others (doctor, tests)
@@ -95,9 +99,10 @@ class Cgroups:
         return f"cgroup v{self.version} ({', '.join(CONTROLLERS)}), beneath {os.path.dirname(self.bases['pids'])}{how}"
 
     @classmethod
-    def open(cls, name: str) -> tuple[Cgroups | None, str]:
+    def open(cls, name: str, scheduling: bool = False) -> tuple[Cgroups | None, str]:
         """Create this zygote's folder `name` beneath the judge's cgroup: (Cgroups, "") or (None, why
-        not, and the command that would give one)."""
+        not, and the command that would give one). `scheduling`: its cgroups are scheduling groups too
+        (SCHEDULING), where this user may make them so."""
         mounts = _mounts()
         v2_reason = "no cgroup v2 mount"
         if "" in mounts:  # the unified (v2) hierarchy
@@ -111,7 +116,10 @@ class Cgroups:
                 except OSError:
                     _rmdir(base)
                     raise
-                return cls(2, dict.fromkeys(CONTROLLERS, base), how), ""
+                bases = dict.fromkeys(CONTROLLERS, base)
+                if scheduling and _hand_down(SCHEDULING, home, base):
+                    bases[SCHEDULING] = base
+                return cls(2, bases, how), ""
             except OSError as err:
                 v2_reason = f"cgroup v2 at {own}: {_why_not(err)}"
         if not all(c in mounts for c in CONTROLLERS):
@@ -131,6 +139,13 @@ class Cgroups:
                 base = os.path.join(mounts[ACCOUNTING], _own_path(ACCOUNTING).lstrip("/"), name)
                 os.mkdir(base)
                 bases[ACCOUNTING] = base
+        except OSError:
+            pass
+        try:
+            if scheduling and SCHEDULING in mounts and mounts[SCHEDULING] not in (mounts[c] for c in bases):
+                base = os.path.join(mounts[SCHEDULING], _own_path(SCHEDULING).lstrip("/"), name)
+                os.mkdir(base)
+                bases[SCHEDULING] = base
         except OSError:
             pass
         return cls(1, bases), ""
@@ -387,6 +402,18 @@ def prepare_home(mount: str, own: str) -> tuple[str, str]:
     return home, _what_home_is(mount, home)
 
 
+def _hand_down(controller: str, *folders: str) -> bool:
+    """v2: whether `controller` is handed down by each of `folders` (a cgroup and its child, in order)
+    now, handing it down where it is not; False where it cannot be (not delegated to this user)."""
+    try:
+        for folder in folders:
+            if controller not in _read(os.path.join(folder, "cgroup.subtree_control")).split():
+                _write(folder, "cgroup.subtree_control", f"+{controller}")
+        return True
+    except OSError:
+        return False
+
+
 def _move_processes(home: str, leaf: str) -> None:
     """Move every process of cgroup `home` into its child `leaf` (made if need be)."""
     try:
@@ -454,7 +481,7 @@ def _mounts() -> dict[str, str]:
                     found.setdefault("", fields[4])
                 elif rest[0] == "cgroup":
                     for option in rest[2].split(","):
-                        if option in CONTROLLERS or option == ACCOUNTING:
+                        if option in CONTROLLERS or option in (ACCOUNTING, SCHEDULING):
                             found.setdefault(option, fields[4])
     except OSError:
         pass
