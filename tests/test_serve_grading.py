@@ -17,6 +17,7 @@ import yaml
 pytest.importorskip("starlette")
 pytest.importorskip("argon2")
 
+from tcjudge.engine import feed as feed_module  # noqa: E402
 from tcjudge.engine.feed import Feed, FeedClosed  # noqa: E402
 from tcjudge.engine.pool import SolutionRun  # noqa: E402
 from tcjudge.engine import results  # noqa: E402
@@ -271,6 +272,31 @@ def test_a_python_submission_is_built_while_every_builder_compiles_another_teams
             assert not waiting.done()  # never a compile: later.cpp waits for a general builder
             feed.close()
             assert waiting.result() is None
+    finally:
+        feed.close()
+
+
+def test_a_compiled_submission_is_built_while_every_builder_compiles_another_teams(monkeypatch):
+    """Breaker 55c F1: four teams' compiles, each just under its bounds, held every builder for ~120 s, and
+    another team's trivial C++ submission waited as long. A spare builder takes the run of a team that has
+    had less of the machine than every team whose compile has held a builder SPARE_AFTER_SECONDS, and only
+    such a run: never one of a team whose compiles or tests took more."""
+    monkeypatch.setattr(feed_module, "SPARE_AFTER_SECONDS", 0.2)
+    feed = Feed(builds_apart=True)
+    try:
+        slow = [handed_in(feed, f"slow{n}.cpp", team, 1) for n, team in enumerate(("red", "green", "blue", "gold"))]
+        with ThreadPoolExecutor(4) as builders:
+            taken = [builders.submit(feed.take_build).result() for _ in slow]
+            assert sorted(map(id, taken)) == sorted(map(id, slow))  # all of them compiling
+        with ThreadPoolExecutor(1) as spare:
+            heavy = handed_in(feed, "heavy.cpp", "black", 1)
+            feed._loads["black"] = (600_000.0, time.monotonic())  # (ten minutes of the machine lately)
+            waiting = spare.submit(feed.take_build, False, True)
+            time.sleep(0.6)
+            assert not waiting.done()  # black has had more than the teams compiling
+            quick = handed_in(feed, "quick.cpp", "white", 1)
+            assert waiting.result(timeout=5) is quick  # (before: no builder until a compile ended)
+            assert not feed._entries[id(heavy)].building  # (black's waits for a general builder)
     finally:
         feed.close()
 

@@ -83,6 +83,10 @@ TURN_SECONDS = 3.0
 # counted per submission, teams that kept sending small ones had always a fresh one "least served", and
 # another team's normal submission waited as long as they went on (breaker 54f: 168-294 s)
 HALF_LIFE_SECONDS = 60.0
+# A spare builder (Feed.take_build's `spare`) takes a run whose team has had less of the machine than every team
+# whose compile has held a builder this long: four teams' compiles just under their bounds held every builder
+# for ~120 s, and another team's C++ submission waited as long (breaker 55c F1)
+SPARE_AFTER_SECONDS = 2.0
 
 
 def _light_build(run: SolutionRun) -> bool:
@@ -111,6 +115,7 @@ class _Entry:
         self.error: BaseException | None = None  # raised by its on_test: its grade() raises it
         self.ready = True  # its program is built (a feed that builds apart: once a builder has built it)
         self.building = False
+        self.build_started = 0.0  # when a builder took it (time.monotonic())
         self.light = False  # its build takes a moment (Python's): the light builder takes it too
 
     @property
@@ -195,29 +200,53 @@ class Feed:
                     return None
                 self._changed.wait()
 
-    def take_build(self, light_only: bool = False) -> SolutionRun | None:
-        """A builder thread's next run to build (the team served longest ago first, then the oldest),
-        waiting for one; None once the feed closes. `light_only`: the light builder's, a run whose build
-        takes a moment (a Python submission waited 75-120 s for a builder while four teams' compiles,
-        each just under its bounds, held all of them: breaker 55c F1)."""
+    def take_build(self, light_only: bool = False, spare: bool = False) -> SolutionRun | None:
+        """A builder thread's next run to build (of the team that has had least of the machine lately:
+        its tests' time and its compiles', those under way included; then the team served longest ago,
+        then the oldest), waiting for one; None once the feed closes. `light_only`: the light builder's,
+        a run whose build takes a moment (a Python submission waited 75-120 s for a builder while four
+        teams' compiles, each just under its bounds, held all of them: breaker 55c F1). `spare`: a spare
+        builder's, a run whose team has had less of the machine than every team whose compile has held a
+        builder for SPARE_AFTER_SECONDS (a C++ one waited as long there)."""
         with self._changed:
             while not self._closed:
                 unbuilt = [entry for entry in self._entries.values() if not entry.ready and not entry.building
-                           and (entry.light or not light_only)]
+                           and (entry.light or not light_only) and (not spare or self._outweighed(entry))]
                 if unbuilt:
-                    entry = min(unbuilt, key=lambda entry: (self._served.get(entry.share, -1), entry.order))
-                    entry.building = True
+                    entry = min(unbuilt, key=lambda entry: (self._machine_load(entry.share),
+                                                            self._served.get(entry.share, -1), entry.order))
+                    entry.building, entry.build_started = True, time.monotonic()
                     return entry.run
-                self._changed.wait()
+                building = any(entry.building and not entry.ready for entry in self._entries.values())
+                self._changed.wait(SPARE_AFTER_SECONDS / 4 if spare and building else None)  # (a spare's test moves with time)
             return None
 
     def built(self, run: SolutionRun) -> None:
-        """`run`'s program is built (or failed to build): its tests may be handed out."""
+        """`run`'s program is built (or failed to build): its tests may be handed out, and the build's
+        time counts in its team's load."""
         with self._changed:
             entry = self._entries.get(id(run))
             if entry is not None:
                 entry.ready = True
+                if entry.building:
+                    spent = (time.monotonic() - entry.build_started) * 1000
+                    self._loads[entry.share] = (self.load(entry.share) + spent, time.monotonic())
                 self._changed.notify_all()
+
+    def _machine_load(self, share) -> float:
+        """The share's load, and the time its compiles under way have taken so far (ms)."""
+        now = time.monotonic()
+        return self.load(share) + sum((now - entry.build_started) * 1000 for entry in self._entries.values()
+                                      if entry.share == share and entry.building and not entry.ready)
+
+    def _outweighed(self, waiting: _Entry) -> bool:
+        """Whether `waiting`'s team has had less of the machine than every team whose compile has taken
+        SPARE_AFTER_SECONDS so far (and there is such a compile)."""
+        now = time.monotonic()
+        long = {entry.share for entry in self._entries.values() if entry.building and not entry.ready
+                and now - entry.build_started >= SPARE_AFTER_SECONDS}
+        mine = self._machine_load(waiting.share)
+        return bool(long) and waiting.share not in long and all(mine < self._machine_load(share) for share in long)
 
     def take_ahead(self, run: SolutionRun, workers: int) -> tuple[SolutionRun, int] | None:
         """The next test of `run` when this thread would take it next anyway (never another run's: held

@@ -181,13 +181,15 @@ class Pool:
         until the feed closes. More than the workers: a compile is not cut short, and a team whose compile
         burns its 30 s of CPU holds a builder that long (one each: a team has one submission graded at a
         time), so N such teams leave the other N builders to everyone else; not one per submission graded,
-        as each compile may take its 2 GiB (CompileLimits). One more, the light builder, builds only the
-        runs whose build takes a moment (Python's): those never wait for a compile to end."""
+        as each compile may take its 2 GiB (CompileLimits). Beside them, the light builder builds only the
+        runs whose build takes a moment (Python's): those never wait for a compile to end; and `count`
+        spare builders, each for a team that has had less of the machine than every team whose compile
+        holds a builder long (Feed.take_build): 2N teams' compiles just under their bounds hold the others."""
         if not getattr(jobs, "builds_apart", False):
             return []
 
-        def build(light_only: bool) -> None:
-            while (run := jobs.take_build(light_only)) is not None:
+        def build(light_only: bool, spare: bool) -> None:
+            while (run := jobs.take_build(light_only, spare)) is not None:
                 try:
                     with run.lock:
                         if not run.built and run.load_outcome is None:
@@ -195,9 +197,10 @@ class Pool:
                 finally:
                     jobs.built(run)
 
-        return [threading.Thread(target=build, args=(False,), name="feed builder", daemon=True)
-                for _ in range(FEED_BUILDERS_PER_WORKER * count)] + [
-            threading.Thread(target=build, args=(True,), name="feed light builder", daemon=True)]
+        kinds = [("feed builder", False, False)] * (FEED_BUILDERS_PER_WORKER * count) + [
+            ("feed light builder", True, False)] + [("feed spare builder", False, True)] * count
+        return [threading.Thread(target=build, args=(light_only, spare), name=name, daemon=True)
+                for name, light_only, spare in kinds]
 
     def _callback(self, function: Callable, *args) -> None:
         """Call a progress callback under the lock; its failure stops the grading (not only the

@@ -3,7 +3,8 @@ each through the run owner (runs.grade_and_record: recorded in the run history l
 pool kept for the server's life (local, or the --cluster's).
 
 At -j N, the oldest queued submission of every team is graded at once (a team's verdicts come in its
-submission order); they are compiled by 2N builder threads and their tests share the pool's N workers
+submission order); they are compiled by 2N builder threads (and N spare ones for teams that had less of
+the machine than those whose compiles hold the others) and their tests share the pool's N workers
 through a feed (engine/feed.py): a lone submission of quick tests takes every worker, a slow one keeps
 one, a submission that comes while every worker is busy takes the first that finishes a test, and a
 worker turns, after 3 s on a submission, to a waiting one that has had less of the workers' time (the
