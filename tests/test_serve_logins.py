@@ -5,6 +5,7 @@ others' out nor pile up sessions. Findings of outside testers: breaker 47c's F13
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -202,3 +203,35 @@ def test_an_address_past_its_free_failures_takes_one_turn_whatever_the_names(tmp
     assert outcomes.count(None) == auth.WAITING_PER_TURN
     assert sum(isinstance(outcome, auth.Busy) for outcome in outcomes) == 4  # the rest refused at once
     assert asyncio.run(checker.check_password("red", "guess", "10.0.0.10")) is None  # another address: its own
+
+
+def test_a_login_from_an_address_that_has_not_failed_goes_before_other_addresses_guesses(tmp_path, quick, monkeypatch):
+    """Breaker 55c F3: guesses from 40-60 addresses of one /24, each spending its free failures, queued
+    every honest login behind their password checks on the hashing threads (2.6-17 s). The checks
+    waiting go in the order of their address's recent failures, then its network's: the honest login
+    is checked next, before the guesses that came first."""
+    site = Site(tmp_path)
+    checker = auth.Auth(site.store)
+    checker._free_hashers = 1  # (one hashing thread: the order shows)
+    order, verify = [], checker._verify
+
+    def slow(stored, password):
+        time.sleep(0.05)
+        order.append(password)
+        return verify(stored, password)
+
+    checker._verify = slow
+    checker._dummy_hash()  # (made once, before: a wrong name's check is as long as a right one's)
+    for host in range(1, 11):  # ten guessing addresses, each with a failure already
+        checker._count(f"addr:10.0.0.{host}", "net:10.0.0.0/24")
+
+    async def flood_then_login():
+        guesses = [asyncio.create_task(checker.check_password(f"nobody{host}", f"guess{host}", f"10.0.0.{host}"))
+                   for host in range(1, 11)]
+        await asyncio.sleep(0.01)  # (every guess waits for the hashing thread now)
+        honest = await checker.check_password("red", site.passwords["red"], "10.0.1.7")
+        await asyncio.gather(*guesses)
+        return honest
+
+    assert asyncio.run(flood_then_login()) is not None
+    assert order.index(site.passwords["red"]) <= 1, order  # (before: the last, behind all ten guesses)

@@ -27,7 +27,10 @@ SESSIONS_PER_ACCOUNT sessions, its oldest ended by a new one past them (breaker 
 
 A password is checked with argon2id off the event loop (a verification costs tens of milliseconds of
 CPU and 64 MiB), at most one per CPU at a time: a burst of logins waits its turn instead of taking
-every thread of the pool the pages need. An API client sends its password with every request: a verified one is remembered (by its
+every thread of the pool the pages need. The checks waiting go in the order of their address's recent
+failures, then its network's (a /24, an IPv6 /64), then their arrival: a login from an address that has
+not been failing goes before the guesses of addresses that have (breaker 55c F3: 40-60 addresses of one
+/24, each spending its free failures, slowed honest logins to 2.6-17 s behind their checks). An API client sends its password with every request: a verified one is remembered (by its
 SHA-256 with the username, in memory) for a few minutes, so a client's stream of requests costs one
 verification.
 """
@@ -38,7 +41,10 @@ import asyncio
 import base64
 import contextlib
 import hashlib
+import heapq
 import hmac
+import ipaddress
+import itertools
 import os
 import secrets
 import threading
@@ -149,6 +155,9 @@ class Auth:
         self._streams: list[Stream] = []  # the open event streams, the oldest first
         self._tag = hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:8]  # (Auth.cookie)
         self._hashing = ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="argon2")
+        self._free_hashers = os.cpu_count() or 1  # checks that may start now (the event loop's alone)
+        self._waiting_checks: list[tuple] = []  # (order key, arrival, future): the checks waiting for a hasher
+        self._arrivals = itertools.count()
         from .accounts import hasher
 
         self._hasher = hasher()
@@ -230,20 +239,51 @@ class Auth:
         async with self._turn(f"addr:{address}") if suspect else contextlib.nullcontext(), \
                 self._turn(device or f"user:{username} addr:{address}"):
             await asyncio.sleep(self.delay(username, address, device))
-            failed = (device,) if device else (f"user:{username}", f"addr:{address}")
+            failed = (device,) if device else (f"user:{username}", f"addr:{address}", f"net:{_network(address)}")
             account = await anyio.to_thread.run_sync(self.store.account, username)
             if account is None:  # the same time for a wrong name
-                await self._verified(await anyio.to_thread.run_sync(self._dummy_hash), password)
+                await self._verified(await anyio.to_thread.run_sync(self._dummy_hash), password, address)
                 self._count(*failed)
                 return None
-            if not await self._verified(account["hash"], password):
+            if not await self._verified(account["hash"], password, address):
                 self._count(*failed)
                 return None
             self._count(f"ok:{username}")
         return Caller(account["username"], account["role"], account["team_id"], hash=account["hash"])
 
-    async def _verified(self, stored: str, password: str) -> bool:
-        return await asyncio.get_running_loop().run_in_executor(self._hashing, self._verify, stored, password)
+    async def _verified(self, stored: str, password: str, address: str) -> bool:
+        async with self._hasher_turn(address):
+            return await asyncio.get_running_loop().run_in_executor(self._hashing, self._verify, stored, password)
+
+    @contextlib.asynccontextmanager
+    async def _hasher_turn(self, address: str):
+        """A hashing thread for a check from `address`, as soon as one is free and no check waits before it
+        (those of addresses, then networks, with fewer recent failures; then the earlier)."""
+        if self._free_hashers and not self._waiting_checks:
+            self._free_hashers -= 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            key = (self._recent(f"addr:{address}"), self._recent(f"net:{_network(address)}"))
+            heapq.heappush(self._waiting_checks, (key, next(self._arrivals), turn))
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():  # (given a thread as it was cancelled: pass it on)
+                    self._next_check()
+                raise
+        try:
+            yield
+        finally:
+            self._next_check()
+
+    def _next_check(self) -> None:
+        """A hashing thread is free: to the first waiting check still waiting, else kept."""
+        while self._waiting_checks:
+            turn = heapq.heappop(self._waiting_checks)[2]
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._free_hashers += 1
 
     def _verify(self, stored: str, password: str) -> bool:
         from argon2.exceptions import VerificationError, InvalidHashError
@@ -361,3 +401,12 @@ class Auth:
 
 def same(given: str | None, expected: str) -> bool:
     return bool(given) and bool(expected) and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def _network(address: str) -> str:
+    """The /24 (IPv4) or /64 (IPv6) network of a client's address; the address itself when it is none."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 64}", strict=False))
