@@ -195,7 +195,7 @@ def test_an_address_past_its_free_failures_takes_one_turn_whatever_the_names(tmp
     checker._verify = counted
 
     async def flood():
-        return await asyncio.gather(*(checker.check_password(f"random{n}", "guess", "10.0.0.9")
+        return await asyncio.gather(*(checker.check_password(("red", "blue")[n % 2], f"guess{n}", "10.0.0.9")
                                       for n in range(auth.WAITING_PER_TURN + 4)), return_exceptions=True)
 
     outcomes = asyncio.run(flood())
@@ -221,12 +221,11 @@ def test_a_login_from_an_address_that_has_not_failed_goes_before_other_addresses
         return verify(stored, password)
 
     checker._verify = slow
-    checker._dummy_hash()  # (made once, before: a wrong name's check is as long as a right one's)
     for host in range(1, 11):  # ten guessing addresses, each with a failure already
         checker._count(f"addr:10.0.0.{host}", "net:10.0.0.0/24")
 
     async def flood_then_login():
-        guesses = [asyncio.create_task(checker.check_password(f"nobody{host}", f"guess{host}", f"10.0.0.{host}"))
+        guesses = [asyncio.create_task(checker.check_password("blue", f"guess{host}", f"10.0.0.{host}"))
                    for host in range(1, 11)]
         await asyncio.sleep(0.01)  # (every guess waits for the hashing thread now)
         honest = await checker.check_password("red", site.passwords["red"], "10.0.1.7")
@@ -235,3 +234,31 @@ def test_a_login_from_an_address_that_has_not_failed_goes_before_other_addresses
 
     assert asyncio.run(flood_then_login()) is not None
     assert order.index(site.passwords["red"]) <= 1, order  # (before: the last, behind all ten guesses)
+
+
+def test_guesses_at_names_of_no_account_cost_no_password_check(tmp_path, quick):
+    """Breaker 56a F1: 800 connections of random names, each from a fresh address (so none had failed
+    before, as the honest login's had not), held honest logins 19-61 s behind their checks. An attempt at a
+    name that is no account's waits its place and a check's time, and costs no check."""
+    site = Site(tmp_path)
+    checker = auth.Auth(site.store)
+    checker._free_hashers = 1
+    checked, verify = [], checker._verify
+
+    def slow(stored, password):
+        time.sleep(0.05)
+        checked.append(password)
+        return verify(stored, password)
+
+    checker._verify = slow
+
+    async def flood_then_login():
+        guesses = [asyncio.create_task(checker.check_password(f"random{n}", "guess", f"10.{n}.0.1"))
+                   for n in range(30)]
+        await asyncio.sleep(0.01)
+        honest = await checker.check_password("red", site.passwords["red"], "10.200.0.1")
+        assert await asyncio.gather(*guesses) == [None] * 30
+        return honest
+
+    assert asyncio.run(flood_then_login()) is not None
+    assert checked == [site.passwords["red"]]  # (before: 30 checks of a made-up hash, before the honest one)

@@ -28,9 +28,15 @@ SESSIONS_PER_ACCOUNT sessions, its oldest ended by a new one past them (breaker 
 A password is checked with argon2id off the event loop (a verification costs tens of milliseconds of
 CPU and 64 MiB), at most one per CPU at a time: a burst of logins waits its turn instead of taking
 every thread of the pool the pages need. The checks waiting go in the order of their address's recent
-failures, then its network's (a /24, an IPv6 /64), then their arrival: a login from an address that has
-not been failing goes before the guesses of addresses that have (breaker 55c F3: 40-60 addresses of one
-/24, each spending its free failures, slowed honest logins to 2.6-17 s behind their checks). An API client sends its password with every request: a verified one is remembered (by its
+failures, then its account's, then its network's (a /24, an IPv6 /64), then their arrival, a browser
+that logged into the account before (its device cookie) first: a login from an address that has not
+been failing goes before the guesses of addresses that have (breaker 55c F3: 40-60 addresses of one
+/24, each spending its free failures, slowed honest logins to 2.6-17 s behind their checks). An
+attempt at a name that is no account's waits its place and then a check's time (the recent average)
+without a check: random names from fresh addresses cost the hashing threads nothing (breaker 56a F1:
+800 of them at once held honest logins 19-61 s). So its answer comes about as late as a wrong
+password's: not exactly as late, and under a flood of checks noticeably sooner, which tells a guesser
+which names are accounts (they are printed on the slips; the passwords are what protects them). An API client sends its password with every request: a verified one is remembered (by its
 SHA-256 with the username, in memory) for a few minutes, so a client's stream of requests costs one
 verification.
 """
@@ -158,6 +164,7 @@ class Auth:
         self._free_hashers = os.cpu_count() or 1  # checks that may start now (the event loop's alone)
         self._waiting_checks: list[tuple] = []  # (order key, arrival, future): the checks waiting for a hasher
         self._arrivals = itertools.count()
+        self._check_seconds = 0.05  # a password check's time lately (what a wrong name's attempt waits instead)
         from .accounts import hasher
 
         self._hasher = hasher()
@@ -241,30 +248,38 @@ class Auth:
             await asyncio.sleep(self.delay(username, address, device))
             failed = (device,) if device else (f"user:{username}", f"addr:{address}", f"net:{_network(address)}")
             account = await anyio.to_thread.run_sync(self.store.account, username)
-            if account is None:  # the same time for a wrong name
-                await self._verified(await anyio.to_thread.run_sync(self._dummy_hash), password, address)
+            # its place among the checks waiting for a hashing thread: a browser that logged into the account
+            # before first, then by the recent failures of its address, of the account, of its network
+            place = (device is None, self._recent(f"addr:{address}"), self._recent(f"user:{username}"),
+                     self._recent(f"net:{_network(address)}"))
+            if account is None:  # a wrong name waits its place and a check's time, and costs no check
+                async with self._hasher_turn(place):  # (breaker 56a F1: 800 random names from fresh addresses
+                    pass                              # held honest logins 19-61 s behind their checks)
+                await asyncio.sleep(self._check_seconds)
                 self._count(*failed)
                 return None
-            if not await self._verified(account["hash"], password, address):
+            if not await self._verified(account["hash"], password, place):
                 self._count(*failed)
                 return None
             self._count(f"ok:{username}")
         return Caller(account["username"], account["role"], account["team_id"], hash=account["hash"])
 
-    async def _verified(self, stored: str, password: str, address: str) -> bool:
-        async with self._hasher_turn(address):
-            return await asyncio.get_running_loop().run_in_executor(self._hashing, self._verify, stored, password)
+    async def _verified(self, stored: str, password: str, place: tuple) -> bool:
+        async with self._hasher_turn(place):
+            started = time.monotonic()
+            verified = await asyncio.get_running_loop().run_in_executor(self._hashing, self._verify, stored, password)
+            self._check_seconds = 0.8 * self._check_seconds + 0.2 * (time.monotonic() - started)
+            return verified
 
     @contextlib.asynccontextmanager
-    async def _hasher_turn(self, address: str):
-        """A hashing thread for a check from `address`, as soon as one is free and no check waits before it
-        (those of addresses, then networks, with fewer recent failures; then the earlier)."""
+    async def _hasher_turn(self, place: tuple):
+        """A hashing thread, as soon as one is free and no check waits before this one (those of a lower
+        `place`, then the earlier)."""
         if self._free_hashers and not self._waiting_checks:
             self._free_hashers -= 1
         else:
             turn = asyncio.get_running_loop().create_future()
-            key = (self._recent(f"addr:{address}"), self._recent(f"net:{_network(address)}"))
-            heapq.heappush(self._waiting_checks, (key, next(self._arrivals), turn))
+            heapq.heappush(self._waiting_checks, (place, next(self._arrivals), turn))
             try:
                 await turn
             except asyncio.CancelledError:
@@ -292,13 +307,6 @@ class Auth:
             return self._hasher.verify(stored, password)
         except (VerificationError, InvalidHashError):
             return False
-
-    _dummy: str | None = None
-
-    def _dummy_hash(self) -> str:
-        if Auth._dummy is None:
-            Auth._dummy = self._hasher.hash(secrets.token_hex(8))
-        return Auth._dummy
 
     # sessions
     def new_session(self, caller: Caller) -> str:
