@@ -156,6 +156,27 @@ def test_a_late_team_without_a_username_takes_no_other_teams_account(tmp_path, c
     assert "username 'team010' is listed twice" in capsys.readouterr().err
 
 
+def test_a_refused_teams_file_makes_no_team(tmp_path, capsys):
+    """Breaker 56b F1: `Red Rovers,red` then `Green Giants,RED` was refused, but only once Red Rovers and its
+    account were made: a team no one had the password of stood on every scoreboard and in results.csv. A
+    username repeated in any case is said as a repeat, with both lines; a file refused for its second row
+    (a username that is another team's) makes nothing of its first."""
+    contest = tmp_path / "practice.yaml"
+    contest.write_text(MINIMAL)
+    store = tmp_path / "s.sqlite"
+    assert main(["accounts", str(contest), "--count", "1", "--out", str(tmp_path / "first"), "--store", str(store)]) == 0
+    capsys.readouterr()
+    late = tmp_path / "late.csv"
+    for text, said in (("team,username\nRed Rovers,red\nGreen Giants,RED\n", "username 'RED' is listed twice (as 'red', line 2)"),
+                       ("team,username\nRed Rovers,red\nThieves,team001\n", "username 'team001' is the account of 'team001'")):
+        late.write_text(text)
+        assert main(["accounts", str(contest), "--teams", str(late), "--out", str(tmp_path / "no"), "--store", str(store)]) == 2
+        assert said in capsys.readouterr().err
+        with sqlite3.connect(store) as db:
+            assert [name for (name,) in db.execute("SELECT name FROM teams")] == ["team001"]  # (before: Red Rovers too)
+            assert [user for (user,) in db.execute("SELECT username FROM accounts ORDER BY username")] == ["coach", "team001"]
+
+
 def test_judge_accounts_adding_a_team_leaves_the_coachs_password_alone(tmp_path, capsys):
     """Breaker 54b F5: adding one late team gave the coach a new password (coach.csv stale, the coach's
     open page logged out). Only the first run, or --coach, makes the coach's password."""

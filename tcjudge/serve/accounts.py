@@ -51,7 +51,7 @@ def read_teams(path: Path) -> list[tuple[str, str | None]]:
         body, first = rows[1:], 2
     else:
         team_at, user_at, body, first = 0, None, rows, 1
-    teams, seen = [], set()
+    teams, seen = [], {}  # a username (in any case) or a team name given none -> (its line, as written)
     for number, row in enumerate(body, first):
         if not row or not any(cell.strip() for cell in row):
             continue
@@ -62,10 +62,13 @@ def read_teams(path: Path) -> list[tuple[str, str | None]]:
             raise JudgeInputError("a row without a team name", path, number)
         if user is not None and not _valid_username(user):
             raise JudgeInputError(f"username {user!r}: letters, digits, '_', '.', '-' only", path, number)
-        if (user or name) in seen:
-            raise JudgeInputError(f"username {user!r} is listed twice" if user else f"team {name!r} is listed twice",
-                                  path, number)
-        seen.add(user or name)
+        key = ("username", user.casefold()) if user else ("team", name)
+        if key in seen:  # (breaker 56b F1: RED below red was refused later, after red's team was made)
+            line, written = seen[key]
+            also = f" (as {written!r}, line {line})" if written != (user or name) else f" (line {line})"
+            raise JudgeInputError(f"username {user!r} is listed twice{also}" if user
+                                  else f"team {name!r} is listed twice{also}", path, number)
+        seen[key] = (number, user or name)
         teams.append((name, user))
     if not teams:
         raise JudgeInputError("no teams in the file", path)
@@ -146,11 +149,10 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
     if new and store.meta("finalized") is not None:
         raise JudgeInputError(f"the contest is finalized: no team is added to its results (team {new[0]!r} is new)")
     lookalikes([row["name"] for row in store.rows("SELECT name FROM teams ORDER BY id")] + [team for team, _ in teams])
-    ph = hasher()
-    made = []
     owners = {row["username"]: row["team"] for row in store.rows(  # username -> its team's name ('' for the coach)
         "SELECT a.username, COALESCE(t.name, '') AS team FROM accounts a LEFT JOIN teams t ON t.id = a.team_id")}
-    for number, (team, username) in enumerate(teams, 1):
+    named = []  # every team's username, all decided before any is written (breaker 56b F1: a refused file's
+    for number, (team, username) in enumerate(teams, 1):  # first team was made, and stood on every scoreboard)
         stored = store.stored_name(team)
         username = username or _username_of(owners, stored, number)
         # (breaker 55d: an account moved to another team, silently; 55e: BLUE and COACH beside blue and coach)
@@ -160,6 +162,10 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
             raise JudgeInputError(f"username {username!r} is {'' if same == username else f'{same!r} but for case, '}"
                                   f"the account of {whose}: give team {team!r} another, or none")
         owners[username] = stored
+        named.append((team, username))
+    ph = hasher()
+    made = []
+    for team, username in named:
         password = new_password()
         store.put_account(username, team, "team", ph.hash(password))
         made.append((team, username, password))
