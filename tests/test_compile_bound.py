@@ -462,4 +462,7 @@ def test_a_compiles_processes_weigh_as_one_process_on_the_cpus(tmp_path):
         else:  # v2: the compile's cgroup, whose home hands the cpu controller down
             assert "-compile/" in lines[""], listing
             home = cgroup.home_of(mounts[""], cgroup._own_folder(mounts[""]))
+            if "cpu" not in Path(home, "cgroup.controllers").read_text().split():
+                pytest.skip("the cpu controller is not delegated to this user's cgroup: a compile's threads "
+                            "each weigh as a process here (platforms/vm.sh's user-delegated case)")
             assert "cpu" in Path(home, "cgroup.subtree_control").read_text().split()
