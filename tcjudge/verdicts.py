@@ -117,7 +117,17 @@ def _memory_finding(facts: RunFacts, limits: Limits, report: dict | None) -> tup
             return Verdict.MLE, f"{kind}{where}: the memory limit was reached"
     if facts.oom_killed:
         return Verdict.MLE, f"killed at the memory limit ({limits.memory_mib} MiB, memory of every kind counted)"
+    if not report and facts.ended == "exited" and facts.exit_code and _raised_memory_error(facts.output):
+        return Verdict.MLE, "MemoryError (its traceback's last line): the memory limit was reached"
     return None
+
+
+def _raised_memory_error(output: str) -> bool:
+    """Whether a program run without our runtime (PyPy 3: breaker 56b F2, RE before) ended as Python
+    ends on an uncaught MemoryError: its error output's last line. The program could print that line
+    itself; it then trades its own RE for an MLE, a rejection as much."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    return bool(lines) and (lines[-1] == "MemoryError" or lines[-1].startswith("MemoryError: "))
 
 
 def _failure_finding(facts: RunFacts, report: dict | None) -> tuple[Verdict, str] | None:
@@ -138,6 +148,8 @@ def _failure_finding(facts: RunFacts, report: dict | None) -> tuple[Verdict, str
         return None
     if facts.ended == "signaled":
         return Verdict.RE, f"killed by {_signal_name(facts.signal)}{_crash_hint(facts)}"
+    if facts.answer is not None:  # a program: it returns no value (breaker 56b F3: it read as a method's)
+        return Verdict.RE, f"the program exited with status {facts.exit_code}"
     return Verdict.RE, f"the process exited with status {facts.exit_code} without returning a value"
 
 

@@ -103,6 +103,18 @@ def test_forged_evidence_changes_no_verdict(changes):
     assert "stack" not in str(decide(run, LIMITS, None)) and "stack" not in str(judge_test(STABILITY.tests[0], run, STABILITY))
 
 
+def test_a_program_run_without_our_runtime_that_raised_memory_error_reached_the_memory_limit():
+    """Breaker 56b F2: a Kattis package's Python submission, run by PyPy 3 (no result channel), that ended
+    on an uncaught MemoryError was RE "exited with status 1 without returning a value"; a MemoryError
+    is the memory limit reached (docs/verdicts.md; a Kattis package then says RE "out of memory: ...",
+    its format having no MLE). F3: a program's exit says no "returning a value"."""
+    traceback = 'Traceback (most recent call last):\n  File "mem.py", line 1, in <module>\nMemoryError\n'
+    ran = facts(ended="exited", exit_code=1, report="", output=traceback, answer=b"")
+    assert decide(ran, LIMITS, None) == (Verdict.MLE, "MemoryError (its traceback's last line): the memory limit was reached")
+    assert decide(facts(ended="exited", exit_code=1, report="", output="Traceback ...\nValueError: no\n", answer=b""),
+                  LIMITS, None) == (Verdict.RE, "the program exited with status 1")
+
+
 def test_judge_test_gives_memory_before_time():
     test = STABILITY.tests[0]
     verdict, _, _ = judge_test(test, facts(**OVER_MEMORY, ended="cpu-limit", cpu=0.31, report=""), STABILITY)
