@@ -466,3 +466,20 @@ def test_a_compiles_processes_weigh_as_one_process_on_the_cpus(tmp_path):
                 pytest.skip("the cpu controller is not delegated to this user's cgroup: a compile's threads "
                             "each weigh as a process here (platforms/vm.sh's user-delegated case)")
             assert "cpu" in Path(home, "cgroup.subtree_control").read_text().split()
+
+
+@pytest.mark.skipif(not _compile_cgroups(), reason="no cgroup this user may write: a compile is bounded per process")
+def test_a_compile_that_writes_too_much_is_stopped_while_it_writes(tmp_path):
+    """Breaker 56a F3: Template Haskell wrote 12 files of 60 MiB (721 MiB) in 14.5 s, and the build was refused
+    only once it ended ("the build is 721 MiB"): with its 45 s of CPU and six compiles at once, enough to fill
+    the store's disk. The compile's folder is watched while it runs: past WRITTEN_BYTES, all its processes
+    are killed, a CE at its limits."""
+    from tcjudge.languages.compile_child import WRITTEN_BYTES
+
+    files = WRITTEN_BYTES // (60 << 20) + 3
+    status, message = build.run_confined(
+        ["/bin/sh", "-c", f"for i in $(seq {files}); do python3 -S -c \"open('f$i', 'wb').write(b'1' * {60 << 20})\"; "
+                          "done; echo wrote all"],
+        tmp_path, list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"})
+    assert status is None and "more than a compile may write" in message and "wrote all" not in message, message
+    assert sum(path.stat().st_size for path in tmp_path.iterdir()) < WRITTEN_BYTES + (300 << 20)

@@ -43,6 +43,10 @@ def confine_and_exec(spec_json: str) -> None:
 # 120 s wall bound, then the judge's "machine too busy": IE, no penalty, again and again) and 4 processes
 # of 1 GiB each (RLIMIT_DATA bounds each process, not their sum).
 COMPILE_TASKS, HELPERS_MIB, TOGETHER, WATCH_EVERY = 128, 512, 1.5, 0.25
+# What the compile's folder may hold while it runs (a build's own bound, build.PROGRAM_LIMIT_MIB and PROGRAM_FILES,
+# is applied once it ends, to what it left): breaker 56a F3, Template Haskell wrote 721 MiB in 14.5 s, refused only
+# at the end; 45 s of CPU and 6 compiles at once could fill the store's disk. Past either, all are killed: CE.
+WRITTEN_BYTES, WRITTEN_ENTRIES = 256 << 20, 20_000
 
 
 class _Bounds:
@@ -51,23 +55,51 @@ class _Bounds:
     thread starts before the namespaces (a process that unshared its PID namespace can start none) and
     imports nothing once started, so the forks that follow copy no import lock of it."""
 
-    def __init__(self, cgroups, slot, cpu_seconds: float):
+    def __init__(self, cgroups, slot, cpu_seconds: float, folder: str):
         import threading
 
         from tcjudge.engine.sandbox.cgroup import kill_members  # (imported before any fork)
 
         self.cgroups, self.slot, self.cpu_seconds, self._kill = cgroups, slot, cpu_seconds, kill_members
+        self.folder = folder
         self.done = threading.Event()
         threading.Thread(target=self._watch, daemon=True).start()
 
     def _watch(self) -> None:
         while not self.done.wait(WATCH_EVERY):
             used = self.cgroups.cpu_seconds(self.slot)
-            if used is not None and used > self.cpu_seconds:
-                os.write(1, f"\n(the compile's processes together used {used:.1f} s of CPU, more than the "
-                            f"{self.cpu_seconds:g} s they may use together)\n".encode())
+            over = (f"the compile's processes together used {used:.1f} s of CPU, more than the "
+                    f"{self.cpu_seconds:g} s they may use together") if used is not None and used > self.cpu_seconds \
+                else self._written_over()
+            if over:
+                os.write(1, f"\n({over})\n".encode())
                 self._kill(self.slot.dirs[0])
                 return
+
+    def _written_over(self) -> str | None:
+        """What the compile's folder holds past WRITTEN_BYTES or WRITTEN_ENTRIES, said; None within them."""
+        size = entries = 0
+        folders = [self.folder]
+        while folders:
+            try:
+                listing = os.scandir(folders.pop())
+            except OSError:
+                continue
+            with listing:
+                for entry in listing:
+                    entries += 1
+                    if entries > WRITTEN_ENTRIES:
+                        return f"the compile made more than {WRITTEN_ENTRIES} files and folders"
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            folders.append(entry.path)
+                        else:
+                            size += entry.stat(follow_symlinks=False).st_blocks * 512
+                    except OSError:
+                        pass
+            if size > WRITTEN_BYTES:
+                return f"the compile wrote over {WRITTEN_BYTES >> 20} MiB, more than a compile may write"
+        return None
 
     def close(self) -> None:
         """Kill what is left in it (nothing, after a PID namespace's end), and remove it."""
@@ -98,7 +130,7 @@ def _bounded(spec: dict) -> _Bounds | None:
     except OSError:
         return None
     spec["joins"] = [os.fsdecode(path) for path in slot.tree_joins]
-    return _Bounds(cgroups, slot, spec["cpu"] * TOGETHER)
+    return _Bounds(cgroups, slot, spec["cpu"] * TOGETHER, spec["folder"])
 
 
 def _start_compiler(spec: dict) -> int:
