@@ -336,6 +336,11 @@ def test_the_coachs_submission_page_shows_the_source_first_and_the_output_beside
     assert coach.locator(".compared pre").nth(1).inner_text() == "6"
     assert coach.locator(".compared pre").nth(2).inner_text() == "12"
     checked(coach)
+    phone = log_in(browser.new_context(viewport={"width": 390, "height": 844}), server, "coach", check=False)
+    phone.goto(f"{server.url}/submissions/{number}")
+    message = phone.locator("td.message").filter(has_text=re.compile(".")).first
+    message.wait_for(timeout=30000)
+    assert message.bounding_box()["width"] >= 200  # (breaker 56b F3: squeezed to a word a line at 390 px)
 
 
 def refusal(page, name: str, source: str) -> str:
