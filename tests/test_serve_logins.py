@@ -262,3 +262,21 @@ def test_guesses_at_names_of_no_account_cost_no_password_check(tmp_path, quick):
 
     assert asyncio.run(flood_then_login()) is not None
     assert checked == [site.passwords["red"]]  # (before: 30 checks of a made-up hash, before the honest one)
+
+
+def test_an_api_clients_password_is_remembered_while_it_keeps_asking(tmp_path, monkeypatch):
+    """Breaker 56c F3: under a flood of guesses at the real names, an API client's first request waited
+    9-29 s for its password's check, and so did every request once its remembered check expired (5 minutes
+    after the check, however often it asked). It is remembered REMEMBERED seconds after its last request."""
+    import base64
+
+    monkeypatch.setattr(auth, "REMEMBERED", 3.0)
+    site = Site(tmp_path)
+    checker = auth.Auth(site.store)
+    checks, verify = [], checker._verify
+    checker._verify = lambda *args: checks.append(1) or verify(*args)
+    header = "Basic " + base64.b64encode(f"red:{site.passwords['red']}".encode()).decode()
+    for pause in (0, 2, 2):  # (asked at 0, 2 and 4 s: each within 3 s of the one before, the last 4 s after the check)
+        time.sleep(pause)
+        assert asyncio.run(checker.from_basic(header, "10.0.0.1")).username == "red"
+    assert len(checks) == 1  # (before: checked again at 4 s)

@@ -38,7 +38,7 @@ without a check: random names from fresh addresses cost the hashing threads noth
 password's: not exactly as late, and under a flood of checks noticeably sooner, which tells a guesser
 which names are accounts (they are printed on the slips; the passwords are what protects them). An API client sends its password with every request: a verified one is remembered (by its
 SHA-256 with the username, in memory) for a few minutes, so a client's stream of requests costs one
-verification.
+verification; it is remembered while the client keeps asking (REMEMBERED after its last request).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ WAITING_PER_TURN = 8  # attempts waiting their turn on one account (or device) b
 SESSIONS_PER_ACCOUNT = 20  # an account's sessions: a new one past them ends the oldest
 USERNAME_CAP, PASSWORD_CAP = 64, 256  # characters of a login's username and password that are read
 KEPT_KEYS = 10000  # accounts and addresses whose failures are kept before the expired ones are dropped
-REMEMBERED = 300  # seconds an API client's verified password is remembered
+REMEMBERED = 300  # seconds an API client's verified password is remembered after its last request
 SESSION_DAYS = 7  # a session's life (its cookie's too)
 # Event streams open at once, the pages' and the API's event feeds together: a session's (a browser's
 # tabs), a team's (its sessions' and its HTTP Basic clients'), the coach's account's (the judges' tabs and
@@ -391,6 +391,8 @@ class Auth:
         with self._lock:
             until, stored = self._remembered.get(key, (0.0, ""))
         if account is not None and until > time.time() and stored == account["hash"]:  # (a new password: not this)
+            with self._lock:  # (remembered while the client keeps asking: breaker 56c F3, a flood of guesses at
+                self._remembered[key] = (time.time() + REMEMBERED, stored)  # the real names held each new check 9-29 s)
             return Caller(account["username"], account["role"], account["team_id"], hash=stored)
         try:
             async with self._checking.setdefault(key, asyncio.Lock()):  # a client's parallel first requests: one check
