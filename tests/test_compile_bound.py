@@ -15,6 +15,7 @@ so these tests measure wall time, with a margin of several seconds.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -128,6 +129,7 @@ def test_the_second_standard_runs_in_what_the_first_left(bound, tmp_path, monkey
     sleeping, it has no CPU when the bound stops it, and is taken for one that waited for a CPU all along:
     the machine's trouble (IE), as for a bomb starved."""
     monkeypatch.setattr(build, "_group_waited", lambda group: 1000.0)  # (as a starved compile)
+    monkeypatch.setattr(build, "IDLE_AFTER", 1000.0)  # (its sleeping compiler: not stopped as idle first)
     _fake_gxx(tmp_path, monkeypatch, FAKE_GXX.format(first=bound / 2))
     took, message = _build(tmp_path, ADDER, BuildFault)
     assert "too busy" in message, message
@@ -309,6 +311,17 @@ def test_a_compile_that_sleeps_is_stopped_long_before_the_wall_bound(idle_rule, 
     status, _ = build.run_confined(["/bin/sh", "-c", "i=0; while [ $i -lt 1500000 ]; do i=$((i+1)); done"], tmp_path,
                                    readable, env)
     assert status == 0  # a compile that works for longer than IDLE_AFTER is not stopped
+
+
+@pytest.mark.skipif(not build._has_schedstat(), reason="the kernel does not say how long a process waited")
+def test_a_sleeping_compile_is_stopped_ten_seconds_in(tmp_path):
+    """Breaker 56c F4: eight teams' compiles that slept (Template Haskell's threadDelay) held every builder,
+    the spare ones too, until the idle rule stopped them 30 s in: another team's C++ AC waited 25 s, wave
+    after wave. The rule stops a compile that ran or waited for a CPU less than half of its first 10 s."""
+    with pytest.raises(build.NotKept, match="a compiler does not sleep") as stopped:
+        build.run_confined(["/bin/sh", "-c", "sleep 60"], tmp_path, list(build.SYSTEM_READABLE), {"PATH": "/usr/bin:/bin"})
+    took = int(re.search(r"of the (\d+) s it took", str(stopped.value)).group(1))
+    assert took < 15, stopped.value  # (before: 30 s; the rule looks once a second)
 
 
 def test_a_chain_of_processes_that_each_reaped_the_same_work_counts_it_once(idle_rule, tmp_path):

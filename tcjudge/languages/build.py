@@ -47,7 +47,9 @@ STARVED_SHARE = 0.9  # a compile stopped at the wall bound with less CPU than th
 # -j 2 (breaker 52b). Looked at every LOOK_EVERY seconds, whatever it prints, over every process it had
 # (breaker 52d: a loop of `sleep 1`, or one that printed, or slept 12 s between bits of work, was never
 # idle for 15 s on end); where the kernel does not say how long a process waited, never.
-IDLE_AFTER, IDLE_SHARE, LOOK_EVERY = 30.0, 0.5, 1.0
+# 10 s, not 30: eight teams' sleeping compiles held every builder (2N, and the N spare ones) for 25 s, and
+# another team's C++ AC waited as long (breaker 56c F4)
+IDLE_AFTER, IDLE_SHARE, LOOK_EVERY = 10.0, 0.5, 1.0
 IN_USE_SECONDS = 600  # a build used this recently may be running: removed only when the cache is past twice its cap
 STALE_SECONDS = 3600  # a build folder still unfinished after this was left by a judge that died
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives")
