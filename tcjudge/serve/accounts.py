@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import secrets
 import sys
+import unicodedata
 from pathlib import Path
 
 from ..errors import JudgeInputError
@@ -18,6 +20,11 @@ ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a slip
 PASSWORD_LENGTH = 12  # 31^12: about 59 bits
 DEFAULT_URL = "http://127.0.0.1:8000/"  # where judge serve listens without --host and --port
 SERVED_AT, SLIPS_SAY = "served_at", "slips_url"  # the store's meta: where judge serve last listened; the slips' guess
+
+
+# a username is an account's id in the contest API (CLICS's identifier, ASCII; breaker 56d F7: a Cyrillic or
+# fullwidth look-alike of another team's was taken, and '.hidden' broke the API's id pattern)
+CLICS_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,35}", re.ASCII)
 
 
 def new_password() -> str:
@@ -38,45 +45,63 @@ def hasher():
 def read_teams(path: Path) -> list[tuple[str, str | None]]:
     """(team name, username or None) from a CSV with a `team` column (and optionally `username`: the
     accounts.csv written before is one, its names read as they were before csv_text quoted them); a
-    file without that header: one team name per line."""
+    file without that header: one team name per line. What it cannot read as the coach meant it is
+    refused, naming its line (breaker 56d: a `team;username` header, or `name,user`, read as teams; an
+    unterminated quote took the next line into a name; a UTF-16 file was a traceback)."""
     try:
-        with path.open(encoding="utf-8-sig", newline="") as file:  # (a line break in a quoted name is the name's)
+        with path.open(encoding="utf-8-sig", newline="") as file:
             text = file.read()
     except OSError as err:
         raise JudgeInputError(f"cannot read: {err.strerror}", path) from None
-    rows = list(csv.reader(io.StringIO(text)))
-    header = [cell.strip().lower() for cell in rows[0]] if rows else []
+    except UnicodeDecodeError:
+        raise JudgeInputError("not UTF-8 text: save it as UTF-8 (a spreadsheet's 'CSV UTF-8')", path) from None
+    reader = csv.reader(io.StringIO(text))
+    rows, line = [], 1
+    for row in reader:  # (each with the line it starts on)
+        rows.append((line, row))
+        line = reader.line_num + 1
+    header = [cell.strip().lower() for cell in rows[0][1]] if rows else []
     if "team" in header:
         team_at, user_at = header.index("team"), header.index("username") if "username" in header else None
-        body, first = rows[1:], 2
+        body = rows[1:]
     else:
-        team_at, user_at, body, first = 0, None, rows, 1
-    teams, seen = [], {}  # a username (in any case) or a team name given none -> (its line, as written)
-    for number, row in enumerate(body, first):
+        first = rows[0][1] if rows else []
+        if len(first) == 1 and any(sign in first[0] for sign in ";\t") and "team" in first[0].lower():
+            raise JudgeInputError(f"its columns are separated by {'a tab' if chr(9) in first[0] else 'a semicolon'}: "
+                                  "write it with commas (CSV)", path, 1)
+        team_at, user_at, body = 0, None, rows
+    teams, seen = [], {}  # a username (in any case), a team's name -> (its line, as written)
+    for number, row in body:
         if not row or not any(cell.strip() for cell in row):
             continue
+        if user_at is None and "team" not in header and sum(bool(cell.strip()) for cell in row) > 1:
+            raise JudgeInputError(f"{len(row)} columns, and no first line naming a 'team' column (and a "
+                                  "'username' one): give that line, or one team name per line", path, number)
         name = row[team_at].strip() if team_at < len(row) else ""
         name = unquoted(name) if "password" in header else name  # (our accounts.csv)
         user = row[user_at].strip() if user_at is not None and user_at < len(row) and row[user_at].strip() else None
         if not name:
             raise JudgeInputError("a row without a team name", path, number)
-        if user is not None and not _valid_username(user):
-            raise JudgeInputError(f"username {user!r}: letters, digits, '_', '.', '-' only", path, number)
-        key = ("username", user.casefold()) if user else ("team", name)
-        if key in seen:  # (breaker 56b F1: RED below red was refused later, after red's team was made)
-            line, written = seen[key]
-            also = f" (as {written!r}, line {line})" if written != (user or name) else f" (line {line})"
-            raise JudgeInputError(f"username {user!r} is listed twice{also}" if user
-                                  else f"team {name!r} is listed twice{also}", path, number)
-        seen[key] = (number, user or name)
+        if any(unicodedata.category(character) == "Cc" for character in name):
+            raise JudgeInputError(f"team {name!r}: a line break or control character in its name (a quote "
+                                  "not closed?)", path, number)
+        if user is not None and not CLICS_ID.fullmatch(user):
+            raise JudgeInputError(f"username {user!r}: 1 to 36 of the ASCII letters, digits, '_', '.' and '-', "
+                                  "not starting with '.' or '-' (an id of the contest API)", path, number)
+        for key, said in ((("team", name), f"team {name!r}"), (("username", user.casefold() if user else None),
+                                                               f"username {user!r}")):
+            if key[1] is None:
+                continue
+            if key in seen:  # (breaker 56b F1: RED below red was refused later, after red's team was made)
+                earlier, written = seen[key]
+                also = f"as {written!r}, line {earlier}" if written != (user if key[0] == "username" else name) \
+                    else f"line {earlier}"
+                raise JudgeInputError(f"{said} is listed twice ({also})", path, number)
+            seen[key] = (number, user if key[0] == "username" else name)
         teams.append((name, user))
     if not teams:
         raise JudgeInputError("no teams in the file", path)
     return teams
-
-
-def _valid_username(name: str) -> bool:
-    return 0 < len(name) <= 40 and all(c.isalnum() or c in "_.-" for c in name)
 
 
 # letters and signs drawn as blank space (Hangul fillers, blank Braille): a name reads them as a space;
@@ -143,47 +168,67 @@ def lookalikes(names: list[str]) -> None:
 
 def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True) -> list[tuple[str, str, str]]:
     """An account per team with a new password (a team's account that exists gets a new one, which
-    ends its sessions); `coach`: the coach's account too (team ''). Returns (team, username, password).
-    No team is added once the contest is finalized: its event would follow the feed's end of updates."""
+    ends its sessions; one under another username is renamed); `coach`: the coach's account too (team
+    ''). Returns (team, username, password). No team is added once the contest is finalized: its event
+    would follow the feed's end of updates. Every username is decided, and the file refused, within the
+    one transaction that writes them all, so `judge accounts` run twice at once on a store writes one
+    after the other, and a refused file writes nothing (breaker 56d F2: two runs at once both handed out
+    team001-team020, and half of the passwords did not work; 56b F1: a refused file's first team was made)."""
     new = [team for team, _ in teams if not store.has_team(team)]
     if new and store.meta("finalized") is not None:
         raise JudgeInputError(f"the contest is finalized: no team is added to its results (team {new[0]!r} is new)")
     lookalikes([row["name"] for row in store.rows("SELECT name FROM teams ORDER BY id")] + [team for team, _ in teams])
-    owners = {row["username"]: row["team"] for row in store.rows(  # username -> its team's name ('' for the coach)
+    ph = hasher()  # (the hashes, tens of milliseconds each, made before the transaction: it holds the store)
+    passwords = [new_password() for _ in range(len(teams) + coach)]
+    hashes = [ph.hash(password) for password in passwords]
+    with store.write() as db:
+        named = _usernames(store, db, teams)
+        made = []
+        for (team, username), password, hashed in zip(named, passwords, hashes):
+            team_id = store.team_id(db, team)
+            store.remove_accounts_in(db, team_id, keep=username)  # (breaker 56d F3: the old one went on working)
+            store.put_account_in(db, username, team_id, "team", hashed)
+            made.append((team, username, password))
+        if coach:
+            store.put_account_in(db, "coach", None, "coach", hashes[-1])
+            made.append(("", "coach", passwords[-1]))
+    return made
+
+
+def _usernames(store, db, teams: list[tuple[str, str | None]]) -> list[tuple[str, str]]:
+    """Each team's username: its own, else its account's, else the first `teamNNN` free (not an
+    account's, nor asked for by another row); refused where it is another team's or the coach's in any
+    case (breaker 55d: an account moved to another team, silently; 55e: BLUE and COACH beside blue and
+    coach; 56d F1: `coach` on a store whose coach's account was not made yet)."""
+    owners = {row["username"]: row["team"] for row in db.execute(  # username -> its team's name ('' for the coach)
         "SELECT a.username, COALESCE(t.name, '') AS team FROM accounts a LEFT JOIN teams t ON t.id = a.team_id")}
-    named = []  # every team's username, all decided before any is written (breaker 56b F1: a refused file's
-    for number, (team, username) in enumerate(teams, 1):  # first team was made, and stood on every scoreboard)
+    owners.setdefault("coach", "")
+    asked = {username.casefold() for _, username in teams if username}
+    named = []
+    for number, (team, username) in enumerate(teams, 1):
         stored = store.stored_name(team)
-        username = username or _username_of(owners, stored, number)
-        # (breaker 55d: an account moved to another team, silently; 55e: BLUE and COACH beside blue and coach)
+        username = username or _username_of(owners, asked, stored, number)
         same = next((name for name in owners if name.casefold() == username.casefold() and owners[name] != stored), None)
         if same is not None:
             whose = "the coach" if not owners[same] else repr(owners[same])
             raise JudgeInputError(f"username {username!r} is {'' if same == username else f'{same!r} but for case, '}"
                                   f"the account of {whose}: give team {team!r} another, or none")
+        owners = {name: owner for name, owner in owners.items() if owner != stored}  # (one account a team)
         owners[username] = stored
         named.append((team, username))
-    ph = hasher()
-    made = []
-    for team, username in named:
-        password = new_password()
-        store.put_account(username, team, "team", ph.hash(password))
-        made.append((team, username, password))
-    if coach:
-        password = new_password()
-        store.put_account("coach", None, "coach", ph.hash(password))
-        made.append(("", "coach", password))
-    return made
+    return named
 
 
-def _username_of(owners: dict[str, str], team: str, number: int) -> str:
+def _username_of(owners: dict[str, str], asked: set[str], team: str, number: int) -> str:
     """A team given no username: the one its account has, else the first `teamNNN` from its row's number on
-    that no account has. Breaker 55d: a late team's file of one row made it team001, which took the
-    first team's account (its sessions ended, it left every scoreboard, its first solve went to another)."""
+    that no account has and no row asks for. Breaker 55d: a late team's file of one row made it team001,
+    which took the first team's account (its sessions ended, it left every scoreboard, its first solve
+    went to another); 56d F8: `A,` then `B,team001` gave A team001 and refused B."""
     own = sorted(name for name, owner in owners.items() if owner == team)
     if own:
         return own[0]
-    while f"team{number:03}" in owners:
+    taken = {name.casefold() for name in owners} | asked
+    while f"team{number:03}" in taken:
         number += 1
     return f"team{number:03}"
 

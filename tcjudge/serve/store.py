@@ -198,11 +198,23 @@ class Store:
     def put_account(self, username: str, team: str | None, role: str, password_hash: str) -> None:
         """Make or replace an account (a new password revokes its sessions)."""
         with self.write() as db:
-            team_id = self.team_id(db, team) if team is not None else None
-            db.execute("DELETE FROM sessions WHERE username = ?", (username,))
-            db.execute("INSERT INTO accounts (username, team_id, role, hash) VALUES (?, ?, ?, ?) ON CONFLICT(username) "
-                       "DO UPDATE SET team_id = excluded.team_id, role = excluded.role, hash = excluded.hash",
-                       (username, team_id, role, password_hash))
+            self.put_account_in(db, username, self.team_id(db, team) if team is not None else None, role, password_hash)
+
+    @staticmethod
+    def put_account_in(db, username: str, team_id: int | None, role: str, password_hash: str) -> None:
+        """put_account within a transaction of the caller's (write())."""
+        db.execute("DELETE FROM sessions WHERE username = ?", (username,))
+        db.execute("INSERT INTO accounts (username, team_id, role, hash) VALUES (?, ?, ?, ?) ON CONFLICT(username) "
+                   "DO UPDATE SET team_id = excluded.team_id, role = excluded.role, hash = excluded.hash",
+                   (username, team_id, role, password_hash))
+
+    @staticmethod
+    def remove_accounts_in(db, team_id: int, keep: str) -> None:
+        """Within a transaction of the caller's: the team's accounts but `keep` removed, their sessions ended."""
+        for (old,) in db.execute("SELECT username FROM accounts WHERE team_id = ? AND username != ?",
+                                 (team_id, keep)).fetchall():
+            db.execute("DELETE FROM sessions WHERE username = ?", (old,))
+            db.execute("DELETE FROM accounts WHERE username = ?", (old,))
 
     def account(self, username: str) -> sqlite3.Row | None:
         return self.row("SELECT * FROM accounts WHERE username = ?", username)
