@@ -119,7 +119,14 @@ def _memory_finding(facts: RunFacts, limits: Limits, report: dict | None) -> tup
         return Verdict.MLE, f"killed at the memory limit ({limits.memory_mib} MiB, memory of every kind counted)"
     if not report and facts.ended == "exited" and facts.exit_code and _raised_memory_error(facts.output):
         return Verdict.MLE, "MemoryError (its traceback's last line): the memory limit was reached"
+    if not report and facts.ended == "signaled" and facts.signal == signal.SIGABRT and _BAD_ALLOC in facts.output:
+        return Verdict.MLE, "std::bad_alloc (C++'s runtime said so as it aborted): the memory limit was reached"
     return None
+
+
+# what libstdc++ prints as an uncaught std::bad_alloc aborts a C++ program (breaker 56d F10: "killed by
+# SIGABRT", where every other language's out of memory was said so); forged, it trades an RE for an MLE
+_BAD_ALLOC = "terminate called after throwing an instance of 'std::bad_alloc'"
 
 
 def _raised_memory_error(output: str) -> bool:

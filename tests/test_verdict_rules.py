@@ -113,6 +113,9 @@ def test_a_program_run_without_our_runtime_that_raised_memory_error_reached_the_
     assert decide(ran, LIMITS, None) == (Verdict.MLE, "MemoryError (its traceback's last line): the memory limit was reached")
     assert decide(facts(ended="exited", exit_code=1, report="", output="Traceback ...\nValueError: no\n", answer=b""),
                   LIMITS, None) == (Verdict.RE, "the program exited with status 1")
+    aborted = facts(ended="signaled", signal=signal.SIGABRT, report="", answer=b"",
+                    output="terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n")
+    assert decide(aborted, LIMITS, None)[0] is Verdict.MLE  # (breaker 56d F10: RE "killed by SIGABRT")
 
 
 def test_judge_test_gives_memory_before_time():
