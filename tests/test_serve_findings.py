@@ -131,10 +131,12 @@ def test_no_csv_cell_is_a_formula_and_the_accounts_csv_reads_back_as_it_was(tmp_
         assert formulas(text) == [], path
         teams = {row["team"] for row in csv.DictReader(io.StringIO(text))}
         assert "'" + HOSTILE[0] in teams and "''=quoted already" in teams, path
-    written = accounts_csv(tmp_path, HOSTILE)
+    # (a name with a line break is refused by `judge accounts` since breaker 56d F5: a quote not closed)
+    one_line = [name for name in HOSTILE if "\r" not in name]
+    written = accounts_csv(tmp_path, one_line)
     assert formulas(written.read_text()) == []
     # (judge accounts --teams accounts.csv: the names as they were, but for the white space a CSV's cell loses)
-    assert [name for name, _ in read_teams(written)] == [name.strip() for name in HOSTILE]
+    assert [name for name, _ in read_teams(written)] == [name.strip() for name in one_line]
 
 
 # 3. Clarifications had no cap: 200 questions of 4 KB in 1.2 s were all taken (the coach's page

@@ -82,7 +82,7 @@ def read_teams(path: Path) -> list[tuple[str, str | None]]:
         user = row[user_at].strip() if user_at is not None and user_at < len(row) and row[user_at].strip() else None
         if not name:
             raise JudgeInputError("a row without a team name", path, number)
-        if any(unicodedata.category(character) == "Cc" for character in name):
+        if any(unicodedata.category(character) == "Cc" and character != "\t" for character in name):
             raise JudgeInputError(f"team {name!r}: a line break or control character in its name (a quote "
                                   "not closed?)", path, number)
         if user is not None and not CLICS_ID.fullmatch(user):
