@@ -191,7 +191,9 @@ def test_the_tests_column_tells_a_team_no_failing_tests_number_unless_the_contes
     own = red.get(f"/submissions/{wrong}").text  # its own file and source (breaker 54b F9: neither was shown)
     assert "<h2>Source (<bdi>adder.py</bdi>)</h2>" in own and "class Adder" in own
     assert site.client("blue").get(f"/submissions/{wrong}").status_code == 404  # another team's: still nothing
-    assert cells(site.client("coach").get("/submissions").text, wrong)["tests"] == "1/4"  # the coach sees it
+    coachs = site.client("coach").get("/submissions").text
+    assert cells(coachs, wrong)["tests"] == "1/4"  # the coach sees it
+    assert "title=\"tests run, of all the problem's tests\">Tests</th>" in coachs  # (breaker 56d F11: read as passed)
 
     shown = Site(tmp_path / "shown", extra="show_failing_test: true\n")
     red = shown.client("red")
