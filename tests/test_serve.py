@@ -654,10 +654,22 @@ def test_two_accounts_runs_at_once_on_one_store_hand_out_passwords_that_work(tmp
     path = tmp_path / "store.sqlite"
     Store(path).close()
     runs = [[(f"Racer {side}{n}", None) for n in range(10)] for side in "AB"]
-    with ThreadPoolExecutor(2) as pool:
-        handed = [row for made in pool.map(lambda teams: make_accounts(Store(path), teams, coach=False), runs)
+    with ThreadPoolExecutor(2) as pool:  # (coach=None: a first run's coach, as the transaction finds none)
+        handed = [row for made in pool.map(lambda teams: make_accounts(Store(path), teams, coach=None), runs)
                   for row in made]
     with sqlite3.connect(path) as db:
         hashes = dict(db.execute("SELECT username, hash FROM accounts"))
-    assert len(hashes) == 20 and len({username for _, username, _ in handed}) == 20  # (before: 10, each twice)
+    assert len(hashes) == 21 and len({username for _, username, _ in handed}) == 21  # (before: 10, each twice)
+    assert [username for _, username, _ in handed].count("coach") == 1  # (breaker 56e F1: each run made it)
     assert all(PasswordHasher().verify(hashes[username], password) for _, username, password in handed)
+
+
+def test_a_look_alike_pair_is_warned_of_by_the_run_that_names_one_of_them(tmp_path, capsys):
+    """Breaker 56e F3: 'Red2' and 'red2', taken with a warning, were warned of again at every later run."""
+    site = Site(tmp_path)
+    make_accounts(site.store, [("Red2", None), ("red2", None)], coach=False)
+    assert "'Red2' and 'red2' look alike" in capsys.readouterr().err
+    make_accounts(site.store, [("Unrelated", None)], coach=False)
+    assert "look alike" not in capsys.readouterr().err  # (before: warned again)
+    make_accounts(site.store, [("RED2", None)], coach=False)
+    assert "look alike" in capsys.readouterr().err

@@ -43,7 +43,7 @@ def run(options) -> int:
     make_folder(options.out)
     store = contest_store(store_path(options.store, options.history, contest), contest.path, options.store is not None)
     try:
-        made = make_accounts(store, teams, coach=options.coach or store.account("coach") is None)
+        made = make_accounts(store, teams, coach=True if options.coach else None)
         url = slips_url(store, options.url)
     finally:
         store.close()

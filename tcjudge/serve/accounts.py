@@ -153,23 +153,26 @@ def skeleton(name: str) -> str:
     return text
 
 
-def lookalikes(names: list[str]) -> None:
+def lookalikes(names: list[str], given: list[str] | None = None) -> None:
     """A warning for each two names that differ only by invisible characters or look-alike letters
     (breaker 50c: 'Zed' and 'Zed' with a zero-width space, 'Ped Rovers' with a Cyrillic P, were taken
     without a word): a team may mean to pass for another on the scoreboard. Not refused: the coach's
-    list may hold two such teams on purpose."""
+    list may hold two such teams on purpose. `given`: only pairs with one of these (a run's own file:
+    breaker 56e F3, a pair warned of once was warned of again at every later run)."""
     seen: dict[str, str] = {}
+    mentioned = set(names if given is None else given)
     for name in dict.fromkeys(names):
         other = seen.setdefault(skeleton(name), name)
-        if other != name:
+        if other != name and (other in mentioned or name in mentioned):
             print(f"judge: warning: teams {ascii(other)} and {ascii(name)} look alike (they differ only by invisible "
                   "characters or letters of another script that look the same)", file=sys.stderr)
 
 
-def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True) -> list[tuple[str, str, str]]:
+def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool | None = True) -> list[tuple[str, str, str]]:
     """An account per team with a new password (a team's account that exists gets a new one, which
     ends its sessions; one under another username is renamed); `coach`: the coach's account too (team
-    ''). Returns (team, username, password). No team is added once the contest is finalized: its event
+    ''; None: only where it has none yet, as the transaction finds it: breaker 56e F1, four first runs at
+    once each made it, and three of their coach.csv passwords did not work). Returns (team, username, password). No team is added once the contest is finalized: its event
     would follow the feed's end of updates. Every username is decided, and the file refused, within the
     one transaction that writes them all, so `judge accounts` run twice at once on a store writes one
     after the other, and a refused file writes nothing (breaker 56d F2: two runs at once both handed out
@@ -177,9 +180,10 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
     new = [team for team, _ in teams if not store.has_team(team)]
     if new and store.meta("finalized") is not None:
         raise JudgeInputError(f"the contest is finalized: no team is added to its results (team {new[0]!r} is new)")
-    lookalikes([row["name"] for row in store.rows("SELECT name FROM teams ORDER BY id")] + [team for team, _ in teams])
+    lookalikes([row["name"] for row in store.rows("SELECT name FROM teams ORDER BY id")] + [team for team, _ in teams],
+               [store.stored_name(team) for team, _ in teams])
     ph = hasher()  # (the hashes, tens of milliseconds each, made before the transaction: it holds the store)
-    passwords = [new_password() for _ in range(len(teams) + coach)]
+    passwords = [new_password() for _ in range(len(teams) + (coach is not False))]
     hashes = [ph.hash(password) for password in passwords]
     with store.write() as db:
         named = _usernames(store, db, teams)
@@ -189,7 +193,7 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool = True
             store.remove_accounts_in(db, team_id, keep=username)  # (breaker 56d F3: the old one went on working)
             store.put_account_in(db, username, team_id, "team", hashed)
             made.append((team, username, password))
-        if coach:
+        if coach or (coach is None and db.execute("SELECT 1 FROM accounts WHERE username = 'coach'").fetchone() is None):
             store.put_account_in(db, "coach", None, "coach", hashes[-1])
             made.append(("", "coach", passwords[-1]))
     return made
