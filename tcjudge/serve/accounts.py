@@ -172,8 +172,9 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool | None
     """An account per team with a new password (a team's account that exists gets a new one, which
     ends its sessions; one under another username is renamed); `coach`: the coach's account too (team
     ''; None: only where it has none yet, as the transaction finds it: breaker 56e F1, four first runs at
-    once each made it, and three of their coach.csv passwords did not work). Returns (team, username, password). No team is added once the contest is finalized: its event
-    would follow the feed's end of updates. Every username is decided, and the file refused, within the
+    once each made it, and three of their coach.csv passwords did not work). Returns (team, username,
+    password). No team is added once the contest is finalized: its event would follow the feed's end of
+    updates. Every username is decided, and the file refused, within the
     one transaction that writes them all, so `judge accounts` run twice at once on a store writes one
     after the other, and a refused file writes nothing (breaker 56d F2: two runs at once both handed out
     team001-team020, and half of the passwords did not work; 56b F1: a refused file's first team was made)."""
