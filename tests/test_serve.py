@@ -673,3 +673,21 @@ def test_a_look_alike_pair_is_warned_of_by_the_run_that_names_one_of_them(tmp_pa
     assert "look alike" not in capsys.readouterr().err  # (before: warned again)
     make_accounts(site.store, [("RED2", None)], coach=False)
     assert "look alike" in capsys.readouterr().err
+
+
+def test_judge_accounts_on_a_store_another_program_holds_says_so_in_a_line(tmp_path, capsys, monkeypatch):
+    """Breaker 56f: a store held 45 s by another program (sqlite3's BEGIN EXCLUSIVE) made `judge accounts`
+    end in a traceback after its 30 s wait ('database is locked'); nothing was written, as now."""
+    from tcjudge.serve import accounts
+
+    contest = tmp_path / "practice.yaml"
+    contest.write_text(MINIMAL)
+
+    def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(accounts, "make_accounts", locked)
+    assert main(["accounts", str(contest), "--count", "2", "--out", str(tmp_path / "out"),
+                 "--store", str(tmp_path / "s.sqlite")]) == 2
+    said = capsys.readouterr().err
+    assert "the contest's store was busy for 30 s" in said and "Traceback" not in said

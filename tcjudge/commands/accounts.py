@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 from pathlib import Path
 
 from ..errors import JudgeInputError
@@ -45,6 +46,11 @@ def run(options) -> int:
     try:
         made = make_accounts(store, teams, coach=True if options.coach else None)
         url = slips_url(store, options.url)
+    except sqlite3.OperationalError as err:  # (breaker 56f: a store held 45 s by another program: a traceback)
+        if "locked" not in str(err):
+            raise
+        raise JudgeInputError(f"the contest's store was busy for 30 s (another program holds it: {err}): nothing "
+                              "was written; try again", store.path) from None
     finally:
         store.close()
     for path in write_accounts(options.out, contest, made, url):

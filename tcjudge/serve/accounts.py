@@ -178,15 +178,15 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool | None
     one transaction that writes them all, so `judge accounts` run twice at once on a store writes one
     after the other, and a refused file writes nothing (breaker 56d F2: two runs at once both handed out
     team001-team020, and half of the passwords did not work; 56b F1: a refused file's first team was made)."""
-    new = [team for team, _ in teams if not store.has_team(team)]
-    if new and store.meta("finalized") is not None:
-        raise JudgeInputError(f"the contest is finalized: no team is added to its results (team {new[0]!r} is new)")
     lookalikes([row["name"] for row in store.rows("SELECT name FROM teams ORDER BY id")] + [team for team, _ in teams],
                [store.stored_name(team) for team, _ in teams])
     ph = hasher()  # (the hashes, tens of milliseconds each, made before the transaction: it holds the store)
     passwords = [new_password() for _ in range(len(teams) + (coach is not False))]
     hashes = [ph.hash(password) for password in passwords]
-    with store.write() as db:
+    with store.write() as db:  # (the finalize looked at in it too: not between a look and the write)
+        new = [team for team, _ in teams if not store.has_team_in(db, team)]
+        if new and store.meta_in(db, "finalized") is not None:
+            raise JudgeInputError(f"the contest is finalized: no team is added to its results (team {new[0]!r} is new)")
         named = _usernames(store, db, teams)
         made = []
         for (team, username), password, hashed in zip(named, passwords, hashes):
@@ -194,7 +194,7 @@ def make_accounts(store, teams: list[tuple[str, str | None]], coach: bool | None
             store.remove_accounts_in(db, team_id, keep=username)  # (breaker 56d F3: the old one went on working)
             store.put_account_in(db, username, team_id, "team", hashed)
             made.append((team, username, password))
-        if coach or (coach is None and db.execute("SELECT 1 FROM accounts WHERE username = 'coach'").fetchone() is None):
+        if coach or (coach is None and "coach" not in store.accounts_in(db)):
             store.put_account_in(db, "coach", None, "coach", hashes[-1])
             made.append(("", "coach", passwords[-1]))
     return made
@@ -205,8 +205,7 @@ def _usernames(store, db, teams: list[tuple[str, str | None]]) -> list[tuple[str
     account's, nor asked for by another row); refused where it is another team's or the coach's in any
     case (breaker 55d: an account moved to another team, silently; 55e: BLUE and COACH beside blue and
     coach; 56d F1: `coach` on a store whose coach's account was not made yet)."""
-    owners = {row["username"]: row["team"] for row in db.execute(  # username -> its team's name ('' for the coach)
-        "SELECT a.username, COALESCE(t.name, '') AS team FROM accounts a LEFT JOIN teams t ON t.id = a.team_id")}
+    owners = store.accounts_in(db)  # username -> its team's name ('' for the coach)
     owners.setdefault("coach", "")
     asked = {username.casefold() for _, username in teams if username}
     named = []

@@ -195,6 +195,23 @@ class Store:
         """Whether a team of this name is stored (as team_id would store it)."""
         return self.row("SELECT 1 FROM teams WHERE name = ?", tamed(name)) is not None
 
+    @staticmethod
+    def has_team_in(db, name: str) -> bool:
+        """has_team within a transaction of the caller's (write())."""
+        return db.execute("SELECT 1 FROM teams WHERE name = ?", (tamed(name),)).fetchone() is not None
+
+    @staticmethod
+    def meta_in(db, key: str) -> str | None:
+        """meta within a transaction of the caller's (write())."""
+        found = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return found[0] if found else None
+
+    @staticmethod
+    def accounts_in(db) -> dict[str, str]:
+        """Within a transaction of the caller's: each account's username -> its team's name ('' for the coach)."""
+        return dict(db.execute("SELECT a.username, COALESCE(t.name, '') FROM accounts a "
+                               "LEFT JOIN teams t ON t.id = a.team_id").fetchall())
+
     def put_account(self, username: str, team: str | None, role: str, password_hash: str) -> None:
         """Make or replace an account (a new password revokes its sessions)."""
         with self.write() as db:
