@@ -253,16 +253,21 @@ def test_a_feed_that_builds_apart_hands_out_a_run_once_a_builder_built_it():
         workers.close()
 
 
+def every_builder_compiling(feed: Feed) -> None:
+    """Four teams' C++ runs handed in, each taken by one of four general builders (-j 2's 2N), never built."""
+    slow = [handed_in(feed, f"slow{n}.cpp", team, 1) for n, team in enumerate(("red", "green", "blue", "gold"))]
+    with ThreadPoolExecutor(4) as builders:
+        taken = [builders.submit(feed.take_build).result() for _ in slow]
+    assert sorted(map(id, taken)) == sorted(map(id, slow))  # all of them compiling
+
+
 def test_a_python_submission_is_built_while_every_builder_compiles_another_teams():
     """Breaker 55c F1: four teams' compiles, each just under its bounds (120 s), held every builder, and
     another team's trivial Python submission waited 75-120 s for one. The light builder takes only the
     runs whose build takes a moment (Python's), so one is always there for them."""
     feed = Feed(builds_apart=True)
     try:
-        slow = [handed_in(feed, f"slow{n}.cpp", team, 1) for n, team in enumerate(("red", "green", "blue", "gold"))]
-        with ThreadPoolExecutor(4) as builders:
-            taken = [builders.submit(feed.take_build).result() for _ in slow]
-            assert sorted(map(id, taken)) == sorted(map(id, slow))  # all of them compiling
+        every_builder_compiling(feed)
         quick = handed_in(feed, "quick.py", "white", 1)
         handed_in(feed, "later.cpp", "black", 1)
         with ThreadPoolExecutor(1) as light:
@@ -284,10 +289,7 @@ def test_a_compiled_submission_is_built_while_every_builder_compiles_another_tea
     monkeypatch.setattr(feed_module, "SPARE_AFTER_SECONDS", 0.2)
     feed = Feed(builds_apart=True)
     try:
-        slow = [handed_in(feed, f"slow{n}.cpp", team, 1) for n, team in enumerate(("red", "green", "blue", "gold"))]
-        with ThreadPoolExecutor(4) as builders:
-            taken = [builders.submit(feed.take_build).result() for _ in slow]
-            assert sorted(map(id, taken)) == sorted(map(id, slow))  # all of them compiling
+        every_builder_compiling(feed)
         with ThreadPoolExecutor(1) as spare:
             heavy = handed_in(feed, "heavy.cpp", "black", 1)
             feed._loads["black"] = (600_000.0, time.monotonic())  # (ten minutes of the machine lately)

@@ -205,6 +205,20 @@ def test_an_address_past_its_free_failures_takes_one_turn_whatever_the_names(tmp
     assert asyncio.run(checker.check_password("red", "guess", "10.0.0.10")) is None  # another address: its own
 
 
+def one_slow_hasher(checker: auth.Auth) -> list[str]:
+    """One hashing thread, each check 50 ms: the passwords checked, in their order (the order shows)."""
+    checker._free_hashers = 1
+    checked, verify = [], checker._verify
+
+    def slow(stored, password):
+        time.sleep(0.05)
+        checked.append(password)
+        return verify(stored, password)
+
+    checker._verify = slow
+    return checked
+
+
 def test_a_login_from_an_address_that_has_not_failed_goes_before_other_addresses_guesses(tmp_path, quick, monkeypatch):
     """Breaker 55c F3: guesses from 40-60 addresses of one /24, each spending its free failures, queued
     every honest login behind their password checks on the hashing threads (2.6-17 s). The checks
@@ -212,15 +226,7 @@ def test_a_login_from_an_address_that_has_not_failed_goes_before_other_addresses
     is checked next, before the guesses that came first."""
     site = Site(tmp_path)
     checker = auth.Auth(site.store)
-    checker._free_hashers = 1  # (one hashing thread: the order shows)
-    order, verify = [], checker._verify
-
-    def slow(stored, password):
-        time.sleep(0.05)
-        order.append(password)
-        return verify(stored, password)
-
-    checker._verify = slow
+    order = one_slow_hasher(checker)
     for host in range(1, 11):  # ten guessing addresses, each with a failure already
         checker._count(f"addr:10.0.0.{host}", "net:10.0.0.0/24")
 
@@ -242,15 +248,7 @@ def test_guesses_at_names_of_no_account_cost_no_password_check(tmp_path, quick):
     name that is no account's waits its place and a check's time, and costs no check."""
     site = Site(tmp_path)
     checker = auth.Auth(site.store)
-    checker._free_hashers = 1
-    checked, verify = [], checker._verify
-
-    def slow(stored, password):
-        time.sleep(0.05)
-        checked.append(password)
-        return verify(stored, password)
-
-    checker._verify = slow
+    checked = one_slow_hasher(checker)
 
     async def flood_then_login():
         guesses = [asyncio.create_task(checker.check_password(f"random{n}", "guess", f"10.{n}.0.1"))
