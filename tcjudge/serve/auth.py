@@ -36,9 +36,11 @@ attempt at a name that is no account's waits its place and then a check's time (
 without a check: random names from fresh addresses cost the hashing threads nothing (breaker 56a F1:
 800 of them at once held honest logins 19-61 s). So its answer comes about as late as a wrong
 password's: not exactly as late, and under a flood of checks noticeably sooner, which tells a guesser
-which names are accounts (they are printed on the slips; the passwords are what protects them). An API client sends its password with every request: a verified one is remembered (by its
-SHA-256 with the username, in memory) for a few minutes, so a client's stream of requests costs one
-verification; it is remembered while the client keeps asking (REMEMBERED after its last request).
+which names are accounts (they are printed on the slips; the passwords are what protects them).
+
+An API client sends its password with every request: a verified one is remembered (by its SHA-256
+with the username, in memory) until REMEMBERED seconds after the client's last request, so a client's
+stream of requests costs one verification.
 """
 
 from __future__ import annotations
@@ -246,12 +248,13 @@ class Auth:
         async with self._turn(f"addr:{address}") if suspect else contextlib.nullcontext(), \
                 self._turn(device or f"user:{username} addr:{address}"):
             await asyncio.sleep(self.delay(username, address, device))
-            failed = (device,) if device else (f"user:{username}", f"addr:{address}", f"net:{_network(address)}")
+            network = f"net:{_network(address)}"
+            failed = (device,) if device else (f"user:{username}", f"addr:{address}", network)
             account = await anyio.to_thread.run_sync(self.store.account, username)
             # its place among the checks waiting for a hashing thread: a browser that logged into the account
             # before first, then by the recent failures of its address, of the account, of its network
             place = (device is None, self._recent(f"addr:{address}"), self._recent(f"user:{username}"),
-                     self._recent(f"net:{_network(address)}"))
+                     self._recent(network))
             if account is None:  # a wrong name waits its place and a check's time, and costs no check
                 async with self._hasher_turn(place):  # (breaker 56a F1: 800 random names from fresh addresses
                     pass                              # held honest logins 19-61 s behind their checks)
